@@ -1,0 +1,686 @@
+//! The syntax tree of a rulebook. Every node keeps the byte span of its text;
+//! spans are ignored by equality so that trees can be compared across layouts.
+
+use serde::Serialize;
+
+/// A byte range in the source text.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl PartialEq for Span {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for Span {}
+
+impl Span {
+    /// A span from `start` to `end`.
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+    /// True for an empty span.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(s: Span) -> Self {
+        (s.start, s.len()).into()
+    }
+}
+
+/// A name with its span.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Ident {
+    /// The name as written.
+    pub name: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A string literal (quotes removed, escapes resolved).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Str {
+    /// The text.
+    pub value: String,
+    /// Where it was written, quotes included.
+    pub span: Span,
+}
+
+/// A whole file: a rulebook or a module.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct File {
+    /// The header.
+    pub header: Header,
+    /// Declarations in order.
+    pub items: Vec<Item>,
+}
+
+/// What the file is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum HeaderKind {
+    /// A base rulebook.
+    Rulebook,
+    /// A module extending the rulebook at this path (relative to the module file).
+    Module {
+        /// Path of the base file.
+        extends: Str,
+    },
+}
+
+/// `rulebook NAME { ... }` or `module NAME extends "..." { ... }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Header {
+    /// Rulebook or module.
+    pub kind: HeaderKind,
+    /// Its name.
+    pub name: Ident,
+    /// `title "..."`.
+    pub title: Option<Str>,
+    /// `source "file.txt"`: the default source of citations.
+    pub source: Option<Str>,
+    /// `players a..b` with provenance.
+    pub players: Option<(Range, Vec<Provenance>)>,
+    /// Whole header.
+    pub span: Span,
+}
+
+/// An inclusive integer range `a..b` (or a single `a`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Range {
+    /// Low end.
+    pub lo: i64,
+    /// High end (inclusive).
+    pub hi: i64,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// Where a declaration comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum Provenance {
+    /// `cite "quote" [in "file"]`.
+    Quote {
+        /// Verbatim quote.
+        quote: Str,
+        /// Other source file, if not the default.
+        source: Option<Str>,
+    },
+    /// `cite line N` / `cite lines a..b`.
+    Lines {
+        /// Line range.
+        lines: Range,
+        /// Other source file, if not the default.
+        source: Option<Str>,
+    },
+    /// `assume "reason"`.
+    Assume(Str),
+}
+
+/// A top-level declaration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Item {
+    /// What it declares.
+    pub kind: ItemKind,
+    /// Its provenance clauses.
+    pub provenance: Vec<Provenance>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// Visibility of a zone or var.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Visibility {
+    /// Everybody sees it.
+    Public,
+    /// Only the zone's player sees it.
+    Owner,
+    /// Nobody sees it (face down).
+    Hidden,
+}
+
+/// How many zones (or vars) a declaration makes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum Multiplicity {
+    /// One.
+    Single,
+    /// One per player.
+    PerPlayer,
+    /// One per space of a track.
+    PerSpace(Ident),
+}
+
+/// What a top-level declaration is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum ItemKind {
+    /// A component kind (`piece`, `token`, `card`).
+    Component(Component),
+    /// A die.
+    Die(Die),
+    /// A zone.
+    Zone(Zone),
+    /// A space type.
+    SpaceType {
+        /// Name.
+        name: Ident,
+        /// Label in the source language.
+        label: Option<Str>,
+    },
+    /// A track of spaces.
+    Track(Track),
+    /// A grid board (parsed; not run yet).
+    Grid {
+        /// Name.
+        name: Ident,
+        /// Rows.
+        rows: i64,
+        /// Columns.
+        cols: i64,
+    },
+    /// A graph board (parsed; not run yet).
+    Graph {
+        /// Name.
+        name: Ident,
+        /// Nodes.
+        nodes: Vec<Ident>,
+        /// Edges with optional tags.
+        edges: Vec<(Ident, Ident, Vec<Ident>)>,
+    },
+    /// A bounded counter.
+    Counter(Counter),
+    /// A state variable.
+    Var(Var),
+    /// A look-up table.
+    Table(Table),
+    /// A named switch.
+    Option {
+        /// Name.
+        name: Ident,
+        /// Description.
+        label: Option<Str>,
+    },
+    /// `setup { ... }`.
+    Setup(Block),
+    /// `round NAME [times N] { ... }`.
+    Round {
+        /// Name.
+        name: Ident,
+        /// Fixed number of rounds, if any.
+        times: Option<Expr>,
+        /// Body.
+        body: Block,
+    },
+    /// A phase, a rule or a trigger: a named procedure.
+    Procedure(Procedure),
+    /// `end NAME when COND { ... }`.
+    End {
+        /// Name.
+        name: Ident,
+        /// Condition checked after each phase and move.
+        when: Expr,
+        /// What happens (usually `win` or `draw`).
+        body: Block,
+    },
+    /// An exception to a named rule.
+    Exception(Exception),
+    /// `assumption NAME "text"`.
+    Assumption {
+        /// Name.
+        name: Ident,
+        /// Text.
+        text: Str,
+    },
+    /// `discrepancy NAME { cite ... chosen "..." because "..." }`.
+    Discrepancy {
+        /// Name.
+        name: Ident,
+        /// The reading chosen.
+        chosen: Option<Str>,
+        /// Why.
+        because: Option<Str>,
+    },
+    /// `narrative NAME "text"`: a rule that is not encoded, on purpose.
+    Narrative {
+        /// Name.
+        name: Ident,
+        /// Why it is narrative.
+        text: Str,
+    },
+    /// `replace rule|phase|trigger ...` in a module.
+    Replace(Box<Item>),
+    /// `remove KIND NAME` in a module.
+    Remove {
+        /// Which kind of declaration.
+        what: Ident,
+        /// Its name.
+        name: Ident,
+    },
+}
+
+/// A component kind.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Component {
+    /// `piece`, `token` or `card`.
+    pub category: Ident,
+    /// Name.
+    pub name: Ident,
+    /// One set per player.
+    pub per_player: bool,
+    /// Declared count (per player if `per_player`).
+    pub count: i64,
+    /// Span of the count, for diagnostics.
+    pub count_span: Span,
+    /// Variants.
+    pub variants: Vec<Variant>,
+}
+
+/// A variant of a component kind or a die face.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Variant {
+    /// Name.
+    pub name: Ident,
+    /// Label in the source language.
+    pub label: Option<Str>,
+    /// How many (`xN`), 1 if absent.
+    pub count: i64,
+    /// Integer attributes.
+    pub attrs: Vec<(Ident, i64)>,
+    /// Provenance.
+    pub provenance: Vec<Provenance>,
+    /// Whole variant.
+    pub span: Span,
+}
+
+/// A die.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Die {
+    /// Name.
+    pub name: Ident,
+    /// Number of faces.
+    pub sides: i64,
+    /// Span of the side count.
+    pub sides_span: Span,
+    /// Named faces; empty for a plain 1..N die.
+    pub faces: Vec<Variant>,
+}
+
+/// A zone.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Zone {
+    /// Name.
+    pub name: Ident,
+    /// One, per player, per space.
+    pub multiplicity: Multiplicity,
+    /// Component kinds it may hold (empty: any).
+    pub kinds: Vec<Ident>,
+    /// Who sees inside.
+    pub visibility: Visibility,
+    /// Order matters.
+    pub ordered: bool,
+    /// Capacity.
+    pub capacity: Option<i64>,
+}
+
+/// Shape of a track.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TrackShape {
+    /// From the first space to the last.
+    Linear,
+    /// The last space is followed by the first.
+    Circular,
+}
+
+/// A track of typed spaces.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Track {
+    /// Name.
+    pub name: Ident,
+    /// Linear or circular.
+    pub shape: TrackShape,
+    /// `a..b: tag tag` rows.
+    pub rows: Vec<(Range, Vec<Ident>)>,
+}
+
+/// A bounded counter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Counter {
+    /// Name.
+    pub name: Ident,
+    /// One per player.
+    pub per_player: bool,
+    /// Bounds.
+    pub bounds: Range,
+    /// Initial value.
+    pub init: Option<Expr>,
+}
+
+/// A state variable.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Var {
+    /// Name.
+    pub name: Ident,
+    /// One per player.
+    pub per_player: bool,
+    /// Declared type.
+    pub ty: Ident,
+    /// Initial value (`none` if absent).
+    pub init: Option<Expr>,
+    /// Who may see it.
+    pub visibility: Visibility,
+}
+
+/// A look-up table by integer key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    /// Name.
+    pub name: Ident,
+    /// Name of the key column.
+    pub key: Ident,
+    /// Names of the value columns.
+    pub columns: Vec<Ident>,
+    /// Rows: key range and values.
+    pub rows: Vec<(Range, Vec<Expr>)>,
+}
+
+/// Which kind of procedure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ProcKind {
+    /// `phase`.
+    Phase,
+    /// `rule`.
+    Rule,
+    /// `trigger`.
+    Trigger,
+}
+
+/// A named procedure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Procedure {
+    /// Phase, rule or trigger.
+    pub kind: ProcKind,
+    /// Name.
+    pub name: Ident,
+    /// Typed parameters (`name: type`).
+    pub params: Vec<(Ident, Ident)>,
+    /// For a trigger: `on arrive(piece_var: kind, zone_var)`.
+    pub event: Option<Event>,
+    /// For a trigger: `when COND`.
+    pub when: Option<Expr>,
+    /// Body.
+    pub body: Block,
+}
+
+/// The event a trigger listens to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Event {
+    /// Event name (`arrive`).
+    pub name: Ident,
+    /// Variable bound to the moved piece.
+    pub piece: Ident,
+    /// Kind of piece listened to.
+    pub kind: Ident,
+    /// Variable bound to the zone it arrived in.
+    pub zone: Ident,
+}
+
+/// How an exception combines with its rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ExceptionMode {
+    /// Replaces the rule's body.
+    Instead,
+    /// Runs before the body.
+    Before,
+    /// Runs after the body.
+    After,
+}
+
+/// `exception NAME to RULE when COND [mode] [over X] { ... }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Exception {
+    /// Name.
+    pub name: Ident,
+    /// The rule it changes.
+    pub rule: Ident,
+    /// When it applies.
+    pub when: Expr,
+    /// How.
+    pub mode: ExceptionMode,
+    /// Exceptions it wins over.
+    pub over: Vec<Ident>,
+    /// Body.
+    pub body: Block,
+}
+
+/// A sequence of statements.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Block {
+    /// Statements.
+    pub stmts: Vec<Stmt>,
+    /// Braces included.
+    pub span: Span,
+}
+
+/// A statement with its provenance.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stmt {
+    /// What it does.
+    pub kind: StmtKind,
+    /// Provenance clauses.
+    pub provenance: Vec<Provenance>,
+    /// Whole statement.
+    pub span: Span,
+}
+
+/// Assignment operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum AssignOp {
+    /// `=`.
+    Set,
+    /// `+=`.
+    Add,
+    /// `-=`.
+    Sub,
+}
+
+/// What a `move` moves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum MoveWhat {
+    /// One piece.
+    Piece(Expr),
+    /// The top piece of a zone.
+    Top(Expr),
+    /// Every piece of a zone.
+    All(Expr),
+    /// N pieces of a kind from a zone.
+    Count {
+        /// How many.
+        n: Expr,
+        /// Which kind.
+        kind: Ident,
+        /// From where.
+        from: Expr,
+    },
+}
+
+/// A match arm pattern: names, or `_`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Pattern {
+    /// One of these names.
+    Names(Vec<Ident>),
+    /// Anything.
+    Wildcard(Span),
+}
+
+/// Statements.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum StmtKind {
+    /// `let x = e`.
+    Let(Ident, Expr),
+    /// `lvalue op e`.
+    Assign(Expr, AssignOp, Expr),
+    /// `move WHAT to ZONE [bottom]`.
+    Move {
+        /// What.
+        what: MoveWhat,
+        /// Destination.
+        to: Expr,
+        /// Put at the bottom rather than on top/behind.
+        bottom: bool,
+    },
+    /// `shuffle zone`.
+    Shuffle(Expr),
+    /// `roll x = die`.
+    Roll(Ident, Ident),
+    /// `choose x from C by P [prompt "..."]`.
+    Choose {
+        /// Bound local.
+        var: Ident,
+        /// Options.
+        from: Expr,
+        /// Who decides.
+        by: Expr,
+        /// Question shown to the player.
+        prompt: Option<Str>,
+    },
+    /// `if` / `else if` / `else`.
+    If(Vec<(Expr, Block)>, Option<Block>),
+    /// `while c { }`.
+    While(Expr, Block),
+    /// `repeat n { }`.
+    Repeat(Expr, Block),
+    /// `for x in c { }`.
+    For(Ident, Expr, Block),
+    /// `match e { ... }`.
+    Match(Expr, Vec<(Pattern, Block)>),
+    /// `do rule(args)`.
+    Do(Ident, Vec<Expr>),
+    /// `phase name`.
+    Phase(Ident),
+    /// `as p { }`.
+    As(Expr, Block),
+    /// `win p`.
+    Win(Expr),
+    /// `draw`.
+    Draw,
+    /// `end`.
+    End,
+    /// `pass`.
+    Pass,
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (floor division)
+    Div,
+    /// `%`
+    Rem,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `and`
+    And,
+    /// `or`
+    Or,
+    /// `in`
+    In,
+}
+
+/// Comprehension forms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Quantifier {
+    /// `count x in C where P`
+    Count,
+    /// `any x in C where P`
+    Any,
+    /// `all x in C where P`
+    All,
+    /// `first x in C where P`
+    First,
+    /// `[x in C where P]`
+    Filter,
+    /// `sum x in C of E`
+    Sum,
+    /// `max x in C of E`
+    Max,
+    /// `min x in C of E`
+    Min,
+}
+
+/// An expression with its span.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where.
+    pub span: Span,
+}
+
+/// Expressions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum ExprKind {
+    /// Integer literal.
+    Int(i64),
+    /// `true` / `false`.
+    Bool(bool),
+    /// `none`.
+    None,
+    /// String literal (only as a label).
+    Str(String),
+    /// A name.
+    Name(Ident),
+    /// `a[b]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// `a.field`.
+    Field(Box<Expr>, Ident),
+    /// `f(args)`.
+    Call(Ident, Vec<Expr>),
+    /// `a op b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `-a`.
+    Neg(Box<Expr>),
+    /// `not a`.
+    Not(Box<Expr>),
+    /// `a..b`.
+    Range(Box<Expr>, Box<Expr>),
+    /// `[a, b]`.
+    List(Vec<Expr>),
+    /// A comprehension. For `Sum`/`Max`/`Min` the body is the `of` expression;
+    /// otherwise it is the `where` condition (absent: true).
+    Comprehension {
+        /// Which.
+        q: Quantifier,
+        /// Bound name.
+        var: Ident,
+        /// Collection.
+        coll: Box<Expr>,
+        /// Condition or value.
+        body: Option<Box<Expr>>,
+    },
+}

@@ -1,0 +1,1 @@
+//! Grimoire interpreter.
