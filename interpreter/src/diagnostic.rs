@@ -1,0 +1,108 @@
+//! Diagnostics of resolution and static checks: a stable code, a message, the
+//! span of the offending text and a hint. Rendering is the CLI's business.
+
+use crate::model::Loc;
+use serde::Serialize;
+
+/// One problem found in a rulebook.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Stable code, such as `E0101`.
+    pub code: &'static str,
+    /// Lowercase message naming user names in backticks.
+    pub message: String,
+    /// Where.
+    pub at: Loc,
+    /// Label under the span.
+    pub label: String,
+    /// A hint: how to fix it, or "did you mean".
+    pub help: Option<String>,
+    /// Other places involved (the first declaration of a duplicate...).
+    pub related: Vec<(Loc, String)>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with a code, a message and where.
+    pub fn new(code: &'static str, message: impl Into<String>, at: Loc, label: impl Into<String>) -> Self {
+        Diagnostic { code, message: message.into(), at, label: label.into(), help: None, related: Vec::new() }
+    }
+    /// Add a hint.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+    /// Add a related place.
+    pub fn related(mut self, at: Loc, label: impl Into<String>) -> Self {
+        self.related.push((at, label.into()));
+        self
+    }
+}
+
+/// Codes used by resolution, with a line each on what they mean.
+pub mod codes {
+    /// The text does not parse.
+    pub const SYNTAX: &str = "E0001";
+    /// A name is used that nothing declares.
+    pub const UNKNOWN_NAME: &str = "E0101";
+    /// A name is declared twice.
+    pub const DUPLICATE_NAME: &str = "E0102";
+    /// A name is used where another sort of thing is expected.
+    pub const WRONG_SORT: &str = "E0103";
+    /// Wrong number of arguments.
+    pub const ARITY: &str = "E0104";
+    /// A value of the wrong type.
+    pub const TYPE: &str = "E0201";
+    /// A collection is needed here, or given where a value is needed.
+    pub const COLLECTION: &str = "E0202";
+    /// A declared total does not equal the sum of its parts.
+    pub const TOTAL: &str = "E0301";
+    /// A track skips or repeats a space.
+    pub const TRACK: &str = "E0302";
+    /// The header is missing something.
+    pub const HEADER: &str = "E0303";
+    /// A table row is malformed.
+    pub const TABLE: &str = "E0304";
+    /// A module replaces or removes something that does not exist.
+    pub const MODULE_TARGET: &str = "E0401";
+    /// A module extends the wrong file, or a rulebook is used as a module.
+    pub const MODULE: &str = "E0402";
+}
+
+/// The closest name to `wanted` among `candidates`, if close enough to be a typo.
+pub fn did_you_mean<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (wanted.chars().count() / 3).max(1);
+    candidates
+        .map(|c| (edit_distance(wanted, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, c.len()))
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
+            let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
+            let ins = cur.get(j).copied().unwrap_or(0) + 1;
+            if let Some(c) = cur.get_mut(j + 1) {
+                *c = sub.min(del).min(ins);
+            }
+        }
+        prev = cur;
+    }
+    prev.last().copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn suggests_close_names_only() {
+        let names = ["dragon", "lance_supply", "knight"];
+        assert_eq!(did_you_mean("dragn", names.iter().copied()), Some("dragon"));
+        assert_eq!(did_you_mean("zzz", names.iter().copied()), None);
+    }
+}

@@ -1,0 +1,650 @@
+//! The resolved, typed model of a rulebook: every name replaced by an integer
+//! id, every expression and statement stored in arenas. The engine and the
+//! validator consume this, never the syntax tree.
+
+use grimoire_grammar::ast::{BinOp, ExceptionMode, Quantifier, Span, TrackShape, Visibility};
+use serde::Serialize;
+
+macro_rules! ids {
+    ($($(#[$doc:meta])* $name:ident),* $(,)?) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        pub struct $name(pub u16);
+        impl $name {
+            /// The id as an index into its arena.
+            pub fn idx(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+
+ids!(
+    /// A component kind.
+    KindId,
+    /// A variant of a component kind.
+    VariantId,
+    /// A die.
+    DieId,
+    /// A named die face.
+    FaceId,
+    /// A zone declaration (one or many runtime zones).
+    ZoneDefId,
+    /// A space type.
+    TagId,
+    /// A track.
+    TrackId,
+    /// A counter declaration.
+    CounterId,
+    /// A var declaration.
+    VarId,
+    /// A table.
+    TableId,
+    /// An option.
+    OptionId,
+    /// A phase, rule or trigger.
+    ProcId,
+    /// An end condition.
+    EndId,
+    /// An exception.
+    ExceptionId,
+    /// A source file of the rulebook text (the `.rules` files).
+    FileId,
+);
+
+/// An expression in the arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct ExprId(pub u32);
+/// A statement in the arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct StmtId(pub u32);
+/// A block of statements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct BlockId(pub u32);
+
+/// A place in a `.rules` file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Loc {
+    /// Which file.
+    pub file: FileId,
+    /// Where in it.
+    pub span: Span,
+}
+
+/// Where a declaration comes from in the source text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum Citation {
+    /// A verbatim quote.
+    Quote {
+        /// Source text file name.
+        source: String,
+        /// The quote.
+        quote: String,
+        /// Where the citation is written.
+        at: Loc,
+    },
+    /// A line range.
+    Lines {
+        /// Source text file name.
+        source: String,
+        /// First line.
+        from: u32,
+        /// Last line.
+        to: u32,
+        /// Where the citation is written.
+        at: Loc,
+    },
+}
+
+/// Which sort of provenance record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum RecordKind {
+    /// A rule, component, zone...: something encoded.
+    Encoded,
+    /// An assumption where the text is silent.
+    Assumption,
+    /// Two passages disagree.
+    Discrepancy,
+    /// A rule kept as text only.
+    Narrative,
+}
+
+/// One declaration or statement and what it cites: the unit of traceability.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Record {
+    /// What sort.
+    pub kind: RecordKind,
+    /// A short name (the declaration's, or `rule advance` for a statement).
+    pub name: String,
+    /// Explanation: the assumption's reason, the narrative text, the reading chosen.
+    pub text: Option<String>,
+    /// Citations.
+    pub cites: Vec<Citation>,
+    /// Inline `assume` reasons.
+    pub assumes: Vec<String>,
+    /// Where it is written.
+    pub at: Loc,
+}
+
+/// A component kind.
+#[derive(Debug, Clone, Serialize)]
+pub struct Kind {
+    /// Name.
+    pub name: String,
+    /// Instances per player (if `per_player`) or in all.
+    pub count: u16,
+    /// One set per player.
+    pub per_player: bool,
+    /// Variants; empty when all instances are alike.
+    pub variants: Vec<VariantId>,
+    /// Declaration.
+    pub at: Loc,
+}
+
+/// A variant of a kind.
+#[derive(Debug, Clone, Serialize)]
+pub struct Variant {
+    /// Name.
+    pub name: String,
+    /// Label in the source language.
+    pub label: Option<String>,
+    /// Kind it belongs to.
+    pub kind: KindId,
+    /// How many instances.
+    pub count: u16,
+    /// Attribute values, by attribute name id.
+    pub attrs: Vec<(u16, i64)>,
+}
+
+/// A die.
+#[derive(Debug, Clone, Serialize)]
+pub struct Die {
+    /// Name.
+    pub name: String,
+    /// Face on each side (empty for a numbered die 1..=sides).
+    pub sides: Vec<FaceId>,
+    /// Number of sides.
+    pub size: u16,
+}
+
+/// A named die face.
+#[derive(Debug, Clone, Serialize)]
+pub struct Face {
+    /// The die it belongs to.
+    pub die: DieId,
+    /// Name.
+    pub name: String,
+    /// Label in the source language.
+    pub label: Option<String>,
+}
+
+/// How many runtime zones a zone declaration makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ZoneMult {
+    /// One.
+    Single,
+    /// One per player.
+    PerPlayer,
+    /// One per space of a track.
+    PerSpace(TrackId),
+}
+
+/// A zone declaration.
+#[derive(Debug, Clone, Serialize)]
+pub struct ZoneDef {
+    /// Name.
+    pub name: String,
+    /// How many.
+    pub mult: ZoneMult,
+    /// Allowed kinds (empty: any).
+    pub kinds: Vec<KindId>,
+    /// Who sees inside.
+    pub visibility: Visibility,
+    /// Order matters.
+    pub ordered: bool,
+    /// Capacity.
+    pub capacity: Option<u16>,
+    /// Declaration.
+    pub at: Loc,
+}
+
+/// A track of typed spaces; each space is a zone.
+#[derive(Debug, Clone, Serialize)]
+pub struct Track {
+    /// Name.
+    pub name: String,
+    /// Linear or circular.
+    pub shape: TrackShape,
+    /// Tags of each space (bit i = tag i), space 1 first.
+    pub spaces: Vec<u64>,
+}
+
+/// A bounded counter.
+#[derive(Debug, Clone, Serialize)]
+pub struct CounterDef {
+    /// Name.
+    pub name: String,
+    /// One per player.
+    pub per_player: bool,
+    /// Lowest value.
+    pub lo: i64,
+    /// Highest value.
+    pub hi: i64,
+    /// Initial value.
+    pub init: Option<ExprId>,
+    /// Declaration.
+    pub at: Loc,
+}
+
+/// Static types of values, for checking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Ty {
+    /// Anything (not known statically).
+    Any,
+    /// Integer.
+    Int,
+    /// Boolean.
+    Bool,
+    /// A player.
+    Player,
+    /// A component instance, of a kind if known.
+    Piece(Option<KindId>),
+    /// A zone or a space.
+    Zone,
+    /// A die face.
+    Face(DieId),
+    /// A variant.
+    Variant(KindId),
+    /// A direction.
+    Dir,
+    /// A table row.
+    Row(TableId),
+}
+
+/// A state variable.
+#[derive(Debug, Clone, Serialize)]
+pub struct VarDef {
+    /// Name.
+    pub name: String,
+    /// One per player.
+    pub per_player: bool,
+    /// Type.
+    pub ty: Ty,
+    /// Initial value.
+    pub init: Option<ExprId>,
+    /// Who sees it.
+    pub visibility: Visibility,
+}
+
+/// A look-up table.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableDef {
+    /// Name.
+    pub name: String,
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows: inclusive key range, one expression per column.
+    pub rows: Vec<(i64, i64, Vec<ExprId>)>,
+}
+
+/// Phase, rule or trigger.
+pub use grimoire_grammar::ast::ProcKind;
+
+/// A procedure: phase, rule or trigger.
+#[derive(Debug, Clone, Serialize)]
+pub struct Proc {
+    /// Which kind.
+    pub kind: ProcKind,
+    /// Name.
+    pub name: String,
+    /// Number of parameters (the first local slots).
+    pub params: u16,
+    /// Parameter types.
+    pub param_tys: Vec<Ty>,
+    /// Number of local slots, parameters included.
+    pub locals: u16,
+    /// Body.
+    pub body: BlockId,
+    /// For a trigger: the kind of piece whose arrival it listens to.
+    pub on_arrive: Option<KindId>,
+    /// For a trigger: condition.
+    pub when: Option<ExprId>,
+    /// Exceptions to this procedure.
+    pub exceptions: Vec<ExceptionId>,
+    /// Declaration.
+    pub at: Loc,
+}
+
+/// An exception to a procedure.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExceptionDef {
+    /// Name.
+    pub name: String,
+    /// The procedure it changes.
+    pub target: ProcId,
+    /// Condition, evaluated in the target's locals.
+    pub when: ExprId,
+    /// How it combines.
+    pub mode: ExceptionMode,
+    /// Exceptions it wins over.
+    pub over: Vec<ExceptionId>,
+    /// Its body, compiled as a procedure with the target's parameters.
+    pub body: ProcId,
+    /// Declaration.
+    pub at: Loc,
+}
+
+/// An end condition.
+#[derive(Debug, Clone, Serialize)]
+pub struct EndDef {
+    /// Name.
+    pub name: String,
+    /// Condition.
+    pub when: ExprId,
+    /// Body, compiled as a procedure without parameters.
+    pub body: ProcId,
+}
+
+/// Built-in functions with value arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Builtin {
+    /// `count(zone)`
+    Count,
+    /// `top(zone)`
+    Top,
+    /// `pos(piece)`
+    Pos,
+    /// `index(space)`
+    Index,
+    /// `zone_of(piece)`
+    ZoneOf,
+    /// `owner(piece)`
+    Owner,
+    /// `holder(piece)`
+    Holder,
+    /// `next_player(p, dir)`
+    NextPlayer,
+    /// `abs(x)`
+    Abs,
+    /// `min(a, b)`
+    Min,
+    /// `max(a, b)`
+    Max,
+    /// `opposite(dir)`
+    Opposite,
+}
+
+/// Compiled expressions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Expr {
+    /// Integer.
+    Int(i64),
+    /// Boolean.
+    Bool(bool),
+    /// `none`.
+    None,
+    /// A local slot.
+    Local(u16),
+    /// A runtime zone: declaration and, for per-player / per-space, the index.
+    Zone(ZoneDefId, Option<ExprId>),
+    /// The box (out of the game).
+    Box,
+    /// A var.
+    Var(VarId, Option<ExprId>),
+    /// A counter.
+    Counter(CounterId, Option<ExprId>),
+    /// The single instance of a kind, or a player's one instance.
+    PieceOf(KindId, Option<ExprId>),
+    /// A variant value.
+    Variant(VariantId),
+    /// A face value.
+    Face(FaceId),
+    /// A direction: 1 clockwise, -1 counterclockwise.
+    Dir(i8),
+    /// The player on whose behalf the current effect runs.
+    Actor,
+    /// All players from the first.
+    Players,
+    /// Number of players.
+    PlayerCount,
+    /// Current round, from 1.
+    RoundNumber,
+    /// `piece.attr`.
+    Attr(ExprId, u16),
+    /// `table(key)`.
+    Row(TableId, ExprId),
+    /// `row.column`.
+    Column(ExprId, u16),
+    /// Binary operator.
+    Bin(BinOp, ExprId, ExprId),
+    /// `-x`.
+    Neg(ExprId),
+    /// `not x`.
+    Not(ExprId),
+    /// `a..b` (a collection).
+    Range(ExprId, ExprId),
+    /// `[a, b]` (a collection).
+    List(Vec<ExprId>),
+    /// Comprehension: quantifier, bound slot, collection, body.
+    Comp(Quantifier, u16, ExprId, Option<ExprId>),
+    /// Built-in call.
+    Call(Builtin, Vec<ExprId>),
+    /// `tagged(space, tag)`.
+    Tagged(ExprId, TagId),
+    /// `space(track, i)`.
+    Space(TrackId, ExprId),
+    /// `spaces(track)` (a collection).
+    Spaces(TrackId),
+    /// `pieces(kind)` (a collection).
+    Pieces(KindId),
+    /// `leader(track, kind)`: the piece of that kind in front.
+    Leader(TrackId, KindId),
+    /// `rearmost(track, kind)`: the last piece of that kind.
+    Rearmost(TrackId, KindId),
+    /// `enabled(option)`.
+    Enabled(OptionId),
+    /// `is(piece, variant)`.
+    Is(ExprId, VariantId),
+    /// A zone's contents as a collection (`for x in zone`).
+    Contents(ExprId),
+}
+
+/// Where an assignment writes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum LValue {
+    /// A local.
+    Local(u16),
+    /// A var.
+    Var(VarId, Option<ExprId>),
+    /// A counter.
+    Counter(CounterId, Option<ExprId>),
+}
+
+/// What a match arm matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum MatchKey {
+    /// A variant (a piece of that variant, or the variant value).
+    Variant(VariantId),
+    /// A face.
+    Face(FaceId),
+}
+
+/// Compiled statements.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Stmt {
+    /// `let` or assignment to a local.
+    Let(u16, ExprId),
+    /// Assignment.
+    Assign(LValue, grimoire_grammar::ast::AssignOp, ExprId),
+    /// Move one piece.
+    MovePiece {
+        /// Piece.
+        piece: ExprId,
+        /// Destination.
+        to: ExprId,
+        /// At the bottom / front.
+        bottom: bool,
+    },
+    /// Move the top piece of a zone.
+    MoveTop {
+        /// From.
+        from: ExprId,
+        /// To.
+        to: ExprId,
+        /// At the bottom.
+        bottom: bool,
+    },
+    /// Move every piece of a zone.
+    MoveAll {
+        /// From.
+        from: ExprId,
+        /// To.
+        to: ExprId,
+        /// At the bottom.
+        bottom: bool,
+    },
+    /// Move N pieces of a kind.
+    MoveCount {
+        /// How many.
+        n: ExprId,
+        /// Kind.
+        kind: KindId,
+        /// From.
+        from: ExprId,
+        /// To.
+        to: ExprId,
+        /// At the bottom.
+        bottom: bool,
+    },
+    /// Shuffle a zone.
+    Shuffle(ExprId),
+    /// Roll a die into a local.
+    Roll(u16, DieId),
+    /// A decision.
+    Choose {
+        /// Local receiving the choice.
+        slot: u16,
+        /// Options.
+        from: ExprId,
+        /// Who decides.
+        by: ExprId,
+        /// The question.
+        prompt: Option<String>,
+    },
+    /// Conditional.
+    If(Vec<(ExprId, BlockId)>, Option<BlockId>),
+    /// Loop while.
+    While(ExprId, BlockId),
+    /// Loop N times.
+    Repeat(ExprId, BlockId),
+    /// Loop over a collection.
+    For(u16, ExprId, BlockId),
+    /// Match.
+    Match(ExprId, Vec<(Vec<MatchKey>, BlockId)>, Option<BlockId>),
+    /// Call a phase or rule.
+    Call(ProcId, Vec<ExprId>),
+    /// Run a block on behalf of a player.
+    As(ExprId, BlockId),
+    /// Win.
+    Win(ExprId),
+    /// Draw.
+    Draw,
+    /// End without a winner.
+    End,
+    /// Nothing.
+    Pass,
+}
+
+/// A statement with where it was written.
+#[derive(Debug, Clone, Serialize)]
+pub struct StmtNode {
+    /// What it does.
+    pub stmt: Stmt,
+    /// Where.
+    pub at: Loc,
+}
+
+/// The whole resolved rulebook (base and modules merged).
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Model {
+    /// Rulebook name.
+    pub name: String,
+    /// Title.
+    pub title: Option<String>,
+    /// Default source text file.
+    pub source: Option<String>,
+    /// Allowed player counts.
+    pub min_players: u8,
+    /// Allowed player counts.
+    pub max_players: u8,
+    /// Names of the `.rules` files, by `FileId`.
+    pub files: Vec<String>,
+    /// Component kinds.
+    pub kinds: Vec<Kind>,
+    /// Variants.
+    pub variants: Vec<Variant>,
+    /// Attribute names.
+    pub attrs: Vec<String>,
+    /// Dice.
+    pub dice: Vec<Die>,
+    /// Faces.
+    pub faces: Vec<Face>,
+    /// Zone declarations.
+    pub zones: Vec<ZoneDef>,
+    /// Space types.
+    pub tags: Vec<String>,
+    /// Tracks.
+    pub tracks: Vec<Track>,
+    /// Counters.
+    pub counters: Vec<CounterDef>,
+    /// Vars.
+    pub vars: Vec<VarDef>,
+    /// Tables.
+    pub tables: Vec<TableDef>,
+    /// Options.
+    pub options: Vec<String>,
+    /// Procedures.
+    pub procs: Vec<Proc>,
+    /// The setup procedure.
+    pub setup: Option<ProcId>,
+    /// The round procedure and its optional fixed count.
+    pub round: Option<(ProcId, Option<ExprId>)>,
+    /// End conditions.
+    pub ends: Vec<EndDef>,
+    /// Exceptions.
+    pub exceptions: Vec<ExceptionDef>,
+    /// Triggers, in declaration order.
+    pub triggers: Vec<ProcId>,
+    /// Expression arena.
+    pub exprs: Vec<Expr>,
+    /// Expression spans.
+    pub expr_at: Vec<Loc>,
+    /// Statement arena.
+    pub stmts: Vec<StmtNode>,
+    /// Blocks.
+    pub blocks: Vec<Vec<StmtId>>,
+    /// Provenance records, for traceability.
+    pub records: Vec<Record>,
+}
+
+impl Model {
+    /// An expression by id.
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        // Ids come from the resolver, which only hands out ids it pushed.
+        &self.exprs[id.0 as usize]
+    }
+    /// A statement by id.
+    pub fn stmt(&self, id: StmtId) -> &StmtNode {
+        &self.stmts[id.0 as usize]
+    }
+    /// A block by id.
+    pub fn block(&self, id: BlockId) -> &[StmtId] {
+        &self.blocks[id.0 as usize]
+    }
+    /// A procedure by id.
+    pub fn proc(&self, id: ProcId) -> &Proc {
+        &self.procs[id.idx()]
+    }
+    /// Look a procedure up by name.
+    pub fn proc_named(&self, name: &str) -> Option<ProcId> {
+        self.procs.iter().position(|p| p.name == name).map(|i| ProcId(i as u16))
+    }
+}

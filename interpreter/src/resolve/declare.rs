@@ -1,0 +1,556 @@
+//! Declarations: pass 1 gives every name an id (so that order does not
+//! matter), pass 2 fills each declaration in and checks its totals.
+
+use super::expr::Scope;
+use super::{item_name, Placed, Resolver, Sym};
+use crate::diagnostic::{codes, Diagnostic};
+use crate::model::*;
+use grimoire_grammar::ast::{self, ItemKind, ProcKind};
+
+impl Resolver {
+    fn declare(&mut self, name: &ast::Ident, sym: Sym) {
+        let at = self.loc(name.span);
+        if let Some((_, first)) = self.globals.get(&name.name) {
+            let first = *first;
+            self.error(
+                Diagnostic::new(codes::DUPLICATE_NAME, format!("`{}` is declared twice", name.name), at, "second declaration")
+                    .related(first, "first declared here")
+                    .help("every name is global: rename one of them"),
+            );
+            return;
+        }
+        if super::BUILTIN_NAMES.contains(&name.name.as_str()) {
+            self.error(Diagnostic::new(codes::DUPLICATE_NAME, format!("`{}` is a name of the language itself", name.name), at, "reserved").help("choose another name"));
+            return;
+        }
+        self.globals.insert(name.name.clone(), (sym, at));
+    }
+
+    fn new_proc(&mut self, kind: ProcKind, name: &str, span: ast::Span) -> ProcId {
+        let id = ProcId(self.model.procs.len() as u16);
+        let at = self.loc(span);
+        self.model.procs.push(Proc {
+            kind,
+            name: name.to_string(),
+            params: 0,
+            param_tys: Vec::new(),
+            locals: 0,
+            body: BlockId(0),
+            on_arrive: None,
+            when: None,
+            exceptions: Vec::new(),
+            at,
+        });
+        id
+    }
+
+    fn attr(&mut self, name: &str) -> u16 {
+        if let Some(a) = self.attrs.get(name) {
+            return *a;
+        }
+        let a = self.model.attrs.len() as u16;
+        self.model.attrs.push(name.to_string());
+        self.attrs.insert(name.to_string(), a);
+        a
+    }
+
+    /// Pass 1: a name and an id for every declaration.
+    pub(crate) fn declare_all(&mut self, items: &[Placed]) {
+        for p in items {
+            self.file = p.file;
+            let span = p.item.span;
+            match &p.item.kind {
+                ItemKind::Component(c) => {
+                    let k = KindId(self.model.kinds.len() as u16);
+                    let at = self.loc(c.name.span);
+                    self.model.kinds.push(Kind { name: c.name.name.clone(), count: c.count.clamp(0, 4096) as u16, per_player: c.per_player, variants: Vec::new(), at });
+                    self.declare(&c.name, Sym::Kind(k));
+                    for v in &c.variants {
+                        let vid = VariantId(self.model.variants.len() as u16);
+                        let attrs = v.attrs.iter().map(|(n, x)| (self.attr(&n.name), *x)).collect();
+                        self.model.variants.push(Variant { name: v.name.name.clone(), label: v.label.as_ref().map(|l| l.value.clone()), kind: k, count: v.count.clamp(0, 4096) as u16, attrs });
+                        if let Some(kind) = self.model.kinds.get_mut(k.idx()) {
+                            kind.variants.push(vid);
+                        }
+                        self.declare(&v.name, Sym::Variant(vid));
+                    }
+                }
+                ItemKind::Die(d) => {
+                    let id = DieId(self.model.dice.len() as u16);
+                    self.model.dice.push(Die { name: d.name.name.clone(), sides: Vec::new(), size: d.sides.clamp(1, 1000) as u16 });
+                    self.declare(&d.name, Sym::Die(id));
+                    for f in &d.faces {
+                        let fid = FaceId(self.model.faces.len() as u16);
+                        self.model.faces.push(Face { die: id, name: f.name.name.clone(), label: f.label.as_ref().map(|l| l.value.clone()) });
+                        self.declare(&f.name, Sym::Face(fid));
+                    }
+                }
+                ItemKind::Zone(z) => {
+                    let id = ZoneDefId(self.model.zones.len() as u16);
+                    let at = self.loc(z.name.span);
+                    self.model.zones.push(ZoneDef { name: z.name.name.clone(), mult: ZoneMult::Single, kinds: Vec::new(), visibility: z.visibility, ordered: z.ordered, capacity: z.capacity.map(|c| c.clamp(0, 65535) as u16), at });
+                    self.declare(&z.name, Sym::Zone(id));
+                }
+                ItemKind::SpaceType { name, .. } => {
+                    let id = TagId(self.model.tags.len() as u16);
+                    if self.model.tags.len() >= 64 {
+                        let at = self.loc(name.span);
+                        self.error(Diagnostic::new(codes::TRACK, "a rulebook may declare at most 64 space types", at, "one too many"));
+                    }
+                    self.model.tags.push(name.name.clone());
+                    self.declare(name, Sym::Tag(id));
+                }
+                ItemKind::Track(t) => {
+                    let id = TrackId(self.model.tracks.len() as u16);
+                    self.model.tracks.push(Track { name: t.name.name.clone(), shape: t.shape, spaces: Vec::new() });
+                    self.declare(&t.name, Sym::Track(id));
+                }
+                ItemKind::Counter(c) => {
+                    let id = CounterId(self.model.counters.len() as u16);
+                    let at = self.loc(c.name.span);
+                    self.model.counters.push(CounterDef { name: c.name.name.clone(), per_player: c.per_player, lo: c.bounds.lo, hi: c.bounds.hi, init: None, at });
+                    self.declare(&c.name, Sym::Counter(id));
+                }
+                ItemKind::Var(v) => {
+                    let id = VarId(self.model.vars.len() as u16);
+                    self.model.vars.push(VarDef { name: v.name.name.clone(), per_player: v.per_player, ty: Ty::Any, init: None, visibility: v.visibility });
+                    self.declare(&v.name, Sym::Var(id));
+                }
+                ItemKind::Table(t) => {
+                    let id = TableId(self.model.tables.len() as u16);
+                    self.model.tables.push(TableDef { name: t.name.name.clone(), columns: t.columns.iter().map(|c| c.name.clone()).collect(), rows: Vec::new() });
+                    self.declare(&t.name, Sym::Table(id));
+                }
+                ItemKind::Option { name, .. } => {
+                    let id = OptionId(self.model.options.len() as u16);
+                    self.model.options.push(name.name.clone());
+                    self.declare(name, Sym::Option(id));
+                }
+                ItemKind::Procedure(pr) => {
+                    let id = self.new_proc(pr.kind, &pr.name.name, span);
+                    self.declare(&pr.name, Sym::Proc(id));
+                }
+                ItemKind::Exception(e) => {
+                    let id = ExceptionId(self.model.exceptions.len() as u16);
+                    let body = self.new_proc(ProcKind::Rule, &e.name.name, span);
+                    let at = self.loc(e.name.span);
+                    self.model.exceptions.push(ExceptionDef { name: e.name.name.clone(), target: ProcId(0), when: ExprId(0), mode: e.mode, over: Vec::new(), body, at });
+                    self.declare(&e.name, Sym::Exception(id));
+                }
+                ItemKind::Setup(_) => {
+                    if self.model.setup.is_some() {
+                        let at = self.loc(span);
+                        self.error(Diagnostic::new(codes::DUPLICATE_NAME, "the rulebook has two `setup` blocks", at, "second setup").help("merge them into one, or `replace setup` in a module"));
+                    }
+                    self.model.setup = Some(self.new_proc(ProcKind::Phase, "setup", span));
+                }
+                ItemKind::Round { name, .. } => {
+                    if self.model.round.is_some() {
+                        let at = self.loc(span);
+                        self.error(Diagnostic::new(codes::DUPLICATE_NAME, "the rulebook has two `round` blocks", at, "second round").help("a game has one round structure; use phases inside it"));
+                    }
+                    let id = self.new_proc(ProcKind::Phase, &name.name, span);
+                    self.model.round = Some((id, None));
+                    self.declare(name, Sym::Proc(id));
+                }
+                ItemKind::End { name, .. } => {
+                    let body = self.new_proc(ProcKind::Rule, &name.name, span);
+                    self.model.ends.push(EndDef { name: name.name.clone(), when: ExprId(0), body });
+                    self.declare(name, Sym::Other("an end condition"));
+                }
+                ItemKind::Grid { name, .. } => self.declare(name, Sym::Other("a grid")),
+                ItemKind::Graph { name, .. } => self.declare(name, Sym::Other("a graph")),
+                ItemKind::Assumption { name, .. } => self.declare(name, Sym::Other("an assumption")),
+                ItemKind::Discrepancy { name, .. } => self.declare(name, Sym::Other("a discrepancy")),
+                ItemKind::Narrative { name, .. } => self.declare(name, Sym::Other("a narrative rule")),
+                ItemKind::Replace(_) | ItemKind::Remove { .. } => {}
+            }
+        }
+    }
+
+    /// Pass 2: fill every declaration in.
+    pub(crate) fn define_all(&mut self, items: &[Placed]) {
+        // Data first, so that procedures see complete types and tables.
+        for p in items {
+            self.file = p.file;
+            self.define_data(p.item);
+        }
+        // Signatures before bodies, so that calls can be checked in any order.
+        for p in items {
+            self.file = p.file;
+            if let ItemKind::Procedure(pr) = &p.item.kind {
+                if let Some(Sym::Proc(id)) = self.globals.get(&pr.name.name).map(|(s, _)| *s) {
+                    let tys: Vec<Ty> = pr.params.iter().map(|(_, t)| self.type_named(t)).collect();
+                    self.param_names_of.insert(id, pr.params.iter().map(|(n, _)| n.name.clone()).collect());
+                    if let Some(proc_) = self.model.procs.get_mut(id.idx()) {
+                        proc_.params = tys.len() as u16;
+                        proc_.param_tys = tys;
+                    }
+                }
+            }
+        }
+        let mut exception_idx = 0usize;
+        let mut end_idx = 0usize;
+        for p in items {
+            self.file = p.file;
+            let item = p.item;
+            match &item.kind {
+                ItemKind::Procedure(pr) => {
+                    let Some(Sym::Proc(id)) = self.globals.get(&pr.name.name).map(|(s, _)| *s) else { continue };
+                    self.procedure(id, pr, item);
+                }
+                ItemKind::Setup(body) => {
+                    if let Some(id) = self.model.setup {
+                        self.simple_body(id, "setup", body, item);
+                    }
+                }
+                ItemKind::Round { name, times, body } => {
+                    if let Some((id, _)) = self.model.round {
+                        let times = times.as_ref().map(|t| {
+                            let mut sc = Scope::default();
+                            self.expect(&mut sc, t, Ty::Int, "the number of rounds")
+                        });
+                        self.model.round = Some((id, times));
+                        self.simple_body(id, &name.name, body, item);
+                    }
+                }
+                ItemKind::End { name, when, body } => {
+                    let Some(end) = self.model.ends.get(end_idx).map(|e| e.body) else { continue };
+                    let mut sc = Scope::default();
+                    let w = self.expect(&mut sc, when, Ty::Bool, "an end condition");
+                    if let Some(e) = self.model.ends.get_mut(end_idx) {
+                        e.when = w;
+                    }
+                    end_idx += 1;
+                    self.current_proc = format!("end {}", name.name);
+                    let b = self.block(&mut sc, body);
+                    self.finish_proc(end, b, sc.next);
+                    let at = self.loc(item.span);
+                    self.record(RecordKind::Encoded, format!("end {}", name.name), None, &item.provenance, at);
+                }
+                ItemKind::Exception(e) => {
+                    self.exception(exception_idx, e, item);
+                    exception_idx += 1;
+                }
+                _ => {}
+            }
+        }
+        // `over` lists refer to exceptions by name: resolve them once all exist.
+        for p in items {
+            self.file = p.file;
+            if let ItemKind::Exception(e) = &p.item.kind {
+                let Some(Sym::Exception(id)) = self.globals.get(&e.name.name).map(|(s, _)| *s) else { continue };
+                let mut over = Vec::new();
+                for o in &e.over {
+                    match self.lookup(o, &[]) {
+                        Some(Sym::Exception(x)) => over.push(x),
+                        Some(other) => self.wrong_sort(o, other, "an exception"),
+                        None => {}
+                    }
+                }
+                if let Some(x) = self.model.exceptions.get_mut(id.idx()) {
+                    x.over = over;
+                }
+            }
+        }
+        for t in 0..self.model.procs.len() {
+            if self.model.procs.get(t).is_some_and(|p| p.kind == ProcKind::Trigger) {
+                self.model.triggers.push(ProcId(t as u16));
+            }
+        }
+    }
+
+    fn finish_proc(&mut self, id: ProcId, body: BlockId, locals: u16) {
+        if let Some(p) = self.model.procs.get_mut(id.idx()) {
+            p.body = body;
+            p.locals = locals;
+        }
+    }
+
+    fn simple_body(&mut self, id: ProcId, name: &str, body: &ast::Block, item: &ast::Item) {
+        self.current_proc = name.to_string();
+        let mut sc = Scope::default();
+        let b = self.block(&mut sc, body);
+        self.finish_proc(id, b, sc.next);
+        let at = self.loc(item.span);
+        self.record(RecordKind::Encoded, name.to_string(), None, &item.provenance, at);
+    }
+
+    fn procedure(&mut self, id: ProcId, pr: &ast::Procedure, item: &ast::Item) {
+        let kind_word = match pr.kind {
+            ProcKind::Phase => "phase",
+            ProcKind::Rule => "rule",
+            ProcKind::Trigger => "trigger",
+        };
+        self.current_proc = format!("{kind_word} {}", pr.name.name);
+        let mut sc = Scope::default();
+        let tys = self.model.procs.get(id.idx()).map(|p| p.param_tys.clone()).unwrap_or_default();
+        for ((n, _), t) in pr.params.iter().zip(tys) {
+            sc.bind(&n.name, t);
+        }
+        if pr.kind == ProcKind::Trigger {
+            match &pr.event {
+                Some(ev) => {
+                    if ev.name.name != "arrive" {
+                        let at = self.loc(ev.name.span);
+                        self.error(Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown event `{}`", ev.name.name), at, "unknown event").help("the events are: `arrive(piece: kind, zone)`"));
+                    }
+                    let k = match self.lookup(&ev.kind, &[]) {
+                        Some(Sym::Kind(k)) => Some(k),
+                        Some(other) => {
+                            self.wrong_sort(&ev.kind, other, "a component kind");
+                            None
+                        }
+                        None => None,
+                    };
+                    sc.bind(&ev.piece.name, Ty::Piece(k));
+                    sc.bind(&ev.zone.name, Ty::Zone);
+                    if let Some(p) = self.model.procs.get_mut(id.idx()) {
+                        p.on_arrive = k;
+                        p.params = 2;
+                        p.param_tys = vec![Ty::Piece(k), Ty::Zone];
+                    }
+                }
+                None => {
+                    let at = self.loc(pr.name.span);
+                    self.error(Diagnostic::new(codes::WRONG_SORT, format!("the trigger `{}` listens to no event", pr.name.name), at, "no event").help("write `trigger NAME on arrive(piece: kind, zone) when CONDITION { ... }`"));
+                }
+            }
+        } else if pr.event.is_some() || pr.when.is_some() {
+            let at = self.loc(pr.name.span);
+            self.error(Diagnostic::new(codes::WRONG_SORT, format!("only a trigger has `on` and `when`; `{}` is a {kind_word}", pr.name.name), at, "not a trigger"));
+        }
+        let when = pr.when.as_ref().map(|w| self.expect(&mut sc, w, Ty::Bool, "the condition of a trigger"));
+        let b = self.block(&mut sc, &pr.body);
+        if let Some(p) = self.model.procs.get_mut(id.idx()) {
+            p.when = when;
+        }
+        self.finish_proc(id, b, sc.next);
+        let at = self.loc(item.span);
+        self.record(RecordKind::Encoded, format!("{kind_word} {}", pr.name.name), None, &item.provenance, at);
+    }
+
+    fn exception(&mut self, idx: usize, e: &ast::Exception, item: &ast::Item) {
+        let target = match self.lookup(&e.rule, &[]) {
+            Some(Sym::Proc(p)) => p,
+            Some(other) => {
+                self.wrong_sort(&e.rule, other, "a rule or phase");
+                return;
+            }
+            None => return,
+        };
+        let Some(body) = self.model.exceptions.get(idx).map(|x| x.body) else { return };
+        self.current_proc = format!("exception {}", e.name.name);
+        let (params, tys) = self.model.procs.get(target.idx()).map(|p| (p.params, p.param_tys.clone())).unwrap_or_default();
+        // The exception sees the target's parameters under the target's names.
+        let names = self.param_names(target);
+        let mut sc = Scope::default();
+        for (n, t) in names.iter().zip(tys.iter()) {
+            sc.bind(n, *t);
+        }
+        let when = self.expect(&mut sc, &e.when, Ty::Bool, "the condition of an exception");
+        let b = self.block(&mut sc, &e.body);
+        self.finish_proc(body, b, sc.next);
+        if let Some(p) = self.model.procs.get_mut(body.idx()) {
+            p.params = params;
+            p.param_tys = tys;
+        }
+        if let Some(x) = self.model.exceptions.get_mut(idx) {
+            x.target = target;
+            x.when = when;
+        }
+        if let Some(p) = self.model.procs.get_mut(target.idx()) {
+            p.exceptions.push(ExceptionId(idx as u16));
+        }
+        let at = self.loc(item.span);
+        self.record(RecordKind::Encoded, format!("exception {}", e.name.name), None, &item.provenance, at);
+    }
+
+    fn param_names(&self, p: ProcId) -> Vec<String> {
+        self.param_names_of.get(&p).cloned().unwrap_or_default()
+    }
+
+    fn define_data(&mut self, item: &ast::Item) {
+        let name = item_name(&item.kind).map(|n| n.name.clone()).unwrap_or_else(|| "setup".into());
+        let at = self.loc(item.span);
+        match &item.kind {
+            ItemKind::Component(c) => {
+                if !c.variants.is_empty() {
+                    let sum: i64 = c.variants.iter().map(|v| v.count).sum();
+                    if sum != c.count {
+                        let loc = self.loc(c.count_span);
+                        self.error(
+                            Diagnostic::new(codes::TOTAL, format!("`{}` declares {} pieces but its variants add up to {sum}", c.name.name, c.count), loc, format!("declared {}", c.count))
+                                .help("fix the total or a variant's `xN`; if the source itself disagrees, record a `discrepancy` and keep the sum of the parts"),
+                        );
+                    }
+                    for v in &c.variants {
+                        let vat = self.loc(v.span);
+                        self.record(RecordKind::Encoded, format!("{} {}", c.name.name, v.name.name), v.label.as_ref().map(|l| l.value.clone()), &v.provenance, vat);
+                    }
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Die(d) => {
+                if !d.faces.is_empty() {
+                    let sum: i64 = d.faces.iter().map(|f| f.count).sum();
+                    if sum != d.sides {
+                        let loc = self.loc(d.sides_span);
+                        self.error(Diagnostic::new(codes::TOTAL, format!("the die `{}` has {} sides but its faces add up to {sum}", d.name.name, d.sides), loc, format!("declared {}", d.sides)).help("fix the side count or a face's `xN`"));
+                    }
+                    let die = self.globals.get(&d.name.name).map(|(s, _)| *s);
+                    if let Some(Sym::Die(id)) = die {
+                        let mut sides = Vec::new();
+                        for f in &d.faces {
+                            if let Some(Sym::Face(fid)) = self.globals.get(&f.name.name).map(|(s, _)| *s) {
+                                for _ in 0..f.count.clamp(0, 1000) {
+                                    sides.push(fid);
+                                }
+                            }
+                            let fat = self.loc(f.span);
+                            self.record(RecordKind::Encoded, format!("{} {}", d.name.name, f.name.name), f.label.as_ref().map(|l| l.value.clone()), &f.provenance, fat);
+                        }
+                        if let Some(die) = self.model.dice.get_mut(id.idx()) {
+                            die.size = sides.len().max(1) as u16;
+                            die.sides = sides;
+                        }
+                    }
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Zone(z) => {
+                let Some(Sym::Zone(id)) = self.globals.get(&z.name.name).map(|(s, _)| *s) else { return };
+                let mult = match &z.multiplicity {
+                    ast::Multiplicity::Single => ZoneMult::Single,
+                    ast::Multiplicity::PerPlayer => ZoneMult::PerPlayer,
+                    ast::Multiplicity::PerSpace(t) => match self.lookup(t, &[]) {
+                        Some(Sym::Track(t)) => ZoneMult::PerSpace(t),
+                        Some(other) => {
+                            self.wrong_sort(t, other, "a track");
+                            ZoneMult::Single
+                        }
+                        None => ZoneMult::Single,
+                    },
+                };
+                let mut kinds = Vec::new();
+                for k in &z.kinds {
+                    match self.lookup(k, &[]) {
+                        Some(Sym::Kind(k)) => kinds.push(k),
+                        Some(other) => self.wrong_sort(k, other, "a component kind"),
+                        None => {}
+                    }
+                }
+                if let Some(def) = self.model.zones.get_mut(id.idx()) {
+                    def.mult = mult;
+                    def.kinds = kinds;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Track(t) => {
+                let Some(Sym::Track(id)) = self.globals.get(&t.name.name).map(|(s, _)| *s) else { return };
+                let len = t.rows.iter().map(|(r, _)| r.hi).max().unwrap_or(0).clamp(0, 4096) as usize;
+                let mut spaces: Vec<Option<u64>> = vec![None; len];
+                for (r, tags) in &t.rows {
+                    let mut mask = 0u64;
+                    for tag in tags {
+                        match self.lookup(tag, &[]) {
+                            Some(Sym::Tag(tg)) => mask |= 1u64 << (tg.0 % 64),
+                            Some(other) => self.wrong_sort(tag, other, "a space type"),
+                            None => {}
+                        }
+                    }
+                    for i in r.lo..=r.hi {
+                        let slot = usize::try_from(i - 1).ok().and_then(|i| spaces.get_mut(i));
+                        match slot {
+                            Some(s) if s.is_none() => *s = Some(mask),
+                            _ => {
+                                let loc = self.loc(r.span);
+                                self.error(Diagnostic::new(codes::TRACK, format!("space {i} of the track `{}` is given twice or is not a positive number", t.name.name), loc, "repeated space").help("give each space from 1 to the last exactly once"));
+                                break;
+                            }
+                        }
+                    }
+                }
+                if let Some(missing) = spaces.iter().position(Option::is_none) {
+                    let loc = self.loc(t.name.span);
+                    self.error(Diagnostic::new(codes::TRACK, format!("the track `{}` skips space {}", t.name.name, missing + 1), loc, "incomplete track").help("give each space from 1 to the last exactly once"));
+                }
+                if let Some(track) = self.model.tracks.get_mut(id.idx()) {
+                    track.spaces = spaces.into_iter().map(|s| s.unwrap_or(0)).collect();
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Counter(c) => {
+                let Some(Sym::Counter(id)) = self.globals.get(&c.name.name).map(|(s, _)| *s) else { return };
+                let init = c.init.as_ref().map(|e| {
+                    let mut sc = Scope::default();
+                    self.expect(&mut sc, e, Ty::Int, "the initial value of a counter")
+                });
+                if c.bounds.lo > c.bounds.hi {
+                    let loc = self.loc(c.bounds.span);
+                    self.error(Diagnostic::new(codes::TOTAL, format!("the counter `{}` has an empty range", c.name.name), loc, "low end above high end"));
+                }
+                if let Some(def) = self.model.counters.get_mut(id.idx()) {
+                    def.init = init;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Var(v) => {
+                let Some(Sym::Var(id)) = self.globals.get(&v.name.name).map(|(s, _)| *s) else { return };
+                let ty = self.type_named(&v.ty);
+                let init = v.init.as_ref().map(|e| {
+                    let mut sc = Scope::default();
+                    self.expect(&mut sc, e, ty, "the initial value of a var")
+                });
+                if let Some(def) = self.model.vars.get_mut(id.idx()) {
+                    def.ty = ty;
+                    def.init = init;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Table(t) => {
+                let Some(Sym::Table(id)) = self.globals.get(&t.name.name).map(|(s, _)| *s) else { return };
+                let mut rows = Vec::new();
+                for (r, vals) in &t.rows {
+                    if vals.len() != t.columns.len() {
+                        let loc = self.loc(r.span);
+                        self.error(Diagnostic::new(codes::TABLE, format!("this row of `{}` has {} values for {} columns", t.name.name, vals.len(), t.columns.len()), loc, "wrong width"));
+                    }
+                    if rows.iter().any(|(lo, hi, _): &(i64, i64, Vec<ExprId>)| r.lo <= *hi && *lo <= r.hi) {
+                        let loc = self.loc(r.span);
+                        self.error(Diagnostic::new(codes::TABLE, format!("this row of `{}` overlaps an earlier row", t.name.name), loc, "overlapping key"));
+                    }
+                    let mut sc = Scope::default();
+                    let ids = vals.iter().map(|v| self.expect(&mut sc, v, Ty::Int, "a table value")).collect();
+                    rows.push((r.lo, r.hi, ids));
+                }
+                if let Some(def) = self.model.tables.get_mut(id.idx()) {
+                    def.rows = rows;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::SpaceType { label, .. } => {
+                self.record(RecordKind::Encoded, name, label.as_ref().map(|l| l.value.clone()), &item.provenance, at);
+            }
+            ItemKind::Option { label, .. } => {
+                self.record(RecordKind::Encoded, format!("option {name}"), label.as_ref().map(|l| l.value.clone()), &item.provenance, at);
+            }
+            ItemKind::Grid { .. } | ItemKind::Graph { .. } => self.record(RecordKind::Encoded, name, None, &item.provenance, at),
+            ItemKind::Assumption { text, .. } => self.record(RecordKind::Assumption, name, Some(text.value.clone()), &item.provenance, at),
+            ItemKind::Discrepancy { chosen, because, .. } => {
+                let text = match (chosen, because) {
+                    (Some(c), Some(b)) => Some(format!("chosen: {}; because: {}", c.value, b.value)),
+                    (Some(c), None) => Some(format!("chosen: {}", c.value)),
+                    (None, Some(b)) => Some(format!("because: {}", b.value)),
+                    (None, None) => None,
+                };
+                if chosen.is_none() {
+                    self.error(Diagnostic::new(codes::HEADER, format!("the discrepancy `{name}` does not say which reading is chosen"), at, "no `chosen`").help("add `chosen \"...\"` and `because \"...\"`"));
+                }
+                self.record(RecordKind::Discrepancy, name, text, &item.provenance, at);
+            }
+            ItemKind::Narrative { text, .. } => self.record(RecordKind::Narrative, name, Some(text.value.clone()), &item.provenance, at),
+            _ => {}
+        }
+    }
+}

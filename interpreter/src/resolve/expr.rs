@@ -1,0 +1,554 @@
+//! Expressions: names to ids, with static types and collection checks.
+
+use super::{Resolver, Sym};
+use crate::diagnostic::{codes, did_you_mean, Diagnostic};
+use crate::model::*;
+use grimoire_grammar::ast::{self, BinOp, ExprKind, Quantifier};
+
+/// Locals visible in a procedure body. Slots are never reused, so a
+/// procedure's frame size is the number of names it ever binds.
+#[derive(Default)]
+pub(crate) struct Scope {
+    names: Vec<(String, u16, Ty)>,
+    pub(crate) next: u16,
+}
+
+impl Scope {
+    pub(crate) fn bind(&mut self, name: &str, ty: Ty) -> u16 {
+        let slot = self.next;
+        self.next = self.next.saturating_add(1);
+        self.names.push((name.to_string(), slot, ty));
+        slot
+    }
+    pub(crate) fn mark(&self) -> usize {
+        self.names.len()
+    }
+    pub(crate) fn reset(&mut self, mark: usize) {
+        self.names.truncate(mark);
+    }
+    fn get(&self, name: &str) -> Option<(u16, Ty)> {
+        self.names.iter().rev().find(|(n, _, _)| n == name).map(|(_, s, t)| (*s, *t))
+    }
+    fn all(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().map(|(n, _, _)| n.as_str())
+    }
+}
+
+/// A compiled expression with its static type; `coll` is the element type
+/// when the expression is a collection.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Typed {
+    pub(crate) id: ExprId,
+    pub(crate) ty: Ty,
+    pub(crate) coll: Option<Ty>,
+}
+
+pub(crate) fn fits(actual: Ty, expected: Ty) -> bool {
+    match (actual, expected) {
+        (Ty::Any, _) | (_, Ty::Any) => true,
+        (Ty::Piece(a), Ty::Piece(b)) => a.is_none() || b.is_none() || a == b,
+        (a, b) => a == b,
+    }
+}
+
+pub(crate) fn ty_name(t: Ty) -> &'static str {
+    match t {
+        Ty::Any => "anything",
+        Ty::Int => "a number",
+        Ty::Bool => "a truth value",
+        Ty::Player => "a player",
+        Ty::Piece(_) => "a piece",
+        Ty::Zone => "a zone",
+        Ty::Face(_) => "a die face",
+        Ty::Variant(_) => "a variant",
+        Ty::Dir => "a direction",
+        Ty::Row(_) => "a table row",
+    }
+}
+
+impl Resolver {
+    pub(crate) fn push_expr(&mut self, e: Expr, span: ast::Span) -> ExprId {
+        let id = ExprId(self.model.exprs.len() as u32);
+        self.model.exprs.push(e);
+        let at = self.loc(span);
+        self.model.expr_at.push(at);
+        id
+    }
+
+    fn bad(&mut self, span: ast::Span) -> Typed {
+        Typed { id: self.push_expr(Expr::None, span), ty: Ty::Any, coll: None }
+    }
+
+    fn val(&mut self, e: Expr, ty: Ty, span: ast::Span) -> Typed {
+        Typed { id: self.push_expr(e, span), ty, coll: None }
+    }
+
+    fn coll(&mut self, e: Expr, elem: Ty, span: ast::Span) -> Typed {
+        Typed { id: self.push_expr(e, span), ty: Ty::Any, coll: Some(elem) }
+    }
+
+    pub(crate) fn type_error(&mut self, span: ast::Span, got: Ty, want: Ty, what: &str) {
+        let at = self.loc(span);
+        self.error(Diagnostic::new(codes::TYPE, format!("{what} must be {}, found {}", ty_name(want), ty_name(got)), at, format!("{} here", ty_name(got))));
+    }
+
+    /// A single value of the expected type.
+    pub(crate) fn expect(&mut self, sc: &mut Scope, e: &ast::Expr, want: Ty, what: &str) -> ExprId {
+        let t = self.expr(sc, e);
+        if t.coll.is_some() {
+            let at = self.loc(e.span);
+            self.error(Diagnostic::new(codes::COLLECTION, format!("{what} must be a single value, not a collection"), at, "a collection").help("use `count x in ...`, `first x in ...` or `any x in ...` to get one value"));
+        } else if !fits(t.ty, want) {
+            self.type_error(e.span, t.ty, want, what);
+        }
+        t.id
+    }
+
+    /// A collection; a zone counts as the collection of its pieces.
+    pub(crate) fn collection(&mut self, sc: &mut Scope, e: &ast::Expr) -> (ExprId, Ty) {
+        let t = self.expr(sc, e);
+        if let Some(elem) = t.coll {
+            return (t.id, elem);
+        }
+        if fits(t.ty, Ty::Zone) {
+            let id = self.push_expr(Expr::Contents(t.id), e.span);
+            return (id, Ty::Piece(None));
+        }
+        let at = self.loc(e.span);
+        self.error(Diagnostic::new(codes::COLLECTION, format!("a collection is needed here, found {}", ty_name(t.ty)), at, "not a collection").help("a zone, `players`, a range `a..b`, a list `[a, b]`, `spaces(track)`, `pieces(kind)` or `[x in C where P]`"));
+        (t.id, Ty::Any)
+    }
+
+    pub(crate) fn expr(&mut self, sc: &mut Scope, e: &ast::Expr) -> Typed {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int(n) => self.val(Expr::Int(*n), Ty::Int, span),
+            ExprKind::Bool(b) => self.val(Expr::Bool(*b), Ty::Bool, span),
+            ExprKind::None => self.val(Expr::None, Ty::Any, span),
+            ExprKind::Str(_) => {
+                let at = self.loc(span);
+                self.error(Diagnostic::new(codes::TYPE, "a string cannot be used as a value", at, "string").help("strings are only labels: `prompt \"...\"`, `cite \"...\"`"));
+                self.bad(span)
+            }
+            ExprKind::Name(n) => self.name(sc, n),
+            ExprKind::Index(base, idx) => self.index(sc, base, idx, span),
+            ExprKind::Field(base, field) => {
+                let b = self.expr(sc, base);
+                match b.ty {
+                    Ty::Row(t) => {
+                        let col = self.model.tables.get(t.idx()).and_then(|tab| tab.columns.iter().position(|c| *c == field.name));
+                        match col {
+                            Some(c) => self.val(Expr::Column(b.id, c as u16), Ty::Int, span),
+                            None => {
+                                let at = self.loc(field.span);
+                                let cols = self.model.tables.get(t.idx()).map(|t| t.columns.clone()).unwrap_or_default();
+                                let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("the table has no column `{}`", field.name), at, "unknown column");
+                                if let Some(s) = did_you_mean(&field.name, cols.iter().map(String::as_str)) {
+                                    d = d.help(format!("did you mean `{s}`?"));
+                                }
+                                self.error(d);
+                                self.bad(span)
+                            }
+                        }
+                    }
+                    Ty::Piece(_) | Ty::Any | Ty::Variant(_) => match self.attrs.get(&field.name) {
+                        Some(a) => self.val(Expr::Attr(b.id, *a), Ty::Int, span),
+                        None => {
+                            let at = self.loc(field.span);
+                            let names: Vec<String> = self.attrs.keys().cloned().collect();
+                            let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("no component has an attribute `{}`", field.name), at, "unknown attribute");
+                            if let Some(s) = did_you_mean(&field.name, names.iter().map(String::as_str)) {
+                                d = d.help(format!("did you mean `{s}`?"));
+                            }
+                            self.error(d);
+                            self.bad(span)
+                        }
+                    },
+                    other => {
+                        self.type_error(base.span, other, Ty::Piece(None), "the left of `.`");
+                        self.bad(span)
+                    }
+                }
+            }
+            ExprKind::Call(name, args) => self.call(sc, name, args, span),
+            ExprKind::Binary(op, a, b) => self.binary(sc, *op, a, b, span),
+            ExprKind::Neg(a) => {
+                let a = self.expect(sc, a, Ty::Int, "the operand of `-`");
+                self.val(Expr::Neg(a), Ty::Int, span)
+            }
+            ExprKind::Not(a) => {
+                let a = self.expect(sc, a, Ty::Bool, "the operand of `not`");
+                self.val(Expr::Not(a), Ty::Bool, span)
+            }
+            ExprKind::Range(a, b) => {
+                let a = self.expect(sc, a, Ty::Int, "a range bound");
+                let b = self.expect(sc, b, Ty::Int, "a range bound");
+                self.coll(Expr::Range(a, b), Ty::Int, span)
+            }
+            ExprKind::List(items) => {
+                let mut ids = Vec::new();
+                let mut elem = Ty::Any;
+                for (i, it) in items.iter().enumerate() {
+                    let t = self.expr(sc, it);
+                    if i == 0 {
+                        elem = t.ty;
+                    } else if !fits(t.ty, elem) {
+                        self.type_error(it.span, t.ty, elem, "every element of a list");
+                    }
+                    ids.push(t.id);
+                }
+                self.coll(Expr::List(ids), elem, span)
+            }
+            ExprKind::Comprehension { q, var, coll, body } => {
+                let (c, elem) = self.collection(sc, coll);
+                let mark = sc.mark();
+                let slot = sc.bind(&var.name, elem);
+                let value_body = matches!(q, Quantifier::Sum | Quantifier::Max | Quantifier::Min);
+                let b = body.as_ref().map(|b| {
+                    if value_body {
+                        self.expect(sc, b, Ty::Int, "the value of a sum, max or min")
+                    } else {
+                        self.expect(sc, b, Ty::Bool, "the `where` condition")
+                    }
+                });
+                sc.reset(mark);
+                if value_body && b.is_none() {
+                    let at = self.loc(span);
+                    self.error(Diagnostic::new(codes::TYPE, "`sum`, `max` and `min` need `of EXPR`", at, "no value").help("write `sum x in C of x.value`"));
+                }
+                let comp = Expr::Comp(*q, slot, c, b);
+                match q {
+                    Quantifier::Count | Quantifier::Sum | Quantifier::Max | Quantifier::Min => self.val(comp, Ty::Int, span),
+                    Quantifier::Any | Quantifier::All => self.val(comp, Ty::Bool, span),
+                    Quantifier::First => self.val(comp, elem, span),
+                    Quantifier::Filter => self.coll(comp, elem, span),
+                }
+            }
+        }
+    }
+
+    fn name(&mut self, sc: &mut Scope, n: &ast::Ident) -> Typed {
+        let span = n.span;
+        if let Some((slot, ty)) = sc.get(&n.name) {
+            return self.val(Expr::Local(slot), ty, span);
+        }
+        match n.name.as_str() {
+            "actor" => return self.val(Expr::Actor, Ty::Player, span),
+            "players" => return self.coll(Expr::Players, Ty::Player, span),
+            "player_count" => return self.val(Expr::PlayerCount, Ty::Int, span),
+            "round_number" => return self.val(Expr::RoundNumber, Ty::Int, span),
+            "box" => return self.val(Expr::Box, Ty::Zone, span),
+            "clockwise" => return self.val(Expr::Dir(1), Ty::Dir, span),
+            "counterclockwise" => return self.val(Expr::Dir(-1), Ty::Dir, span),
+            _ => {}
+        }
+        let locals: Vec<String> = sc.all().map(str::to_string).collect();
+        let extra: Vec<&str> = locals.iter().map(String::as_str).collect();
+        let Some(sym) = self.lookup(n, &extra) else { return self.bad(span) };
+        match sym {
+            Sym::Zone(z) => {
+                if self.model.zones.get(z.idx()).map(|d| d.mult) == Some(ZoneMult::Single) {
+                    self.val(Expr::Zone(z, None), Ty::Zone, span)
+                } else {
+                    self.needs_index(n, "zone", "hand[p]");
+                    self.bad(span)
+                }
+            }
+            Sym::Var(v) => {
+                let (per, ty) = self.model.vars.get(v.idx()).map(|d| (d.per_player, d.ty)).unwrap_or((false, Ty::Any));
+                if per {
+                    self.needs_index(n, "var", "curse[p]");
+                }
+                self.val(Expr::Var(v, None), ty, span)
+            }
+            Sym::Counter(c) => {
+                if self.model.counters.get(c.idx()).is_some_and(|d| d.per_player) {
+                    self.needs_index(n, "counter", "vp[p]");
+                }
+                self.val(Expr::Counter(c, None), Ty::Int, span)
+            }
+            Sym::Kind(k) => {
+                let (count, per) = self.model.kinds.get(k.idx()).map(|d| (d.count, d.per_player)).unwrap_or((0, false));
+                if count == 1 && !per {
+                    self.val(Expr::PieceOf(k, None), Ty::Piece(Some(k)), span)
+                } else if count == 1 {
+                    self.needs_index(n, "component", "knight[p]");
+                    self.bad(span)
+                } else {
+                    let at = self.loc(span);
+                    self.error(Diagnostic::new(codes::WRONG_SORT, format!("`{}` names {} pieces, not one", n.name, if per { "several players'" } else { "several" }), at, "not one piece").help(format!("use `pieces({})` for all of them, or a zone that holds them", n.name)));
+                    self.bad(span)
+                }
+            }
+            Sym::Variant(v) => {
+                let k = self.model.variants.get(v.idx()).map(|d| d.kind).unwrap_or(KindId(0));
+                self.val(Expr::Variant(v), Ty::Variant(k), span)
+            }
+            Sym::Face(f) => {
+                let d = self.model.faces.get(f.idx()).map(|d| d.die).unwrap_or(DieId(0));
+                self.val(Expr::Face(f), Ty::Face(d), span)
+            }
+            other => {
+                self.wrong_sort(n, other, "a value");
+                self.bad(span)
+            }
+        }
+    }
+
+    fn needs_index(&mut self, n: &ast::Ident, what: &str, example: &str) {
+        let at = self.loc(n.span);
+        self.error(Diagnostic::new(codes::WRONG_SORT, format!("the {what} `{}` has one per player or per space; say whose", n.name), at, "which one?").help(format!("write it with an index, like `{example}`")));
+    }
+
+    fn index(&mut self, sc: &mut Scope, base: &ast::Expr, idx: &ast::Expr, span: ast::Span) -> Typed {
+        let ExprKind::Name(n) = &base.kind else {
+            let at = self.loc(base.span);
+            self.error(Diagnostic::new(codes::WRONG_SORT, "only a per-player or per-space zone, var, counter or piece can be indexed", at, "cannot index this"));
+            return self.bad(span);
+        };
+        let Some(sym) = self.lookup(n, &[]) else { return self.bad(span) };
+        match sym {
+            Sym::Zone(z) => {
+                let mult = self.model.zones.get(z.idx()).map(|d| d.mult).unwrap_or(ZoneMult::Single);
+                let i = match mult {
+                    ZoneMult::PerPlayer => self.expect(sc, idx, Ty::Player, "the index of a per-player zone"),
+                    ZoneMult::PerSpace(_) => self.expect(sc, idx, Ty::Zone, "the index of a per-space zone (a space)"),
+                    ZoneMult::Single => {
+                        let at = self.loc(idx.span);
+                        self.error(Diagnostic::new(codes::WRONG_SORT, format!("the zone `{}` is a single zone and takes no index", n.name), at, "no index needed").help(format!("write `{}`", n.name)));
+                        return self.bad(span);
+                    }
+                };
+                self.val(Expr::Zone(z, Some(i)), Ty::Zone, span)
+            }
+            Sym::Var(v) => {
+                let ty = self.model.vars.get(v.idx()).map(|d| d.ty).unwrap_or(Ty::Any);
+                let i = self.expect(sc, idx, Ty::Player, "the index of a per-player var");
+                self.val(Expr::Var(v, Some(i)), ty, span)
+            }
+            Sym::Counter(c) => {
+                let i = self.expect(sc, idx, Ty::Player, "the index of a per-player counter");
+                self.val(Expr::Counter(c, Some(i)), Ty::Int, span)
+            }
+            Sym::Kind(k) if self.model.kinds.get(k.idx()).is_some_and(|d| d.per_player && d.count == 1) => {
+                let i = self.expect(sc, idx, Ty::Player, "the index of a player's piece");
+                self.val(Expr::PieceOf(k, Some(i)), Ty::Piece(Some(k)), span)
+            }
+            other => {
+                self.wrong_sort(n, other, "a per-player or per-space zone, var, counter or piece");
+                self.bad(span)
+            }
+        }
+    }
+
+    fn binary(&mut self, sc: &mut Scope, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: ast::Span) -> Typed {
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                let x = self.expect(sc, a, Ty::Int, "an operand of arithmetic");
+                let y = self.expect(sc, b, Ty::Int, "an operand of arithmetic");
+                self.val(Expr::Bin(op, x, y), Ty::Int, span)
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let x = self.expect(sc, a, Ty::Int, "an operand of a comparison");
+                let y = self.expect(sc, b, Ty::Int, "an operand of a comparison");
+                self.val(Expr::Bin(op, x, y), Ty::Bool, span)
+            }
+            BinOp::And | BinOp::Or => {
+                let x = self.expect(sc, a, Ty::Bool, "an operand of `and` / `or`");
+                let y = self.expect(sc, b, Ty::Bool, "an operand of `and` / `or`");
+                self.val(Expr::Bin(op, x, y), Ty::Bool, span)
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let x = self.expr(sc, a);
+                let y = self.expr(sc, b);
+                let piece_vs_variant = matches!((x.ty, y.ty), (Ty::Piece(_), Ty::Variant(_)) | (Ty::Variant(_), Ty::Piece(_)));
+                if !piece_vs_variant && !fits(y.ty, x.ty) {
+                    self.type_error(b.span, y.ty, x.ty, "the right side of the comparison");
+                }
+                self.val(Expr::Bin(op, x.id, y.id), Ty::Bool, span)
+            }
+            BinOp::In => {
+                let x = self.expr(sc, a);
+                let (c, elem) = self.collection(sc, b);
+                if !fits(x.ty, elem) {
+                    self.type_error(a.span, x.ty, elem, "the left side of `in`");
+                }
+                self.val(Expr::Bin(op, x.id, c), Ty::Bool, span)
+            }
+        }
+    }
+
+    /// A name argument that must be of one sort (a track, a kind, a tag...).
+    fn sym_arg(&mut self, args: &[ast::Expr], i: usize, wanted: &str) -> Option<Sym> {
+        let arg = args.get(i)?;
+        let ExprKind::Name(n) = &arg.kind else {
+            let at = self.loc(arg.span);
+            self.error(Diagnostic::new(codes::WRONG_SORT, format!("{wanted} is expected here, by name"), at, "not a name"));
+            return None;
+        };
+        self.lookup(n, &[])
+    }
+
+    fn call(&mut self, sc: &mut Scope, name: &ast::Ident, args: &[ast::Expr], span: ast::Span) -> Typed {
+        let arity = |r: &mut Self, n: usize| -> bool {
+            if args.len() != n {
+                let at = r.loc(span);
+                r.error(Diagnostic::new(codes::ARITY, format!("`{}` takes {n} argument{}, {} given", name.name, if n == 1 { "" } else { "s" }, args.len()), at, "wrong number of arguments"));
+                false
+            } else {
+                true
+            }
+        };
+        let simple: Option<(Builtin, &[Ty], Ty)> = match name.name.as_str() {
+            "top" => Some((Builtin::Top, &[Ty::Zone], Ty::Piece(None))),
+            "pos" => Some((Builtin::Pos, &[Ty::Piece(None)], Ty::Int)),
+            "index" => Some((Builtin::Index, &[Ty::Zone], Ty::Int)),
+            "zone_of" => Some((Builtin::ZoneOf, &[Ty::Piece(None)], Ty::Zone)),
+            "owner" => Some((Builtin::Owner, &[Ty::Piece(None)], Ty::Player)),
+            "holder" => Some((Builtin::Holder, &[Ty::Piece(None)], Ty::Player)),
+            "next_player" => Some((Builtin::NextPlayer, &[Ty::Player, Ty::Dir], Ty::Player)),
+            "abs" => Some((Builtin::Abs, &[Ty::Int], Ty::Int)),
+            "min" => Some((Builtin::Min, &[Ty::Int, Ty::Int], Ty::Int)),
+            "max" => Some((Builtin::Max, &[Ty::Int, Ty::Int], Ty::Int)),
+            "opposite" => Some((Builtin::Opposite, &[Ty::Dir], Ty::Dir)),
+            _ => None,
+        };
+        if let Some((b, tys, ret)) = simple {
+            if !arity(self, tys.len()) {
+                return self.bad(span);
+            }
+            let ids = args.iter().zip(tys).map(|(a, t)| self.expect(sc, a, *t, &format!("an argument of `{}`", name.name))).collect();
+            return self.val(Expr::Call(b, ids), ret, span);
+        }
+        match name.name.as_str() {
+            "count" => {
+                if !arity(self, 1) {
+                    return self.bad(span);
+                }
+                let Some(arg) = args.first() else { return self.bad(span) };
+                let t = self.expr(sc, arg);
+                if t.coll.is_some() {
+                    let slot = sc.bind("", Ty::Any);
+                    return self.val(Expr::Comp(Quantifier::Count, slot, t.id, None), Ty::Int, span);
+                }
+                if !fits(t.ty, Ty::Zone) {
+                    self.type_error(arg.span, t.ty, Ty::Zone, "the argument of `count`");
+                }
+                self.val(Expr::Call(Builtin::Count, vec![t.id]), Ty::Int, span)
+            }
+            "tagged" => {
+                if !arity(self, 2) {
+                    return self.bad(span);
+                }
+                let s = args.first().map(|a| self.expect(sc, a, Ty::Zone, "the space of `tagged`"));
+                match (s, self.sym_arg(args, 1, "a space type")) {
+                    (Some(s), Some(Sym::Tag(t))) => self.val(Expr::Tagged(s, t), Ty::Bool, span),
+                    (_, Some(other)) => self.sort_arg(args, 1, other, "a space type", span),
+                    _ => self.bad(span),
+                }
+            }
+            "space" => {
+                if !arity(self, 2) {
+                    return self.bad(span);
+                }
+                let i = args.get(1).map(|a| self.expect(sc, a, Ty::Int, "the index of `space`"));
+                match (self.sym_arg(args, 0, "a track"), i) {
+                    (Some(Sym::Track(t)), Some(i)) => self.val(Expr::Space(t, i), Ty::Zone, span),
+                    (Some(other), _) => self.sort_arg(args, 0, other, "a track", span),
+                    _ => self.bad(span),
+                }
+            }
+            "spaces" => {
+                if !arity(self, 1) {
+                    return self.bad(span);
+                }
+                match self.sym_arg(args, 0, "a track") {
+                    Some(Sym::Track(t)) => self.coll(Expr::Spaces(t), Ty::Zone, span),
+                    Some(other) => self.sort_arg(args, 0, other, "a track", span),
+                    None => self.bad(span),
+                }
+            }
+            "pieces" => {
+                if !arity(self, 1) {
+                    return self.bad(span);
+                }
+                match self.sym_arg(args, 0, "a component kind") {
+                    Some(Sym::Kind(k)) => self.coll(Expr::Pieces(k), Ty::Piece(Some(k)), span),
+                    Some(other) => self.sort_arg(args, 0, other, "a component kind", span),
+                    None => self.bad(span),
+                }
+            }
+            "leader" | "rearmost" => {
+                if !arity(self, 2) {
+                    return self.bad(span);
+                }
+                match (self.sym_arg(args, 0, "a track"), self.sym_arg(args, 1, "a component kind")) {
+                    (Some(Sym::Track(t)), Some(Sym::Kind(k))) => {
+                        let e = if name.name == "leader" { Expr::Leader(t, k) } else { Expr::Rearmost(t, k) };
+                        self.val(e, Ty::Piece(Some(k)), span)
+                    }
+                    (Some(Sym::Track(_)), Some(other)) => self.sort_arg(args, 1, other, "a component kind", span),
+                    (Some(other), _) => self.sort_arg(args, 0, other, "a track", span),
+                    _ => self.bad(span),
+                }
+            }
+            "enabled" => {
+                if !arity(self, 1) {
+                    return self.bad(span);
+                }
+                match self.sym_arg(args, 0, "an option") {
+                    Some(Sym::Option(o)) => self.val(Expr::Enabled(o), Ty::Bool, span),
+                    Some(other) => self.sort_arg(args, 0, other, "an option", span),
+                    None => self.bad(span),
+                }
+            }
+            "is" => {
+                if !arity(self, 2) {
+                    return self.bad(span);
+                }
+                let p = args.first().map(|a| self.expect(sc, a, Ty::Piece(None), "the first argument of `is`"));
+                match (p, self.sym_arg(args, 1, "a variant")) {
+                    (Some(p), Some(Sym::Variant(v))) => self.val(Expr::Is(p, v), Ty::Bool, span),
+                    (_, Some(other)) => self.sort_arg(args, 1, other, "a variant", span),
+                    _ => self.bad(span),
+                }
+            }
+            _ => {
+                let builtins: Vec<&str> = super::BUILTIN_NAMES.to_vec();
+                match self.globals.get(&name.name).map(|(s, _)| *s) {
+                    Some(Sym::Table(t)) => {
+                        if !arity(self, 1) {
+                            return self.bad(span);
+                        }
+                        let Some(arg) = args.first() else { return self.bad(span) };
+                        let k = self.expect(sc, arg, Ty::Int, "the key of a table");
+                        self.val(Expr::Row(t, k), Ty::Row(t), span)
+                    }
+                    Some(other) => {
+                        self.wrong_sort(name, other, "a function or a table");
+                        self.bad(span)
+                    }
+                    None => {
+                        let at = self.loc(name.span);
+                        let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown function `{}`", name.name), at, "not a function");
+                        let tables: Vec<String> = self.globals.iter().filter(|(_, (s, _))| matches!(s, Sym::Table(_))).map(|(n, _)| n.clone()).collect();
+                        if let Some(s) = did_you_mean(&name.name, builtins.iter().copied().chain(tables.iter().map(String::as_str))) {
+                            d = d.help(format!("did you mean `{s}`?"));
+                        } else {
+                            d = d.help("to run a rule, write `do rule_name(args)` as a statement");
+                        }
+                        self.error(d);
+                        self.bad(span)
+                    }
+                }
+            }
+        }
+    }
+
+    fn sort_arg(&mut self, args: &[ast::Expr], i: usize, got: Sym, wanted: &str, span: ast::Span) -> Typed {
+        if let Some(ast::Expr { kind: ExprKind::Name(n), .. }) = args.get(i) {
+            self.wrong_sort(n, got, wanted);
+        }
+        self.bad(span)
+    }
+}

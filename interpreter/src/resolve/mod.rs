@@ -1,0 +1,287 @@
+//! Name resolution: syntax trees of a base rulebook and its modules in, one
+//! typed [`Model`] out, or every diagnostic found in one pass.
+
+mod declare;
+mod expr;
+mod stmt;
+
+use crate::diagnostic::{codes, did_you_mean, Diagnostic};
+use crate::model::*;
+use grimoire_grammar::ast::{self, HeaderKind, ItemKind, Provenance, Span};
+use std::collections::HashMap;
+
+/// A parsed file to resolve: its name (for diagnostics) and its tree.
+pub struct Parsed<'a> {
+    /// File name as the user gave it.
+    pub name: String,
+    /// Syntax tree.
+    pub file: &'a ast::File,
+}
+
+/// What a global name stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sym {
+    Kind(KindId),
+    Variant(VariantId),
+    Die(DieId),
+    Face(FaceId),
+    Zone(ZoneDefId),
+    Tag(TagId),
+    Track(TrackId),
+    Counter(CounterId),
+    Var(VarId),
+    Table(TableId),
+    Option(OptionId),
+    Proc(ProcId),
+    Exception(ExceptionId),
+    /// Assumptions, discrepancies, narratives, end conditions, grids, graphs: named, not usable in expressions.
+    Other(&'static str),
+}
+
+impl Sym {
+    fn describe(self) -> &'static str {
+        match self {
+            Sym::Kind(_) => "a component kind",
+            Sym::Variant(_) => "a variant",
+            Sym::Die(_) => "a die",
+            Sym::Face(_) => "a die face",
+            Sym::Zone(_) => "a zone",
+            Sym::Tag(_) => "a space type",
+            Sym::Track(_) => "a track",
+            Sym::Counter(_) => "a counter",
+            Sym::Var(_) => "a var",
+            Sym::Table(_) => "a table",
+            Sym::Option(_) => "an option",
+            Sym::Proc(_) => "a phase, rule or trigger",
+            Sym::Exception(_) => "an exception",
+            Sym::Other(what) => what,
+        }
+    }
+}
+
+/// Resolution state shared by the passes.
+pub(crate) struct Resolver {
+    pub(crate) model: Model,
+    pub(crate) globals: HashMap<String, (Sym, Loc)>,
+    pub(crate) attrs: HashMap<String, u16>,
+    pub(crate) diags: Vec<Diagnostic>,
+    pub(crate) file: FileId,
+    /// Default source of each file's citations.
+    pub(crate) default_source: Vec<Option<String>>,
+    /// Name of the procedure being compiled, for statement records.
+    pub(crate) current_proc: String,
+    /// Parameter names of each procedure, for exceptions that share them.
+    pub(crate) param_names_of: HashMap<ProcId, Vec<String>>,
+}
+
+/// Resolve a base rulebook (first) and the modules that extend it (in order).
+pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
+    let mut r = Resolver {
+        model: Model::default(),
+        globals: HashMap::new(),
+        attrs: HashMap::new(),
+        diags: Vec::new(),
+        file: FileId(0),
+        default_source: Vec::new(),
+        current_proc: String::new(),
+        param_names_of: HashMap::new(),
+    };
+    r.model.files = files.iter().map(|f| f.name.clone()).collect();
+    r.header(files);
+    let items = r.merge(files);
+    r.declare_all(&items);
+    r.define_all(&items);
+    if r.diags.is_empty() {
+        Ok(r.model)
+    } else {
+        Err(r.diags)
+    }
+}
+
+/// A declaration and the file it comes from.
+pub(crate) struct Placed<'a> {
+    pub(crate) file: FileId,
+    pub(crate) item: &'a ast::Item,
+}
+
+impl Resolver {
+    pub(crate) fn loc(&self, span: Span) -> Loc {
+        Loc { file: self.file, span }
+    }
+
+    pub(crate) fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn header(&mut self, files: &[Parsed]) {
+        for (i, f) in files.iter().enumerate() {
+            let h = &f.file.header;
+            self.file = FileId(i as u16);
+            let is_module = matches!(h.kind, HeaderKind::Module { .. });
+            if i == 0 && is_module {
+                let at = self.loc(h.name.span);
+                self.error(
+                    Diagnostic::new(codes::MODULE, format!("`{}` is a module, not a rulebook", h.name.name), at, "module")
+                        .help("check the module with its base rulebook: `grimoire check base.rules module.rules`"),
+                );
+            }
+            if i > 0 && !is_module {
+                let at = self.loc(h.name.span);
+                self.error(
+                    Diagnostic::new(codes::MODULE, format!("`{}` is a rulebook, not a module", h.name.name), at, "rulebook")
+                        .help("only the first file may be a rulebook; the others must start with `module NAME extends \"...\"`"),
+                );
+            }
+            let src = h.source.as_ref().map(|s| s.value.clone());
+            self.default_source.push(src.clone());
+            if i == 0 {
+                self.model.name = h.name.name.clone();
+                self.model.title = h.title.as_ref().map(|t| t.value.clone());
+                self.model.source = src;
+                match &h.players {
+                    Some((range, prov)) => {
+                        let ok = range.lo >= 1 && range.hi <= 16 && range.lo <= range.hi;
+                        if !ok {
+                            let at = self.loc(range.span);
+                            self.error(Diagnostic::new(codes::HEADER, "player counts must lie within 1..16", at, "players").help("write a range such as `players 3..8`"));
+                        }
+                        self.model.min_players = range.lo.clamp(1, 16) as u8;
+                        self.model.max_players = range.hi.clamp(1, 16) as u8;
+                        let (name, at) = ("players".to_string(), self.loc(range.span));
+                        self.record(RecordKind::Encoded, name, None, prov, at);
+                    }
+                    None => {
+                        let at = self.loc(h.span);
+                        self.error(Diagnostic::new(codes::HEADER, "the rulebook does not say how many players", at, "header").help("add `players a..b` to the header"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Apply the modules' `replace` and `remove` to the base's declarations.
+    fn merge<'a>(&mut self, files: &'a [Parsed]) -> Vec<Placed<'a>> {
+        let mut items: Vec<Placed<'a>> = Vec::new();
+        for (i, f) in files.iter().enumerate() {
+            let file = FileId(i as u16);
+            self.file = file;
+            for item in &f.file.items {
+                match &item.kind {
+                    ItemKind::Replace(inner) => {
+                        let name = item_name(&inner.kind);
+                        let pos = name.and_then(|n| items.iter().position(|p| item_name(&p.item.kind).map(|m| &m.name) == Some(&n.name)));
+                        match pos {
+                            Some(pos) => {
+                                if let Some(slot) = items.get_mut(pos) {
+                                    *slot = Placed { file, item: inner };
+                                }
+                            }
+                            None => {
+                                let at = self.loc(inner.span);
+                                let shown = name.map(|n| n.name.as_str()).unwrap_or("?");
+                                self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{shown}`, which the base rulebook does not declare"), at, "nothing to replace").help("use a plain declaration to add something new"));
+                            }
+                        }
+                    }
+                    ItemKind::Remove { what, name } => {
+                        let pos = items.iter().position(|p| item_name(&p.item.kind).map(|m| &m.name) == Some(&name.name));
+                        match pos {
+                            Some(pos) => {
+                                items.remove(pos);
+                            }
+                            None => {
+                                let at = self.loc(name.span);
+                                let known = items.iter().filter_map(|p| item_name(&p.item.kind)).map(|n| n.name.as_str());
+                                let mut d = Diagnostic::new(codes::MODULE_TARGET, format!("`remove {} {}` names nothing the base rulebook declares", what.name, name.name), at, "unknown");
+                                if let Some(s) = did_you_mean(&name.name, known) {
+                                    d = d.help(format!("did you mean `{s}`?"));
+                                }
+                                self.error(d);
+                            }
+                        }
+                    }
+                    _ => items.push(Placed { file, item }),
+                }
+            }
+        }
+        items
+    }
+
+    /// Record provenance for traceability.
+    pub(crate) fn record(&mut self, kind: RecordKind, name: String, text: Option<String>, prov: &[Provenance], at: Loc) {
+        let source = self.default_source.get(self.file.idx()).cloned().flatten().unwrap_or_default();
+        let mut cites = Vec::new();
+        let mut assumes = Vec::new();
+        for p in prov {
+            match p {
+                Provenance::Quote { quote, source: s } => cites.push(Citation::Quote {
+                    source: s.as_ref().map(|s| s.value.clone()).unwrap_or_else(|| source.clone()),
+                    quote: quote.value.clone(),
+                    at: self.loc(quote.span),
+                }),
+                Provenance::Lines { lines, source: s } => cites.push(Citation::Lines {
+                    source: s.as_ref().map(|s| s.value.clone()).unwrap_or_else(|| source.clone()),
+                    from: lines.lo.max(0) as u32,
+                    to: lines.hi.max(0) as u32,
+                    at: self.loc(lines.span),
+                }),
+                Provenance::Assume(reason) => assumes.push(reason.value.clone()),
+            }
+        }
+        self.model.records.push(Record { kind, name, text, cites, assumes, at });
+    }
+
+    /// Look a global name up, reporting unknown names with a suggestion.
+    pub(crate) fn lookup(&mut self, name: &ast::Ident, extra: &[&str]) -> Option<Sym> {
+        if let Some((sym, _)) = self.globals.get(&name.name) {
+            return Some(*sym);
+        }
+        let at = self.loc(name.span);
+        let candidates: Vec<&str> = self.globals.keys().map(String::as_str).chain(extra.iter().copied()).chain(BUILTIN_NAMES.iter().copied()).collect();
+        let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown name `{}`", name.name), at, "not declared");
+        if let Some(s) = did_you_mean(&name.name, candidates.into_iter()) {
+            d = d.help(format!("did you mean `{s}`?"));
+        } else {
+            d = d.help("declare it, or check its spelling");
+        }
+        self.error(d);
+        None
+    }
+
+    pub(crate) fn wrong_sort(&mut self, name: &ast::Ident, sym: Sym, wanted: &str) {
+        let at = self.loc(name.span);
+        self.error(Diagnostic::new(codes::WRONG_SORT, format!("`{}` is {}, but {} is expected here", name.name, sym.describe(), wanted), at, format!("expected {wanted}")));
+    }
+}
+
+/// Names the language defines itself, offered in "did you mean".
+pub(crate) const BUILTIN_NAMES: &[&str] = &[
+    "actor", "players", "player_count", "round_number", "box", "clockwise", "counterclockwise", "count", "top", "pos",
+    "index", "zone_of", "owner", "holder", "next_player", "abs", "min", "max", "tagged", "space", "spaces", "pieces",
+    "leader", "rearmost", "enabled", "is", "opposite",
+];
+
+/// The name a declaration introduces, if any.
+pub(crate) fn item_name(kind: &ItemKind) -> Option<&ast::Ident> {
+    match kind {
+        ItemKind::Component(c) => Some(&c.name),
+        ItemKind::Die(d) => Some(&d.name),
+        ItemKind::Zone(z) => Some(&z.name),
+        ItemKind::SpaceType { name, .. }
+        | ItemKind::Grid { name, .. }
+        | ItemKind::Graph { name, .. }
+        | ItemKind::Option { name, .. }
+        | ItemKind::Round { name, .. }
+        | ItemKind::End { name, .. }
+        | ItemKind::Assumption { name, .. }
+        | ItemKind::Discrepancy { name, .. }
+        | ItemKind::Narrative { name, .. } => Some(name),
+        ItemKind::Track(t) => Some(&t.name),
+        ItemKind::Counter(c) => Some(&c.name),
+        ItemKind::Var(v) => Some(&v.name),
+        ItemKind::Table(t) => Some(&t.name),
+        ItemKind::Procedure(p) => Some(&p.name),
+        ItemKind::Exception(e) => Some(&e.name),
+        ItemKind::Setup(_) | ItemKind::Replace(_) | ItemKind::Remove { .. } => None,
+    }
+}

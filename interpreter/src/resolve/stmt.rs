@@ -1,0 +1,269 @@
+//! Statements and blocks: locals bound in order, calls checked against the
+//! procedures they call.
+
+use super::expr::{fits, Scope};
+use super::{Resolver, Sym};
+use crate::diagnostic::{codes, Diagnostic};
+use crate::model::*;
+use grimoire_grammar::ast::{self, AssignOp, MoveWhat, Pattern, StmtKind};
+
+impl Resolver {
+    pub(crate) fn block(&mut self, sc: &mut Scope, b: &ast::Block) -> BlockId {
+        let mark = sc.mark();
+        let ids: Vec<StmtId> = b.stmts.iter().map(|s| self.stmt(sc, s)).collect();
+        sc.reset(mark);
+        let id = BlockId(self.model.blocks.len() as u32);
+        self.model.blocks.push(ids);
+        id
+    }
+
+    fn push_stmt(&mut self, stmt: Stmt, span: ast::Span) -> StmtId {
+        let id = StmtId(self.model.stmts.len() as u32);
+        let at = self.loc(span);
+        self.model.stmts.push(StmtNode { stmt, at });
+        id
+    }
+
+    fn stmt(&mut self, sc: &mut Scope, s: &ast::Stmt) -> StmtId {
+        if !s.provenance.is_empty() {
+            let name = format!("{} (statement)", self.current_proc);
+            let at = self.loc(s.span);
+            self.record(RecordKind::Encoded, name, None, &s.provenance, at);
+        }
+        let stmt = self.stmt_kind(sc, &s.kind, s.span);
+        self.push_stmt(stmt, s.span)
+    }
+
+    fn zone(&mut self, sc: &mut Scope, e: &ast::Expr, what: &str) -> ExprId {
+        self.expect(sc, e, Ty::Zone, what)
+    }
+
+    fn stmt_kind(&mut self, sc: &mut Scope, k: &StmtKind, span: ast::Span) -> Stmt {
+        match k {
+            StmtKind::Let(name, e) => {
+                let t = self.expr(sc, e);
+                if t.coll.is_some() {
+                    let at = self.loc(e.span);
+                    self.error(Diagnostic::new(codes::COLLECTION, format!("`{}` cannot hold a collection", name.name), at, "a collection").help("use the collection directly where it is needed: `for`, `choose`, `count x in ...`"));
+                }
+                let slot = sc.bind(&name.name, t.ty);
+                Stmt::Let(slot, t.id)
+            }
+            StmtKind::Assign(lhs, op, rhs) => self.assign(sc, lhs, *op, rhs),
+            StmtKind::Move { what, to, bottom } => {
+                let bottom = *bottom;
+                match what {
+                    MoveWhat::Piece(p) => {
+                        let piece = self.expect(sc, p, Ty::Piece(None), "what `move` moves");
+                        let to = self.zone(sc, to, "the destination of `move`");
+                        Stmt::MovePiece { piece, to, bottom }
+                    }
+                    MoveWhat::Top(z) => {
+                        let from = self.zone(sc, z, "the zone of `move top of`");
+                        let to = self.zone(sc, to, "the destination of `move`");
+                        Stmt::MoveTop { from, to, bottom }
+                    }
+                    MoveWhat::All(z) => {
+                        let from = self.zone(sc, z, "the zone of `move all of`");
+                        let to = self.zone(sc, to, "the destination of `move`");
+                        Stmt::MoveAll { from, to, bottom }
+                    }
+                    MoveWhat::Count { n, kind, from } => {
+                        let n = self.expect(sc, n, Ty::Int, "how many pieces `move` moves");
+                        let k = match self.lookup(kind, &[]) {
+                            Some(Sym::Kind(k)) => k,
+                            Some(other) => {
+                                self.wrong_sort(kind, other, "a component kind");
+                                KindId(0)
+                            }
+                            None => KindId(0),
+                        };
+                        let from = self.zone(sc, from, "the zone `move` takes from");
+                        let to = self.zone(sc, to, "the destination of `move`");
+                        Stmt::MoveCount { n, kind: k, from, to, bottom }
+                    }
+                }
+            }
+            StmtKind::Shuffle(z) => Stmt::Shuffle(self.zone(sc, z, "what `shuffle` shuffles")),
+            StmtKind::Roll(var, die) => {
+                let (d, ty) = match self.lookup(die, &[]) {
+                    Some(Sym::Die(d)) => {
+                        let named = self.model.dice.get(d.idx()).is_some_and(|x| !x.sides.is_empty());
+                        (d, if named { Ty::Face(d) } else { Ty::Int })
+                    }
+                    Some(other) => {
+                        self.wrong_sort(die, other, "a die");
+                        (DieId(0), Ty::Any)
+                    }
+                    None => (DieId(0), Ty::Any),
+                };
+                let slot = sc.bind(&var.name, ty);
+                Stmt::Roll(slot, d)
+            }
+            StmtKind::Choose { var, from, by, prompt } => {
+                let (from, elem) = self.collection(sc, from);
+                let by = self.expect(sc, by, Ty::Player, "who chooses (`by`)");
+                let slot = sc.bind(&var.name, elem);
+                Stmt::Choose { slot, from, by, prompt: prompt.as_ref().map(|p| p.value.clone()) }
+            }
+            StmtKind::If(arms, otherwise) => {
+                let arms = arms.iter().map(|(c, b)| (self.expect(sc, c, Ty::Bool, "the condition of `if`"), self.block(sc, b))).collect();
+                let otherwise = otherwise.as_ref().map(|b| self.block(sc, b));
+                Stmt::If(arms, otherwise)
+            }
+            StmtKind::While(c, b) => {
+                let c = self.expect(sc, c, Ty::Bool, "the condition of `while`");
+                Stmt::While(c, self.block(sc, b))
+            }
+            StmtKind::Repeat(n, b) => {
+                let n = self.expect(sc, n, Ty::Int, "the count of `repeat`");
+                Stmt::Repeat(n, self.block(sc, b))
+            }
+            StmtKind::For(var, coll, b) => {
+                let (c, elem) = self.collection(sc, coll);
+                let mark = sc.mark();
+                let slot = sc.bind(&var.name, elem);
+                let body = self.block(sc, b);
+                sc.reset(mark);
+                Stmt::For(slot, c, body)
+            }
+            StmtKind::Match(e, arms) => self.match_stmt(sc, e, arms),
+            StmtKind::Do(name, args) => self.call_stmt(sc, name, args, span, false),
+            StmtKind::Phase(name) => self.call_stmt(sc, name, &[], span, true),
+            StmtKind::As(p, b) => {
+                let p = self.expect(sc, p, Ty::Player, "the player of `as`");
+                Stmt::As(p, self.block(sc, b))
+            }
+            StmtKind::Win(p) => Stmt::Win(self.expect(sc, p, Ty::Player, "the winner")),
+            StmtKind::Draw => Stmt::Draw,
+            StmtKind::End => Stmt::End,
+            StmtKind::Pass => Stmt::Pass,
+        }
+    }
+
+    fn assign(&mut self, sc: &mut Scope, lhs: &ast::Expr, op: AssignOp, rhs: &ast::Expr) -> Stmt {
+        let target = self.expr(sc, lhs);
+        let lv = match self.model.exprs.get(target.id.0 as usize) {
+            Some(Expr::Local(s)) => Some(LValue::Local(*s)),
+            Some(Expr::Var(v, i)) => Some(LValue::Var(*v, *i)),
+            Some(Expr::Counter(c, i)) => Some(LValue::Counter(*c, *i)),
+            Some(Expr::None) => None, // already reported
+            _ => {
+                let at = self.loc(lhs.span);
+                self.error(Diagnostic::new(codes::WRONG_SORT, "only a local, a var or a counter can be assigned", at, "not assignable").help("to change where a piece is, use `move`"));
+                None
+            }
+        };
+        let want = if op == AssignOp::Set { target.ty } else { Ty::Int };
+        if op != AssignOp::Set && !fits(target.ty, Ty::Int) {
+            self.type_error(lhs.span, target.ty, Ty::Int, "the target of `+=` / `-=`");
+        }
+        let value = self.expect(sc, rhs, want, "the assigned value");
+        match lv {
+            Some(lv) => Stmt::Assign(lv, op, value),
+            None => Stmt::Pass,
+        }
+    }
+
+    fn match_stmt(&mut self, sc: &mut Scope, e: &ast::Expr, arms: &[(Pattern, ast::Block)]) -> Stmt {
+        let t = self.expr(sc, e);
+        let mut out = Vec::new();
+        let mut default = None;
+        for (pat, body) in arms {
+            match pat {
+                Pattern::Wildcard(_) => default = Some(self.block(sc, body)),
+                Pattern::Names(names) => {
+                    let mut keys = Vec::new();
+                    for n in names {
+                        match self.lookup(n, &[]) {
+                            Some(Sym::Variant(v)) => {
+                                let kind = self.model.variants.get(v.idx()).map(|x| x.kind);
+                                let ok = match t.ty {
+                                    Ty::Piece(Some(k)) | Ty::Variant(k) => Some(k) == kind,
+                                    Ty::Piece(None) | Ty::Any => true,
+                                    _ => false,
+                                };
+                                if !ok {
+                                    self.type_error(n.span, Ty::Variant(kind.unwrap_or(KindId(0))), t.ty, "a pattern");
+                                }
+                                keys.push(MatchKey::Variant(v));
+                            }
+                            Some(Sym::Face(f)) => {
+                                let die = self.model.faces.get(f.idx()).map(|x| x.die);
+                                let ok = matches!(t.ty, Ty::Any) || matches!(t.ty, Ty::Face(d) if Some(d) == die);
+                                if !ok {
+                                    self.type_error(n.span, Ty::Face(die.unwrap_or(DieId(0))), t.ty, "a pattern");
+                                }
+                                keys.push(MatchKey::Face(f));
+                            }
+                            Some(other) => self.wrong_sort(n, other, "a variant or a die face"),
+                            None => {}
+                        }
+                    }
+                    let b = self.block(sc, body);
+                    out.push((keys, b));
+                }
+            }
+        }
+        Stmt::Match(t.id, out, default)
+    }
+
+    fn call_stmt(&mut self, sc: &mut Scope, name: &ast::Ident, args: &[ast::Expr], span: ast::Span, is_phase: bool) -> Stmt {
+        let p = match self.lookup(name, &[]) {
+            Some(Sym::Proc(p)) => p,
+            Some(other) => {
+                self.wrong_sort(name, other, if is_phase { "a phase" } else { "a rule" });
+                return Stmt::Pass;
+            }
+            None => return Stmt::Pass,
+        };
+        let (kind, tys) = match self.model.procs.get(p.idx()) {
+            Some(proc_) => (proc_.kind, proc_.param_tys.clone()),
+            None => return Stmt::Pass,
+        };
+        if kind == ProcKind::Trigger {
+            let at = self.loc(name.span);
+            self.error(Diagnostic::new(codes::WRONG_SORT, format!("`{}` is a trigger; triggers fire on events and cannot be called", name.name), at, "a trigger").help("move the shared part into a `rule` and call it from both"));
+        }
+        if is_phase && kind != ProcKind::Phase {
+            let at = self.loc(name.span);
+            self.error(Diagnostic::new(codes::WRONG_SORT, format!("`{}` is not a phase", name.name), at, "not a phase").help(format!("write `do {}(...)` to run a rule", name.name)));
+        }
+        if tys.len() != args.len() {
+            let at = self.loc(span);
+            self.error(Diagnostic::new(codes::ARITY, format!("`{}` takes {} argument(s), {} given", name.name, tys.len(), args.len()), at, "wrong number of arguments"));
+        }
+        let ids = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let want = tys.get(i).copied().unwrap_or(Ty::Any);
+                self.expect(sc, a, want, &format!("argument {} of `{}`", i + 1, name.name))
+            })
+            .collect();
+        Stmt::Call(p, ids)
+    }
+
+    /// The type named in a parameter or var declaration.
+    pub(crate) fn type_named(&mut self, t: &ast::Ident) -> Ty {
+        match t.name.as_str() {
+            "int" => Ty::Int,
+            "bool" => Ty::Bool,
+            "player" => Ty::Player,
+            "piece" | "card" | "token" => Ty::Piece(None),
+            "space" | "zone" => Ty::Zone,
+            "dir" => Ty::Dir,
+            "face" | "any" => Ty::Any,
+            _ => match self.lookup(t, &["int", "bool", "player", "piece", "space", "zone", "dir", "face"]) {
+                Some(Sym::Kind(k)) => Ty::Piece(Some(k)),
+                Some(Sym::Die(d)) => Ty::Face(d),
+                Some(other) => {
+                    self.wrong_sort(t, other, "a type");
+                    Ty::Any
+                }
+                None => Ty::Any,
+            },
+        }
+    }
+}
+
