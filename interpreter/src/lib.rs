@@ -10,3 +10,4 @@ pub mod resolve;
 
 pub use diagnostic::Diagnostic;
 pub use model::Model;
+pub mod engine;

@@ -1,0 +1,458 @@
+//! Expressions at run time. Evaluation reads the state and writes only the
+//! slots of comprehension variables; collections are walked in place, through
+//! a scratch buffer used as a stack, so evaluation does not allocate once the
+//! buffer has grown.
+
+use super::error::{ExecError, ExecErrorKind};
+use super::layout::Game;
+use super::state::{State, NO_ACTOR};
+use super::value::Value;
+use crate::model::*;
+use grimoire_grammar::ast::{BinOp, Quantifier};
+
+/// Where an expression is evaluated: locals window and acting player.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ctx {
+    pub(crate) base: u32,
+    pub(crate) actor: u8,
+}
+
+impl Game {
+    pub(crate) fn err(&self, kind: ExecErrorKind, msg: impl Into<String>, e: ExprId) -> ExecError {
+        ExecError::new(kind, msg, self.model.expr_at.get(e.0 as usize).copied())
+    }
+
+    pub(crate) fn eval_const(&self, st: &mut State, e: ExprId) -> Result<Value, ExecError> {
+        let mut scratch = Vec::new();
+        let base = st.stack.len() as u32;
+        st.stack.resize(st.stack.len() + 8, Value::None);
+        let v = self.eval(st, &mut scratch, Ctx { base, actor: NO_ACTOR }, e);
+        st.stack.truncate(base as usize);
+        v
+    }
+
+    pub(crate) fn eval_const_int(&self, st: &mut State, e: ExprId) -> Result<i64, ExecError> {
+        let v = self.eval_const(st, e)?;
+        self.int(v, e)
+    }
+
+    pub(crate) fn int(&self, v: Value, e: ExprId) -> Result<i64, ExecError> {
+        match v {
+            Value::Int(i) => Ok(i),
+            other => Err(self.err(ExecErrorKind::Type, format!("a number was needed, found {}", self.label(other)), e)),
+        }
+    }
+    pub(crate) fn boolean(&self, v: Value, e: ExprId) -> Result<bool, ExecError> {
+        match v {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.err(ExecErrorKind::Type, format!("a truth value was needed, found {}", self.label(other)), e)),
+        }
+    }
+    pub(crate) fn player(&self, v: Value, e: ExprId) -> Result<u8, ExecError> {
+        match v {
+            Value::Player(p) if p < self.players => Ok(p),
+            other => Err(self.err(ExecErrorKind::Type, format!("a player was needed, found {}", self.label(other)), e)),
+        }
+    }
+    pub(crate) fn piece(&self, v: Value, e: ExprId) -> Result<u16, ExecError> {
+        match v {
+            Value::Piece(p) if (p as usize) < self.inst_kind.len() => Ok(p),
+            other => Err(self.err(ExecErrorKind::Type, format!("a piece was needed, found {}", self.label(other)), e)),
+        }
+    }
+    pub(crate) fn zone(&self, v: Value, e: ExprId) -> Result<u16, ExecError> {
+        match v {
+            Value::Zone(z) if (z as usize) < self.zones.len() => Ok(z),
+            other => Err(self.err(ExecErrorKind::Type, format!("a zone was needed, found {}", self.label(other)), e)),
+        }
+    }
+
+    /// Equality as the language sees it: a piece equals its variant.
+    pub(crate) fn same(&self, a: Value, b: Value) -> bool {
+        match (a, b) {
+            (Value::Piece(p), Value::Variant(v)) | (Value::Variant(v), Value::Piece(p)) => self.inst_variant.get(p as usize).copied().flatten() == Some(VariantId(v)),
+            _ => a == b,
+        }
+    }
+
+    pub(crate) fn eval(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, e: ExprId) -> Result<Value, ExecError> {
+        let m = &*self.model;
+        Ok(match m.expr(e) {
+            Expr::Int(i) => Value::Int(*i),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::None => Value::None,
+            Expr::Local(s) => st.stack.get((cx.base + u32::from(*s)) as usize).copied().unwrap_or_default(),
+            Expr::Zone(z, idx) => {
+                let base = self.zone_base[z.idx()];
+                let off = match (m.zones[z.idx()].mult, idx) {
+                    (ZoneMult::Single, _) | (_, None) => 0,
+                    (ZoneMult::PerPlayer, Some(i)) => {
+                        let v = self.eval(st, scratch, cx, *i)?;
+                        u16::from(self.player(v, *i)?)
+                    }
+                    (ZoneMult::PerSpace(t), Some(i)) => {
+                        let v = self.eval(st, scratch, cx, *i)?;
+                        let z = self.zone(v, *i)?;
+                        match self.zones[z as usize].space {
+                            Some((tt, k)) if tt == t => k,
+                            _ => return Err(self.err(ExecErrorKind::Type, format!("a space of `{}` was needed, found {}", m.tracks[t.idx()].name, self.label(v)), *i)),
+                        }
+                    }
+                };
+                Value::Zone(base + off)
+            }
+            Expr::Box => Value::Zone(self.box_zone),
+            Expr::Var(v, idx) => {
+                let slot = self.slot(st, scratch, cx, self.var_base[v.idx()], *idx)?;
+                st.vars[slot]
+            }
+            Expr::Counter(c, idx) => {
+                let slot = self.slot(st, scratch, cx, self.counter_base[c.idx()], *idx)?;
+                Value::Int(st.counters[slot])
+            }
+            Expr::PieceOf(k, idx) => {
+                let (first, _) = self.kind_range[k.idx()];
+                let off = match idx {
+                    Some(i) => {
+                        let v = self.eval(st, scratch, cx, *i)?;
+                        u16::from(self.player(v, *i)?) * m.kinds[k.idx()].count
+                    }
+                    None => 0,
+                };
+                Value::Piece(first + off)
+            }
+            Expr::Variant(v) => Value::Variant(v.0),
+            Expr::Face(f) => Value::Face(f.0),
+            Expr::Dir(d) => Value::Dir(*d),
+            Expr::Actor => {
+                if cx.actor == NO_ACTOR {
+                    Value::None
+                } else {
+                    Value::Player(cx.actor)
+                }
+            }
+            Expr::PlayerCount => Value::Int(i64::from(self.players)),
+            Expr::RoundNumber => Value::Int(i64::from(st.round)),
+            Expr::Attr(x, a) => {
+                let v = self.eval(st, scratch, cx, *x)?;
+                let variant = match v {
+                    Value::Piece(p) => self.inst_variant.get(p as usize).copied().flatten(),
+                    Value::Variant(v) => Some(VariantId(v)),
+                    _ => None,
+                };
+                let found = variant.and_then(|v| m.variants[v.idx()].attrs.iter().find(|(n, _)| n == a).map(|(_, x)| *x));
+                match found {
+                    Some(x) => Value::Int(x),
+                    None => return Err(self.err(ExecErrorKind::Type, format!("{} has no attribute `{}`", self.label(v), m.attrs[*a as usize]), e)),
+                }
+            }
+            Expr::Row(t, key) => {
+                let k = self.eval(st, scratch, cx, *key)?;
+                let k = self.int(k, *key)?;
+                match m.tables[t.idx()].rows.iter().position(|(lo, hi, _)| (*lo..=*hi).contains(&k)) {
+                    Some(r) => Value::Row(t.0, r as u16),
+                    None => return Err(self.err(ExecErrorKind::OutOfRange, format!("the table `{}` has no row for {k}", m.tables[t.idx()].name), e)),
+                }
+            }
+            Expr::Column(row, c) => {
+                let r = self.eval(st, scratch, cx, *row)?;
+                let Value::Row(t, r) = r else {
+                    return Err(self.err(ExecErrorKind::Type, "a table row was needed", *row));
+                };
+                let cell = m.tables[t as usize].rows[r as usize].2.get(*c as usize).copied();
+                match cell {
+                    Some(cell) => self.eval(st, scratch, cx, cell)?,
+                    None => Value::None,
+                }
+            }
+            Expr::Bin(op, a, b) => return self.binary(st, scratch, cx, *op, *a, *b, e),
+            Expr::Neg(a) => {
+                let v = self.eval(st, scratch, cx, *a)?;
+                Value::Int(-self.int(v, *a)?)
+            }
+            Expr::Not(a) => {
+                let v = self.eval(st, scratch, cx, *a)?;
+                Value::Bool(!self.boolean(v, *a)?)
+            }
+            Expr::Comp(q, slot, coll, body) => return self.comprehension(st, scratch, cx, *q, *slot, *coll, *body, e),
+            Expr::Call(b, args) => return self.builtin(st, scratch, cx, *b, args, e),
+            Expr::Tagged(s, t) => {
+                let v = self.eval(st, scratch, cx, *s)?;
+                let z = self.zone(v, *s)?;
+                match self.zones[z as usize].space {
+                    Some((track, i)) => Value::Bool(m.tracks[track.idx()].spaces[i as usize] & (1u64 << (t.0 % 64)) != 0),
+                    None => Value::Bool(false),
+                }
+            }
+            Expr::Space(t, i) => {
+                let v = self.eval(st, scratch, cx, *i)?;
+                let i = self.int(v, *i)?;
+                match self.space_zone(*t, i - 1) {
+                    Some(z) => Value::Zone(z),
+                    None => return Err(self.err(ExecErrorKind::OutOfRange, format!("space {i} is off the track `{}`", m.tracks[t.idx()].name), e)),
+                }
+            }
+            Expr::Leader(t, k) => self.race_end(st, *t, *k, true),
+            Expr::Rearmost(t, k) => self.race_end(st, *t, *k, false),
+            Expr::Enabled(o) => Value::Bool(self.options[o.idx()]),
+            Expr::Is(p, v) => {
+                let x = self.eval(st, scratch, cx, *p)?;
+                let p = self.piece(x, *p)?;
+                Value::Bool(self.inst_variant[p as usize] == Some(*v))
+            }
+            Expr::Players | Expr::Range(..) | Expr::List(_) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::Contents(_) => {
+                return Err(self.err(ExecErrorKind::Type, "a collection was used where one value is needed", e));
+            }
+        })
+    }
+
+    fn slot(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, base: u32, idx: Option<ExprId>) -> Result<usize, ExecError> {
+        Ok(match idx {
+            Some(i) => {
+                let v = self.eval(st, scratch, cx, i)?;
+                base as usize + self.player(v, i)? as usize
+            }
+            None => base as usize,
+        })
+    }
+
+    /// The first (`front`) or last piece of a kind in race order on a track:
+    /// the furthest space first, and on a space the earliest arrival first.
+    fn race_end(&self, st: &State, t: TrackId, k: KindId, front: bool) -> Value {
+        let base = self.track_base[t.idx()] as usize;
+        let len = self.model.tracks[t.idx()].spaces.len();
+        let is_kind = |p: &&u16| self.inst_kind[**p as usize] == k;
+        if front {
+            for z in (base..base + len).rev() {
+                if let Some(p) = st.zones[z].iter().find(is_kind) {
+                    return Value::Piece(*p);
+                }
+            }
+        } else {
+            for z in base..base + len {
+                if let Some(p) = st.zones[z].iter().rev().find(is_kind) {
+                    return Value::Piece(*p);
+                }
+            }
+        }
+        Value::None
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "the evaluation context is spread over borrowed parts of the engine")]
+    fn binary(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, op: BinOp, a: ExprId, b: ExprId, e: ExprId) -> Result<Value, ExecError> {
+        match op {
+            BinOp::And | BinOp::Or => {
+                // Short-circuit, so that `x != none and pos(x) > 3` is safe.
+                let x = self.eval(st, scratch, cx, a)?;
+                let x = self.boolean(x, a)?;
+                if (op == BinOp::And && !x) || (op == BinOp::Or && x) {
+                    return Ok(Value::Bool(x));
+                }
+                let y = self.eval(st, scratch, cx, b)?;
+                Ok(Value::Bool(self.boolean(y, b)?))
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let x = self.eval(st, scratch, cx, a)?;
+                let y = self.eval(st, scratch, cx, b)?;
+                Ok(Value::Bool(self.same(x, y) == (op == BinOp::Eq)))
+            }
+            BinOp::In => {
+                let x = self.eval(st, scratch, cx, a)?;
+                let start = scratch.len();
+                self.collect(st, scratch, cx, b)?;
+                let found = scratch[start..].iter().any(|y| self.same(x, *y));
+                scratch.truncate(start);
+                Ok(Value::Bool(found))
+            }
+            _ => {
+                let x = self.eval(st, scratch, cx, a)?;
+                let x = self.int(x, a)?;
+                let y = self.eval(st, scratch, cx, b)?;
+                let y = self.int(y, b)?;
+                Ok(match op {
+                    BinOp::Add => Value::Int(x.saturating_add(y)),
+                    BinOp::Sub => Value::Int(x.saturating_sub(y)),
+                    BinOp::Mul => Value::Int(x.saturating_mul(y)),
+                    BinOp::Div | BinOp::Rem => {
+                        if y == 0 {
+                            return Err(self.err(ExecErrorKind::OutOfRange, "division by zero", e));
+                        }
+                        Value::Int(if op == BinOp::Div { x.div_euclid(y) } else { x.rem_euclid(y) })
+                    }
+                    BinOp::Lt => Value::Bool(x < y),
+                    BinOp::Le => Value::Bool(x <= y),
+                    BinOp::Gt => Value::Bool(x > y),
+                    _ => Value::Bool(x >= y),
+                })
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "the evaluation context is spread over borrowed parts of the engine")]
+    fn comprehension(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, q: Quantifier, slot: u16, coll: ExprId, body: Option<ExprId>, e: ExprId) -> Result<Value, ExecError> {
+        let start = scratch.len();
+        self.collect(st, scratch, cx, coll)?;
+        let end = scratch.len();
+        let at = (cx.base + u32::from(slot)) as usize;
+        if st.stack.len() <= at {
+            st.stack.resize(at + 1, Value::None);
+        }
+        let mut acc: i64 = 0;
+        let mut count = 0i64;
+        let mut result = None;
+        for i in start..end {
+            let item = scratch[i];
+            st.stack[at] = item;
+            match q {
+                Quantifier::Sum | Quantifier::Max | Quantifier::Min => {
+                    let Some(b) = body else { break };
+                    let v = self.eval(st, scratch, cx, b)?;
+                    let v = self.int(v, b)?;
+                    acc = match (q, count) {
+                        (Quantifier::Sum, _) => acc.saturating_add(v),
+                        (_, 0) => v,
+                        (Quantifier::Max, _) => acc.max(v),
+                        _ => acc.min(v),
+                    };
+                    count += 1;
+                }
+                _ => {
+                    let keep = match body {
+                        Some(b) => {
+                            let v = self.eval(st, scratch, cx, b)?;
+                            self.boolean(v, b)?
+                        }
+                        None => true,
+                    };
+                    match (q, keep) {
+                        (Quantifier::Any, true) | (Quantifier::First, true) => {
+                            result = Some(item);
+                            break;
+                        }
+                        (Quantifier::All, false) => {
+                            result = Some(item);
+                            break;
+                        }
+                        (Quantifier::Filter, true) => scratch[start + count as usize] = item,
+                        _ => {}
+                    }
+                    if keep {
+                        count += 1;
+                    }
+                }
+            }
+        }
+        let value = match q {
+            Quantifier::Count => Value::Int(count),
+            Quantifier::Any => Value::Bool(result.is_some()),
+            Quantifier::All => Value::Bool(result.is_none()),
+            Quantifier::First => result.unwrap_or(Value::None),
+            Quantifier::Sum => Value::Int(acc),
+            Quantifier::Max | Quantifier::Min => {
+                if count == 0 {
+                    Value::None
+                } else {
+                    Value::Int(acc)
+                }
+            }
+            Quantifier::Filter => {
+                // A filter leaves its kept items on the scratch stack for the caller.
+                scratch.truncate(start + count as usize);
+                return Ok(Value::None);
+            }
+        };
+        scratch.truncate(start);
+        let _ = e;
+        Ok(value)
+    }
+
+    /// Push the items of a collection expression onto `scratch`.
+    pub(crate) fn collect(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, e: ExprId) -> Result<(), ExecError> {
+        let m = &*self.model;
+        match m.expr(e) {
+            Expr::Players => scratch.extend((0..self.players).map(Value::Player)),
+            Expr::Range(a, b) => {
+                let x = self.eval(st, scratch, cx, *a)?;
+                let x = self.int(x, *a)?;
+                let y = self.eval(st, scratch, cx, *b)?;
+                let y = self.int(y, *b)?;
+                if y.saturating_sub(x) > 100_000 {
+                    return Err(self.err(ExecErrorKind::OutOfRange, format!("the range {x}..{y} is too long to walk"), e));
+                }
+                scratch.extend((x..=y).map(Value::Int));
+            }
+            Expr::List(items) => {
+                for i in items {
+                    let v = self.eval(st, scratch, cx, *i)?;
+                    scratch.push(v);
+                }
+            }
+            Expr::Spaces(t) => {
+                let base = self.track_base[t.idx()];
+                let len = m.tracks[t.idx()].spaces.len() as u16;
+                scratch.extend((base..base + len).map(Value::Zone));
+            }
+            Expr::Pieces(k) => {
+                let (first, n) = self.kind_range[k.idx()];
+                scratch.extend((first..first + n).map(Value::Piece));
+            }
+            Expr::Contents(z) => {
+                let v = self.eval(st, scratch, cx, *z)?;
+                let z = self.zone(v, *z)?;
+                scratch.extend(st.zones[z as usize].iter().map(|p| Value::Piece(*p)));
+            }
+            Expr::Comp(Quantifier::Filter, slot, coll, body) => {
+                self.comprehension(st, scratch, cx, Quantifier::Filter, *slot, *coll, *body, e)?;
+            }
+            _ => return Err(self.err(ExecErrorKind::Type, "a collection was needed here", e)),
+        }
+        Ok(())
+    }
+
+    fn builtin(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, b: Builtin, args: &[ExprId], e: ExprId) -> Result<Value, ExecError> {
+        let mut vals = [Value::None; 2];
+        for (i, a) in args.iter().enumerate().take(2) {
+            vals[i] = self.eval(st, scratch, cx, *a)?;
+        }
+        let arg = |i: usize| args.get(i).copied().unwrap_or(e);
+        Ok(match b {
+            Builtin::Count => Value::Int(st.zones[self.zone(vals[0], arg(0))? as usize].len() as i64),
+            Builtin::Top => st.zones[self.zone(vals[0], arg(0))? as usize].last().map(|p| Value::Piece(*p)).unwrap_or(Value::None),
+            Builtin::Pos => {
+                let p = self.piece(vals[0], arg(0))?;
+                match self.zones[st.loc[p as usize] as usize].space {
+                    Some((_, i)) => Value::Int(i64::from(i) + 1),
+                    None => Value::None,
+                }
+            }
+            Builtin::Index => {
+                let z = self.zone(vals[0], arg(0))?;
+                match self.zones[z as usize].space {
+                    Some((_, i)) => Value::Int(i64::from(i) + 1),
+                    None => Value::None,
+                }
+            }
+            Builtin::ZoneOf => Value::Zone(st.loc[self.piece(vals[0], arg(0))? as usize]),
+            Builtin::Owner => self.inst_owner[self.piece(vals[0], arg(0))? as usize].map(Value::Player).unwrap_or(Value::None),
+            Builtin::Holder => {
+                let p = self.piece(vals[0], arg(0))?;
+                self.zones[st.loc[p as usize] as usize].owner.map(Value::Player).unwrap_or(Value::None)
+            }
+            Builtin::NextPlayer => {
+                let p = self.player(vals[0], arg(0))?;
+                let d = match vals[1] {
+                    Value::Dir(d) => i64::from(d),
+                    other => return Err(self.err(ExecErrorKind::Type, format!("a direction was needed, found {}", self.label(other)), arg(1))),
+                };
+                Value::Player((i64::from(p) + d).rem_euclid(i64::from(self.players)) as u8)
+            }
+            Builtin::Abs => Value::Int(self.int(vals[0], arg(0))?.saturating_abs()),
+            Builtin::Min => Value::Int(self.int(vals[0], arg(0))?.min(self.int(vals[1], arg(1))?)),
+            Builtin::Max => Value::Int(self.int(vals[0], arg(0))?.max(self.int(vals[1], arg(1))?)),
+            Builtin::Opposite => match vals[0] {
+                Value::Dir(d) => Value::Dir(-d),
+                other => return Err(self.err(ExecErrorKind::Type, format!("a direction was needed, found {}", self.label(other)), arg(0))),
+            },
+        })
+    }
+}

@@ -1,0 +1,568 @@
+//! The step machine: runs statements frame by frame until a decision is
+//! needed or the game ends. Nothing of the game lives on the Rust stack
+//! between two calls, so a state can be cloned or saved at any decision.
+
+use super::error::{ExecError, ExecErrorKind};
+use super::eval::Ctx;
+use super::layout::Game;
+use super::state::{Frame, FrameKind, Outcome, Pending, Stage, State, NO_ACTOR};
+use super::value::Value;
+use super::{STEP_FUEL, TRIGGER_DEPTH};
+use crate::model::*;
+use grimoire_grammar::ast::{AssignOp, ExceptionMode};
+
+impl Game {
+    /// The player who must decide now and the legal options, or `None` when
+    /// the game is over.
+    pub fn choices<'s>(&self, st: &'s State) -> Option<(u8, &'s [Value])> {
+        if st.outcome.is_some() {
+            return None;
+        }
+        st.pending.map(|p| (p.player, st.options.as_slice()))
+    }
+
+    /// The question being asked, if the rulebook gave one.
+    pub fn prompt(&self, st: &State) -> Option<&str> {
+        let p = st.pending?;
+        match &self.model.stmt(p.stmt).stmt {
+            Stmt::Choose { prompt, .. } => prompt.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Where in the rulebook the pending decision is asked.
+    pub fn pending_at(&self, st: &State) -> Option<Loc> {
+        st.pending.map(|p| self.model.stmt(p.stmt).at)
+    }
+
+    /// Take option `index` of the pending decision and run to the next one.
+    pub fn apply(&self, st: &mut State, index: usize) -> Result<(), ExecError> {
+        let Some(p) = st.pending else {
+            return Err(ExecError::new(ExecErrorKind::BadChoice, "no decision is pending: the game is over", None));
+        };
+        let Some(v) = st.options.get(index).copied() else {
+            return Err(ExecError::new(ExecErrorKind::BadChoice, format!("option {index} does not exist; there are {}", st.options.len()), None));
+        };
+        st.stack[p.slot as usize] = v;
+        st.pending = None;
+        st.options.clear();
+        st.decisions += 1;
+        self.run(st)
+    }
+
+    /// Run until a decision or the end.
+    pub(crate) fn run(&self, st: &mut State) -> Result<(), ExecError> {
+        let mut scratch = Vec::new();
+        let mut fuel = STEP_FUEL;
+        loop {
+            if st.outcome.is_some() || st.pending.is_some() {
+                return Ok(());
+            }
+            if fuel == 0 {
+                let (at, rule) = self.innermost(st);
+                let mut e = ExecError::new(ExecErrorKind::Fuel, format!("the rules took more than {STEP_FUEL} steps without a decision: this rule seems to loop"), at);
+                e.rule = rule;
+                return Err(e);
+            }
+            fuel -= 1;
+            if let Err(mut e) = self.step(st, &mut scratch) {
+                if e.rule.is_none() {
+                    e.rule = self.innermost(st).1;
+                }
+                return Err(e);
+            }
+        }
+    }
+
+    /// The statement and procedure running deepest, for error reports.
+    fn innermost(&self, st: &State) -> (Option<Loc>, Option<String>) {
+        let at = st.frames.last().and_then(|f| {
+            let stmts = self.model.block(f.block);
+            stmts.get((f.pc as usize).saturating_sub(1)).map(|s| self.model.stmt(*s).at)
+        });
+        let rule = st.frames.iter().rev().find_map(|f| match f.kind {
+            FrameKind::Proc { proc, .. } => Some(self.model.proc(proc).name.clone()),
+            _ => None,
+        });
+        (at, rule)
+    }
+
+    fn step(&self, st: &mut State, scratch: &mut Vec<Value>) -> Result<(), ExecError> {
+        let Some(frame) = st.frames.last().copied() else {
+            return self.next_stage(st);
+        };
+        let stmts = self.model.block(frame.block);
+        if let Some(&s) = stmts.get(frame.pc as usize) {
+            if let Some(f) = st.frames.last_mut() {
+                f.pc += 1;
+            }
+            return self.exec(st, scratch, frame, s);
+        }
+        // The block is done: loop again or leave the frame.
+        let cx = Ctx { base: frame.base, actor: frame.actor };
+        match frame.kind {
+            FrameKind::Seq => {
+                st.frames.pop();
+            }
+            FrameKind::While(c) => {
+                let v = self.eval(st, scratch, cx, c)?;
+                if self.boolean(v, c)? {
+                    self.restart(st);
+                } else {
+                    st.frames.pop();
+                }
+            }
+            FrameKind::Repeat(left) => {
+                if left > 1 {
+                    if let Some(f) = st.frames.last_mut() {
+                        f.kind = FrameKind::Repeat(left - 1);
+                        f.pc = 0;
+                    }
+                } else {
+                    st.frames.pop();
+                }
+            }
+            FrameKind::For { slot, start, len, next } => {
+                if next < len {
+                    let item = st.stack[(start + next) as usize];
+                    st.stack[(frame.base + u32::from(slot)) as usize] = item;
+                    if let Some(f) = st.frames.last_mut() {
+                        f.kind = FrameKind::For { slot, start, len, next: next + 1 };
+                        f.pc = 0;
+                    }
+                } else {
+                    st.frames.pop();
+                    st.stack.truncate(frame.mark as usize);
+                }
+            }
+            FrameKind::Proc { phase, end, proc } => {
+                st.frames.pop();
+                st.stack.truncate(frame.mark as usize);
+                if end && st.outcome.is_none() {
+                    let at = Some(self.model.proc(proc).at);
+                    return Err(ExecError::new(ExecErrorKind::NoOutcome, format!("the end condition `{}` held but its body did not end the game", self.model.proc(proc).name), at));
+                }
+                if phase {
+                    self.check_ends(st, scratch, frame.actor)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn restart(&self, st: &mut State) {
+        if let Some(f) = st.frames.last_mut() {
+            f.pc = 0;
+        }
+    }
+
+    /// Setup, then rounds until the game ends or runs out of rounds.
+    fn next_stage(&self, st: &mut State) -> Result<(), ExecError> {
+        let m = &*self.model;
+        if st.stage == Stage::Setup && st.round == 0 && st.fired.iter().all(|f| *f == 0) {
+            if let Some(setup) = m.setup {
+                // Mark setup as started even when it is empty.
+                st.fired[setup.idx()] += 1;
+                self.push_proc(st, setup, &[], NO_ACTOR, 0, true, false);
+                return Ok(());
+            }
+        }
+        st.stage = Stage::Rounds;
+        let Some((round, times)) = m.round else {
+            return Err(ExecError::new(ExecErrorKind::NoOutcome, "the rulebook has no `round`, and setup did not end the game", None));
+        };
+        if let Some(t) = times {
+            let n = self.eval_const_int(st, t)?;
+            if i64::from(st.round) >= n {
+                return Err(ExecError::new(ExecErrorKind::NoOutcome, format!("all {n} rounds were played and no rule decided the outcome"), Some(m.proc(round).at)));
+            }
+        }
+        st.round += 1;
+        st.fired[round.idx()] += 1;
+        self.push_proc(st, round, &[], NO_ACTOR, 0, true, false);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "a frame has this many parts")]
+    fn push_proc(&self, st: &mut State, proc: ProcId, args: &[Value], actor: u8, depth: u8, phase: bool, end: bool) -> u32 {
+        let p = self.model.proc(proc);
+        let base = st.stack.len() as u32;
+        st.stack.extend_from_slice(args);
+        st.stack.resize(base as usize + (p.locals as usize).max(args.len()), Value::None);
+        st.frames.push(Frame { kind: FrameKind::Proc { proc, phase, end }, block: p.body, pc: 0, base, mark: base, actor, depth });
+        base
+    }
+
+    fn push_block(&self, st: &mut State, kind: FrameKind, block: BlockId, frame: Frame, actor: u8) {
+        let mark = st.stack.len() as u32;
+        st.frames.push(Frame { kind, block, pc: 0, base: frame.base, mark, actor, depth: frame.depth });
+    }
+
+    fn exec(&self, st: &mut State, scratch: &mut Vec<Value>, frame: Frame, s: StmtId) -> Result<(), ExecError> {
+        let cx = Ctx { base: frame.base, actor: frame.actor };
+        let node = self.model.stmt(s);
+        let at = Some(node.at);
+        match &node.stmt {
+            Stmt::Let(slot, e) => {
+                let v = self.eval(st, scratch, cx, *e)?;
+                st.stack[(frame.base + u32::from(*slot)) as usize] = v;
+            }
+            Stmt::Assign(lv, op, e) => self.assign(st, scratch, cx, lv, *op, *e, at)?,
+            Stmt::MovePiece { piece, to, bottom } => {
+                let p = self.eval(st, scratch, cx, *piece)?;
+                let p = self.piece(p, *piece)?;
+                let z = self.eval(st, scratch, cx, *to)?;
+                let z = self.zone(z, *to)?;
+                self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
+            }
+            Stmt::MoveTop { from, to, bottom } => {
+                let f = self.eval(st, scratch, cx, *from)?;
+                let f = self.zone(f, *from)?;
+                let z = self.eval(st, scratch, cx, *to)?;
+                let z = self.zone(z, *to)?;
+                let Some(&p) = st.zones[f as usize].last() else {
+                    return Err(ExecError::new(ExecErrorKind::Underflow, format!("`move top of` found `{}` empty", self.zones[f as usize].name), at));
+                };
+                self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
+            }
+            Stmt::MoveAll { from, to, bottom } => {
+                let f = self.eval(st, scratch, cx, *from)?;
+                let f = self.zone(f, *from)?;
+                let z = self.eval(st, scratch, cx, *to)?;
+                let z = self.zone(z, *to)?;
+                if f != z {
+                    while let Some(&p) = st.zones[f as usize].first() {
+                        self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
+                    }
+                }
+            }
+            Stmt::MoveCount { n, kind, from, to, bottom } => {
+                let count = self.eval(st, scratch, cx, *n)?;
+                let count = self.int(count, *n)?;
+                let f = self.eval(st, scratch, cx, *from)?;
+                let f = self.zone(f, *from)?;
+                let z = self.eval(st, scratch, cx, *to)?;
+                let z = self.zone(z, *to)?;
+                let have = st.zones[f as usize].iter().filter(|p| self.inst_kind[**p as usize] == *kind).count() as i64;
+                if have < count {
+                    return Err(ExecError::new(
+                        ExecErrorKind::Underflow,
+                        format!("the rule takes {count} `{}` from `{}`, which holds {have}: the text does not say what happens then", self.model.kinds[kind.idx()].name, self.zones[f as usize].name),
+                        at,
+                    ));
+                }
+                for _ in 0..count.max(0) {
+                    let p = st.zones[f as usize].iter().rev().find(|p| self.inst_kind[**p as usize] == *kind).copied();
+                    if let Some(p) = p {
+                        self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
+                    }
+                }
+            }
+            Stmt::Shuffle(z) => {
+                let v = self.eval(st, scratch, cx, *z)?;
+                let z = self.zone(v, *z)? as usize;
+                let len = st.zones[z].len();
+                for i in (1..len).rev() {
+                    let j = st.random_below(i as u64 + 1) as usize;
+                    st.zones[z].swap(i, j);
+                }
+            }
+            Stmt::Roll(slot, die) => {
+                let d = &self.model.dice[die.idx()];
+                let side = st.random_below(u64::from(d.size)) as usize;
+                let v = match d.sides.get(side) {
+                    Some(f) => Value::Face(f.0),
+                    None => Value::Int(side as i64 + 1),
+                };
+                st.stack[(frame.base + u32::from(*slot)) as usize] = v;
+            }
+            Stmt::Choose { slot, from, by, .. } => {
+                let who = self.eval(st, scratch, cx, *by)?;
+                let who = self.player(who, *by)?;
+                let start = scratch.len();
+                self.collect(st, scratch, cx, *from)?;
+                let target = (frame.base + u32::from(*slot)) as usize;
+                match scratch.len() - start {
+                    0 => {
+                        scratch.truncate(start);
+                        return Err(ExecError::new(ExecErrorKind::Deadlock, format!("player {} must choose but has no legal option", who + 1), at));
+                    }
+                    1 => {
+                        // A forced choice is no decision: take it and go on.
+                        st.stack[target] = scratch[start];
+                    }
+                    _ => {
+                        st.options.clear();
+                        st.options.extend_from_slice(&scratch[start..]);
+                        st.pending = Some(Pending { player: who, slot: target as u32, stmt: s });
+                    }
+                }
+                scratch.truncate(start);
+            }
+            Stmt::If(arms, otherwise) => {
+                for (c, b) in arms {
+                    let v = self.eval(st, scratch, cx, *c)?;
+                    if self.boolean(v, *c)? {
+                        self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);
+                        return Ok(());
+                    }
+                }
+                if let Some(b) = otherwise {
+                    self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);
+                }
+            }
+            Stmt::While(c, b) => {
+                let v = self.eval(st, scratch, cx, *c)?;
+                if self.boolean(v, *c)? {
+                    self.push_block(st, FrameKind::While(*c), *b, frame, frame.actor);
+                }
+            }
+            Stmt::Repeat(n, b) => {
+                let v = self.eval(st, scratch, cx, *n)?;
+                let n = self.int(v, *n)?;
+                if n > 0 {
+                    self.push_block(st, FrameKind::Repeat(n), *b, frame, frame.actor);
+                }
+            }
+            Stmt::For(slot, c, b) => {
+                let start = scratch.len();
+                self.collect(st, scratch, cx, *c)?;
+                let len = (scratch.len() - start) as u32;
+                if len > 0 {
+                    let mark = st.stack.len() as u32;
+                    st.stack.extend_from_slice(&scratch[start..]);
+                    st.stack[(frame.base + u32::from(*slot)) as usize] = scratch[start];
+                    st.frames.push(Frame { kind: FrameKind::For { slot: *slot, start: mark, len, next: 1 }, block: *b, pc: 0, base: frame.base, mark, actor: frame.actor, depth: frame.depth });
+                }
+                scratch.truncate(start);
+            }
+            Stmt::Match(e, arms, default) => {
+                let v = self.eval(st, scratch, cx, *e)?;
+                let arm = arms.iter().find(|(keys, _)| {
+                    keys.iter().any(|k| match (k, v) {
+                        (MatchKey::Face(f), Value::Face(x)) => f.0 == x,
+                        (MatchKey::Variant(vr), Value::Variant(x)) => vr.0 == x,
+                        (MatchKey::Variant(vr), Value::Piece(p)) => self.inst_variant[p as usize] == Some(*vr),
+                        _ => false,
+                    })
+                });
+                if let Some(b) = arm.map(|(_, b)| *b).or(*default) {
+                    self.push_block(st, FrameKind::Seq, b, frame, frame.actor);
+                }
+            }
+            Stmt::Call(p, args) => {
+                let mut vals = [Value::None; 8];
+                let n = args.len().min(8);
+                for (i, a) in args.iter().take(8).enumerate() {
+                    vals[i] = self.eval(st, scratch, cx, *a)?;
+                }
+                self.call(st, scratch, *p, &vals[..n], frame)?;
+            }
+            Stmt::As(p, b) => {
+                let v = self.eval(st, scratch, cx, *p)?;
+                let who = self.player(v, *p)?;
+                self.push_block(st, FrameKind::Seq, *b, frame, who);
+            }
+            Stmt::Win(p) => {
+                let v = self.eval(st, scratch, cx, *p)?;
+                st.outcome = Some(Outcome::Winner(self.player(v, *p)?));
+            }
+            Stmt::Draw => st.outcome = Some(Outcome::Draw),
+            Stmt::End => st.outcome = Some(Outcome::Ended),
+            Stmt::Pass => {}
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "the evaluation context is spread over borrowed parts of the engine")]
+    fn assign(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, lv: &LValue, op: AssignOp, e: ExprId, at: Option<Loc>) -> Result<(), ExecError> {
+        let v = self.eval(st, scratch, cx, e)?;
+        let combine = |old: Value| -> Result<Value, ExecError> {
+            match op {
+                AssignOp::Set => Ok(v),
+                _ => {
+                    let a = self.int(old, e)?;
+                    let b = self.int(v, e)?;
+                    Ok(Value::Int(if op == AssignOp::Add { a.saturating_add(b) } else { a.saturating_sub(b) }))
+                }
+            }
+        };
+        match lv {
+            LValue::Local(s) => {
+                let i = (cx.base + u32::from(*s)) as usize;
+                st.stack[i] = combine(st.stack[i])?;
+            }
+            LValue::Var(var, idx) => {
+                let slot = self.lvalue_slot(st, scratch, cx, self.var_base[var.idx()], *idx)?;
+                st.vars[slot] = combine(st.vars[slot])?;
+            }
+            LValue::Counter(c, idx) => {
+                let slot = self.lvalue_slot(st, scratch, cx, self.counter_base[c.idx()], *idx)?;
+                let new = self.int(combine(Value::Int(st.counters[slot]))?, e)?;
+                let def = &self.model.counters[c.idx()];
+                if new < def.lo || new > def.hi {
+                    return Err(ExecError::new(ExecErrorKind::CounterBounds, format!("the counter `{}` would become {new}, outside {}..{}", def.name, def.lo, def.hi), at));
+                }
+                st.counters[slot] = new;
+            }
+        }
+        Ok(())
+    }
+
+    fn lvalue_slot(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, base: u32, idx: Option<ExprId>) -> Result<usize, ExecError> {
+        Ok(match idx {
+            Some(i) => {
+                let v = self.eval(st, scratch, cx, i)?;
+                base as usize + self.player(v, i)? as usize
+            }
+            None => base as usize,
+        })
+    }
+
+    /// Call a procedure, applying the exceptions that hold.
+    fn call(&self, st: &mut State, scratch: &mut Vec<Value>, proc: ProcId, args: &[Value], frame: Frame) -> Result<(), ExecError> {
+        let p = self.model.proc(proc);
+        let phase = p.kind == ProcKind::Phase;
+        let mut chosen: [Option<ExceptionId>; 2] = [None, None];
+        if !p.exceptions.is_empty() {
+            let mut holding: Vec<ExceptionId> = Vec::new();
+            for x in &p.exceptions {
+                let def = &self.model.exceptions[x.idx()];
+                let base = st.stack.len();
+                st.stack.extend_from_slice(args);
+                st.stack.resize(base + self.model.proc(def.body).locals.max(args.len() as u16) as usize, Value::None);
+                let v = self.eval(st, scratch, Ctx { base: base as u32, actor: frame.actor }, def.when);
+                st.stack.truncate(base);
+                if self.boolean(v?, def.when)? {
+                    holding.push(*x);
+                }
+            }
+            let winners: Vec<ExceptionId> = holding
+                .iter()
+                .copied()
+                .filter(|x| !holding.iter().any(|y| self.model.exceptions[y.idx()].over.contains(x)))
+                .collect();
+            match winners.as_slice() {
+                [] => {}
+                [one] => chosen[0] = Some(*one),
+                [a, b, ..] => {
+                    let (da, db) = (&self.model.exceptions[a.idx()], &self.model.exceptions[b.idx()]);
+                    let mut e = ExecError::new(
+                        ExecErrorKind::Conflict,
+                        format!("the exceptions `{}` and `{}` to `{}` both apply and neither is `over` the other", da.name, db.name, p.name),
+                        Some(da.at),
+                    );
+                    e.rule = Some(p.name.clone());
+                    return Err(e);
+                }
+            }
+        }
+        match chosen[0] {
+            None => {
+                st.fired[proc.idx()] += 1;
+                self.push_proc(st, proc, args, frame.actor, frame.depth, phase, false);
+            }
+            Some(x) => {
+                let def = &self.model.exceptions[x.idx()];
+                st.fired[def.body.idx()] += 1;
+                match def.mode {
+                    ExceptionMode::Instead => {
+                        self.push_proc(st, def.body, args, frame.actor, frame.depth, phase, false);
+                    }
+                    ExceptionMode::Before => {
+                        st.fired[proc.idx()] += 1;
+                        self.push_proc(st, proc, args, frame.actor, frame.depth, phase, false);
+                        self.push_proc(st, def.body, args, frame.actor, frame.depth, false, false);
+                    }
+                    ExceptionMode::After => {
+                        st.fired[proc.idx()] += 1;
+                        self.push_proc(st, def.body, args, frame.actor, frame.depth, phase, false);
+                        self.push_proc(st, proc, args, frame.actor, frame.depth, false, false);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "the evaluation context is spread over borrowed parts of the engine")]
+    fn move_piece(&self, st: &mut State, scratch: &mut Vec<Value>, frame: Frame, p: u16, to: u16, bottom: bool, at: Option<Loc>) -> Result<(), ExecError> {
+        let info = &self.zones[to as usize];
+        let kind = self.inst_kind[p as usize];
+        if !info.kinds.is_empty() && !info.kinds.contains(&kind) {
+            return Err(ExecError::new(ExecErrorKind::ZoneKind, format!("`{}` does not hold `{}`", info.name, self.model.kinds[kind.idx()].name), at));
+        }
+        let from = st.loc[p as usize];
+        if from != to {
+            if let Some(cap) = info.capacity {
+                if st.zones[to as usize].len() >= cap as usize {
+                    return Err(ExecError::new(ExecErrorKind::Capacity, format!("`{}` is full ({cap})", info.name), at));
+                }
+            }
+        }
+        let src = &mut st.zones[from as usize];
+        if let Some(i) = src.iter().position(|x| *x == p) {
+            src.remove(i);
+        }
+        let dst = &mut st.zones[to as usize];
+        if bottom {
+            dst.insert(0, p);
+        } else {
+            dst.push(p);
+        }
+        st.loc[p as usize] = to;
+        self.fire_triggers(st, scratch, frame, p, to)?;
+        if !self.model.ends.is_empty() {
+            self.check_ends(st, scratch, frame.actor)?;
+        }
+        Ok(())
+    }
+
+    /// Push the triggers listening to this arrival whose condition holds now;
+    /// they run in declaration order before the next statement.
+    fn fire_triggers(&self, st: &mut State, scratch: &mut Vec<Value>, frame: Frame, p: u16, zone: u16) -> Result<(), ExecError> {
+        let kind = self.inst_kind[p as usize];
+        for t in self.triggers_by_kind[kind.idx()].iter().rev() {
+            let proc = self.model.proc(*t);
+            let base = self.push_proc(st, *t, &[Value::Piece(p), Value::Zone(zone)], frame.actor, frame.depth.saturating_add(1), false, false);
+            let holds = match proc.when {
+                Some(w) => {
+                    let v = self.eval(st, scratch, Ctx { base, actor: frame.actor }, w)?;
+                    self.boolean(v, w)?
+                }
+                None => true,
+            };
+            if !holds {
+                st.frames.pop();
+                st.stack.truncate(base as usize);
+                continue;
+            }
+            if frame.depth >= TRIGGER_DEPTH {
+                let mut e = ExecError::new(ExecErrorKind::TriggerChain, format!("triggers fired each other more than {TRIGGER_DEPTH} deep: `{}` seems to loop", proc.name), Some(proc.at));
+                e.rule = Some(proc.name.clone());
+                return Err(e);
+            }
+            st.fired[t.idx()] += 1;
+        }
+        Ok(())
+    }
+
+    fn check_ends(&self, st: &mut State, scratch: &mut Vec<Value>, actor: u8) -> Result<(), ExecError> {
+        if st.outcome.is_some() {
+            return Ok(());
+        }
+        for (i, end) in self.model.ends.iter().enumerate() {
+            let locals = self.model.proc(end.body).locals as usize;
+            let base = st.stack.len();
+            st.stack.resize(base + locals.max(1), Value::None);
+            let v = self.eval(st, scratch, Ctx { base: base as u32, actor }, end.when);
+            st.stack.truncate(base);
+            if self.boolean(v?, end.when)? {
+                st.ends_fired[i] += 1;
+                self.push_proc(st, end.body, &[], actor, 0, false, true);
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+}
