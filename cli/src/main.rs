@@ -1,1 +1,98 @@
-fn main() {}
+//! `grimoire`: check, play, simulate and replay rulebooks.
+//!
+//! Exit codes: 0 success, 1 the rulebook is invalid (or a game found a rule
+//! problem), 2 the tool failed (unreadable file, bad arguments).
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use grimoire_cli::render::ErrorFormat;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "grimoire", version, about = "Turn tabletop rulebooks into data a computer can run and check")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse, resolve and check a rulebook (and its modules).
+    Check {
+        /// The rulebook, then any modules (a module's base is loaded by itself).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// How to print problems.
+        #[arg(long, value_enum, default_value = "human")]
+        error_format: ErrorFormat,
+    },
+    /// Play a game in the terminal, or with random players (`--auto`).
+    Play {
+        /// The rulebook, then any modules.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Number of players.
+        #[arg(long, short)]
+        players: u8,
+        /// Seed of dice and shuffles.
+        #[arg(long, short, default_value_t = 0)]
+        seed: u64,
+        /// Options of the rulebook to switch on.
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// Random players play to the end; the log is printed as JSON.
+        #[arg(long)]
+        auto: bool,
+        /// Also write the log to this file.
+        #[arg(long)]
+        log: Option<PathBuf>,
+    },
+    /// Random playouts: speed, game length, wins by seat, rules fired.
+    Simulate {
+        /// The rulebook, then any modules.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Number of players.
+        #[arg(long, short)]
+        players: u8,
+        /// Number of games.
+        #[arg(long, short, default_value_t = 1000)]
+        games: u32,
+        /// First seed; game i uses seed + i.
+        #[arg(long, short, default_value_t = 0)]
+        seed: u64,
+        /// Options of the rulebook to switch on.
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// A game longer than this many decisions counts as not ending.
+        #[arg(long, default_value_t = 5000)]
+        max_decisions: u32,
+        /// Print a JSON report.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a game log and check that it gives the same game.
+    Replay {
+        /// A log written by `play --auto` or `play --log`.
+        log: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check { files, error_format } => commands::check(&files, error_format),
+        Command::Play { files, players, seed, options, auto, log } => commands::play(&files, players, seed, &options, auto, log.as_deref()),
+        Command::Simulate { files, players, games, seed, options, max_decisions, json } => commands::simulate(&files, players, games, seed, &options, max_decisions, json),
+        Command::Replay { log } => commands::replay(&log),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

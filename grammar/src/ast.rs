@@ -465,6 +465,8 @@ pub struct Exception {
 /// A sequence of statements.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Block {
+    /// Provenance written just before the opening brace.
+    pub provenance: Vec<Provenance>,
     /// Statements.
     pub stmts: Vec<Stmt>,
     /// Braces included.

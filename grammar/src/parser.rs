@@ -626,8 +626,10 @@ fn variants(p: P) -> Result<Vec<Variant>, ParseError> {
 
 fn block(p: P) -> Result<Block, ParseError> {
     let sp = span(&p);
-    let stmts = p.into_inner().map(stmt).collect::<Result<Vec<_>, _>>()?;
-    Ok(Block { stmts, span: sp })
+    let mut k = Kids::of(p);
+    let provenance = provenances(&mut k)?;
+    let stmts = k.rest().map(stmt).collect::<Result<Vec<_>, _>>()?;
+    Ok(Block { provenance, stmts, span: sp })
 }
 
 fn stmt(p: P) -> Result<Stmt, ParseError> {
@@ -716,7 +718,7 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
                     block(body)?
                 } else {
                     let bs = span(&body);
-                    Block { stmts: vec![stmt(body)?], span: bs }
+                    Block { provenance: Vec::new(), stmts: vec![stmt(body)?], span: bs }
                 };
                 arms.push((pattern, body));
             }

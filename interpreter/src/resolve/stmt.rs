@@ -9,6 +9,11 @@ use grimoire_grammar::ast::{self, AssignOp, MoveWhat, Pattern, StmtKind};
 
 impl Resolver {
     pub(crate) fn block(&mut self, sc: &mut Scope, b: &ast::Block) -> BlockId {
+        if !b.provenance.is_empty() {
+            let name = format!("{} (block)", self.current_proc);
+            let at = self.loc(b.span);
+            self.record(RecordKind::Encoded, name, None, &b.provenance, at);
+        }
         let mark = sc.mark();
         let ids: Vec<StmtId> = b.stmts.iter().map(|s| self.stmt(sc, s)).collect();
         sc.reset(mark);

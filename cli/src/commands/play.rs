@@ -1,0 +1,104 @@
+//! `grimoire play`: a game in the terminal, or random players with `--auto`.
+
+use super::{game_for, names, INVALID};
+use grimoire_cli::render::{exec_error, ErrorFormat};
+use grimoire_interpreter::engine::Game;
+use grimoire_interpreter::log::{enabled_options, outcome_text, random_playout, GameLog, LogStep};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Play one game.
+pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto: bool, log_path: Option<&Path>) -> Result<ExitCode, String> {
+    let Some((game, sources)) = game_for(files, players, options)? else { return Ok(ExitCode::from(INVALID)) };
+    let rulebook = names(&sources);
+    let (log, error) = if auto {
+        let p = random_playout(&game, &rulebook, seed, 100_000).map_err(|e| exec_error(&e, &sources, ErrorFormat::Human))?;
+        println!("{}", serde_json::to_string_pretty(&p.log).map_err(|e| e.to_string())?);
+        (p.log, p.error)
+    } else {
+        interactive(&game, &rulebook, seed).map_err(|e| exec_error(&e, &sources, ErrorFormat::Human))?
+    };
+    if let Some(path) = log_path {
+        let text = serde_json::to_string_pretty(&log).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    }
+    match error {
+        Some(e) => {
+            eprint!("{}", exec_error(&e, &sources, ErrorFormat::Human));
+            Ok(ExitCode::from(INVALID))
+        }
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+type Played = (GameLog, Option<grimoire_interpreter::engine::ExecError>);
+
+fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, grimoire_interpreter::engine::ExecError> {
+    let mut st = game.start(seed)?;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut steps = Vec::new();
+    let mut error = None;
+    let out = std::io::stdout();
+    while let Some((player, options)) = game.choices(&st) {
+        let obs = game.observe(&st, player);
+        let mut o = out.lock();
+        let _ = writeln!(o, "\n── round {} ── player {} to decide ──", obs.round, u16::from(player) + 1);
+        for z in &obs.zones {
+            match &z.pieces {
+                Some(p) => {
+                    let _ = writeln!(o, "  {}: {}", z.zone, p.join(", "));
+                }
+                None => {
+                    let _ = writeln!(o, "  {}: {} hidden", z.zone, z.count);
+                }
+            }
+        }
+        for v in &obs.values {
+            let _ = writeln!(o, "  {v}");
+        }
+        let _ = writeln!(o, "{}", game.prompt(&st).unwrap_or("Choose:"));
+        let labels: Vec<String> = options.iter().map(|v| game.label(*v)).collect();
+        for (i, l) in labels.iter().enumerate() {
+            let _ = writeln!(o, "  {}) {l}", i + 1);
+        }
+        let choice = loop {
+            let _ = write!(o, "> ");
+            let _ = o.flush();
+            match lines.next() {
+                Some(Ok(line)) => match line.trim().parse::<usize>() {
+                    Ok(n) if (1..=labels.len()).contains(&n) => break Some(n - 1),
+                    _ => {
+                        let _ = writeln!(o, "type a number from 1 to {}", labels.len());
+                    }
+                },
+                _ => break None,
+            }
+        };
+        drop(o);
+        let Some(i) = choice else {
+            println!("\ninput closed: the game stops here");
+            break;
+        };
+        steps.push(LogStep { player: u16::from(player) + 1, choice: i as u32, label: labels.get(i).cloned().unwrap_or_default() });
+        if let Err(e) = game.apply(&mut st, i) {
+            error = Some(e);
+            break;
+        }
+    }
+    if let Some(text) = outcome_text(st.outcome) {
+        println!("\n{text}");
+    }
+    let log = GameLog {
+        rulebook: rulebook.to_vec(),
+        players: game.players,
+        options: enabled_options(game),
+        seed,
+        steps,
+        outcome: outcome_text(st.outcome),
+        final_fingerprint: format!("{:016x}", st.fingerprint()),
+        error: error.as_ref().map(|e: &grimoire_interpreter::engine::ExecError| e.message.clone()),
+    };
+    Ok((log, error))
+}

@@ -1,0 +1,31 @@
+//! `grimoire replay`: re-run a log and check it gives the same game.
+
+use super::{game_for, INVALID};
+use grimoire_cli::render::{exec_error, ErrorFormat};
+use grimoire_interpreter::log::{outcome_text, replay as replay_log, GameLog, ReplayError};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Replay a log file.
+pub fn replay(path: &Path) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let log: GameLog = serde_json::from_str(&text).map_err(|e| format!("`{}` is not a game log: {e}", path.display()))?;
+    let files: Vec<PathBuf> = log.rulebook.iter().map(PathBuf::from).collect();
+    let Some((game, sources)) = game_for(&files, log.players, &log.options)? else { return Ok(ExitCode::from(INVALID)) };
+    match replay_log(&game, &log) {
+        Ok(st) => {
+            let outcome = outcome_text(st.outcome).unwrap_or_else(|| "not finished".into());
+            println!("replayed {} decisions: {outcome}; final state {:016x} matches the log", log.steps.len(), st.fingerprint());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(ReplayError::Exec { step, error }) => {
+            eprintln!("the game stops at step {step}:");
+            eprint!("{}", exec_error(&error, &sources, ErrorFormat::Human));
+            Ok(ExitCode::from(INVALID))
+        }
+        Err(e @ ReplayError::Mismatch { .. }) => {
+            eprintln!("the replay differs from the log: {e}");
+            Ok(ExitCode::from(INVALID))
+        }
+    }
+}

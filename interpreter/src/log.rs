@@ -1,0 +1,166 @@
+//! Game logs: the seed and the list of choices, from which `replay`
+//! reproduces the exact same game; plus readable labels for people.
+
+use crate::engine::{ExecError, Game, Outcome, State, Value};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// One decision of a logged game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogStep {
+    /// Who decided (from 1).
+    pub player: u16,
+    /// Index of the option taken.
+    pub choice: u32,
+    /// The option, as the player saw it.
+    pub label: String,
+}
+
+/// A whole game: enough to replay it exactly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameLog {
+    /// The rulebook files, base first, as given on the command line.
+    pub rulebook: Vec<String>,
+    /// Number of players.
+    pub players: u8,
+    /// Options switched on.
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// Seed of the game's dice and shuffles.
+    pub seed: u64,
+    /// The decisions in order.
+    pub steps: Vec<LogStep>,
+    /// How the game ended, in words (absent if it did not end).
+    pub outcome: Option<String>,
+    /// Fingerprint of the final state, to check a replay.
+    pub final_fingerprint: String,
+    /// The run-time problem that stopped the game, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// How a game ended, in words.
+pub fn outcome_text(o: Option<Outcome>) -> Option<String> {
+    o.map(|o| match o {
+        Outcome::Winner(p) => format!("player {} wins", u16::from(p) + 1),
+        Outcome::Draw => "draw".to_string(),
+        Outcome::Ended => "ended without a winner".to_string(),
+    })
+}
+
+/// A player that picks uniformly at random, from its own seeded RNG.
+pub struct RandomAgent {
+    rng: ChaCha8Rng,
+}
+
+impl RandomAgent {
+    /// An agent whose picks depend only on `seed`.
+    pub fn new(seed: u64) -> Self {
+        RandomAgent { rng: ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15) }
+    }
+    /// Pick one of `n` options.
+    pub fn pick(&mut self, n: usize) -> usize {
+        if n <= 1 {
+            return 0;
+        }
+        let n = n as u64;
+        let zone = u64::MAX - (u64::MAX % n);
+        loop {
+            let x = self.rng.next_u64();
+            if x < zone {
+                return (x % n) as usize;
+            }
+        }
+    }
+}
+
+/// The result of a random playout.
+pub struct Playout {
+    /// Final (or failing) state.
+    pub state: State,
+    /// The log.
+    pub log: GameLog,
+    /// The error that stopped the game, if any.
+    pub error: Option<ExecError>,
+}
+
+/// Play a game with random agents up to `max_decisions`.
+pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions: u32) -> Result<Playout, ExecError> {
+    let mut st = game.start(seed)?;
+    let mut agent = RandomAgent::new(seed);
+    let mut steps = Vec::new();
+    let mut error = None;
+    while let Some((player, options)) = game.choices(&st) {
+        if st.decisions >= max_decisions {
+            break;
+        }
+        let i = agent.pick(options.len());
+        let label = options.get(i).map(|v| game.label(*v)).unwrap_or_default();
+        steps.push(LogStep { player: u16::from(player) + 1, choice: i as u32, label });
+        if let Err(e) = game.apply(&mut st, i) {
+            error = Some(e);
+            break;
+        }
+    }
+    let log = GameLog {
+        rulebook: rulebook.to_vec(),
+        players: game.players,
+        options: enabled_options(game),
+        seed,
+        steps,
+        outcome: outcome_text(st.outcome),
+        final_fingerprint: format!("{:016x}", st.fingerprint()),
+        error: error.as_ref().map(|e: &ExecError| e.message.clone()),
+    };
+    Ok(Playout { state: st, log, error })
+}
+
+/// Names of the options switched on.
+pub fn enabled_options(game: &Game) -> Vec<String> {
+    game.model.options.iter().zip(&game.options).filter(|(_, on)| **on).map(|(n, _)| n.clone()).collect()
+}
+
+/// Why a replay differs from its log.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The rules failed at a step.
+    #[error("step {step}: {error}")]
+    Exec {
+        /// Step index (from 1).
+        step: usize,
+        /// What failed.
+        error: ExecError,
+    },
+    /// The log asks for a choice the game does not offer.
+    #[error("step {step}: {message}")]
+    Mismatch {
+        /// Step index (from 1).
+        step: usize,
+        /// What differs.
+        message: String,
+    },
+}
+
+/// Replay a log; returns the final state, checked against the log.
+pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
+    let mut st = game.start(log.seed).map_err(|error| ReplayError::Exec { step: 0, error })?;
+    for (i, step) in log.steps.iter().enumerate() {
+        let Some((player, options)) = game.choices(&st) else {
+            return Err(ReplayError::Mismatch { step: i + 1, message: "the game is already over".into() });
+        };
+        if u16::from(player) + 1 != step.player {
+            return Err(ReplayError::Mismatch { step: i + 1, message: format!("player {} must decide, the log says player {}", u16::from(player) + 1, step.player) });
+        }
+        let label = options.get(step.choice as usize).map(|v: &Value| game.label(*v));
+        if label.as_deref() != Some(step.label.as_str()) {
+            return Err(ReplayError::Mismatch { step: i + 1, message: format!("option {} is {:?}, the log says {:?}", step.choice, label, step.label) });
+        }
+        game.apply(&mut st, step.choice as usize).map_err(|error| ReplayError::Exec { step: i + 1, error })?;
+    }
+    let fp = format!("{:016x}", st.fingerprint());
+    if fp != log.final_fingerprint && log.error.is_none() {
+        return Err(ReplayError::Mismatch { step: log.steps.len(), message: format!("final state {fp} differs from the log's {}", log.final_fingerprint) });
+    }
+    Ok(st)
+}
