@@ -52,7 +52,16 @@ impl Game {
 
     /// Run until a decision or the end.
     pub(crate) fn run(&self, st: &mut State) -> Result<(), ExecError> {
-        let mut scratch = Vec::new();
+        // The scratch buffer travels with the state so that its capacity is
+        // reused from one decision to the next.
+        let mut scratch = std::mem::take(&mut st.scratch);
+        let result = self.run_with(st, &mut scratch);
+        scratch.clear();
+        st.scratch = scratch;
+        result
+    }
+
+    fn run_with(&self, st: &mut State, scratch: &mut Vec<Value>) -> Result<(), ExecError> {
         let mut fuel = STEP_FUEL;
         loop {
             if st.outcome.is_some() || st.pending.is_some() {
@@ -65,7 +74,7 @@ impl Game {
                 return Err(e);
             }
             fuel -= 1;
-            if let Err(mut e) = self.step(st, &mut scratch) {
+            if let Err(mut e) = self.step(st, scratch) {
                 if e.rule.is_none() {
                     e.rule = self.innermost(st).1;
                 }

@@ -86,6 +86,8 @@ pub struct State {
     pub(crate) frames: Vec<Frame>,
     pub(crate) pending: Option<Pending>,
     pub(crate) options: Vec<Value>,
+    /// Work space of the evaluator; always empty between two calls.
+    pub(crate) scratch: Vec<Value>,
     /// How the game ended, once it has.
     pub outcome: Option<Outcome>,
     pub(crate) rng: ChaCha8Rng,
@@ -116,6 +118,7 @@ impl State {
             frames: Vec::with_capacity(16),
             pending: None,
             options: Vec::with_capacity(16),
+            scratch: Vec::with_capacity(64),
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
             round: 0,
