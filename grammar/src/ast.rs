@@ -673,6 +673,16 @@ pub enum ExprKind {
     Range(Box<Expr>, Box<Expr>),
     /// `[a, b]`.
     List(Vec<Expr>),
+    /// `region x from START where P`: the spaces connected to START through
+    /// neighbouring spaces where P holds (START included if P holds there).
+    Region {
+        /// Bound name.
+        var: Ident,
+        /// Where the region grows from.
+        start: Box<Expr>,
+        /// Which spaces belong.
+        cond: Box<Expr>,
+    },
     /// A comprehension. For `Sum`/`Max`/`Min` the body is the `of` expression;
     /// otherwise it is the `where` condition (absent: true).
     Comprehension {

@@ -182,6 +182,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::args => "arguments `( ... )`",
         Rule::quantifier | Rule::comprehension => "a comprehension",
         Rule::filter => "a filter `[x in C where P]`",
+        Rule::region => "a region `region x from START where P`",
     }
 }
 
@@ -837,6 +838,13 @@ fn primary(p: P) -> Result<Expr, ParseError> {
             let name = ident(k.next()?);
             let args = k.next()?.into_inner().map(expr).collect::<Result<_, _>>()?;
             ExprKind::Call(name, args)
+        }
+        Rule::region => {
+            let mut k = Kids::of(p);
+            let var = ident(k.next()?);
+            let start = Box::new(expr(k.next()?)?);
+            let cond = Box::new(expr(k.next()?)?);
+            ExprKind::Region { var, start, cond }
         }
         Rule::comprehension | Rule::filter => {
             let mut k = Kids::of(p);

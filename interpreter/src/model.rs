@@ -2,7 +2,7 @@
 //! id, every expression and statement stored in arenas. The engine and the
 //! validator consume this, never the syntax tree.
 
-use grimoire_grammar::ast::{BinOp, ExceptionMode, Quantifier, Span, TrackShape, Visibility};
+use grimoire_grammar::ast::{BinOp, ExceptionMode, Quantifier, Span, Visibility};
 use serde::Serialize;
 
 macro_rules! ids {
@@ -206,13 +206,29 @@ pub struct ZoneDef {
     pub at: Loc,
 }
 
-/// A track of typed spaces; each space is a zone.
+/// The shape of a board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Shape {
+    /// From the first space to the last.
+    Linear,
+    /// The last space is followed by the first.
+    Circular,
+    /// Rows and columns of square cells, row by row; 4 neighbours each.
+    Grid {
+        /// Rows.
+        rows: u16,
+        /// Columns.
+        cols: u16,
+    },
+}
+
+/// A board of spaces (a track or a grid); each space is a zone.
 #[derive(Debug, Clone, Serialize)]
 pub struct Track {
     /// Name.
     pub name: String,
-    /// Linear or circular.
-    pub shape: TrackShape,
+    /// Linear, circular or a grid.
+    pub shape: Shape,
     /// Tags of each space (bit i = tag i), space 1 first.
     pub spaces: Vec<u64>,
 }
@@ -370,6 +386,8 @@ pub enum Builtin {
     Max,
     /// `opposite(dir)`
     Opposite,
+    /// `player(n)`: the n-th player, from 1
+    PlayerNo,
 }
 
 /// Compiled expressions.
@@ -445,6 +463,19 @@ pub enum Expr {
     Is(ExprId, VariantId),
     /// A zone's contents as a collection (`for x in zone`).
     Contents(ExprId),
+    /// `cell(grid, row, col)`, from 1; `none` off the grid.
+    Cell(TrackId, ExprId, ExprId),
+    /// `row(space)`, from 1.
+    CellRow(ExprId),
+    /// `col(space)`, from 1.
+    CellCol(ExprId),
+    /// `neighbors(space)` (a collection).
+    Neighbors(ExprId),
+    /// `line(space, drow, dcol)`: the cells met going straight from a cell to
+    /// the edge, the cell itself excluded (a collection).
+    Line(ExprId, ExprId, ExprId),
+    /// `region x from start where cond` (a collection).
+    Region(u16, ExprId, ExprId),
 }
 
 /// Where an assignment writes.

@@ -200,7 +200,27 @@ impl Game {
                 let p = self.piece(x, *p)?;
                 Value::Bool(self.inst_variant[p as usize] == Some(*v))
             }
-            Expr::Players | Expr::Range(..) | Expr::List(_) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::Contents(_) => {
+            Expr::Cell(t, r, c) => {
+                let rv = self.eval(st, scratch, cx, *r)?;
+                let r = self.int(rv, *r)?;
+                let cv = self.eval(st, scratch, cx, *c)?;
+                let c = self.int(cv, *c)?;
+                match m.tracks[t.idx()].shape {
+                    Shape::Grid { rows, cols } if (1..=i64::from(rows)).contains(&r) && (1..=i64::from(cols)).contains(&c) => {
+                        Value::Zone(self.track_base[t.idx()] + ((r - 1) * i64::from(cols) + (c - 1)) as u16)
+                    }
+                    _ => Value::None,
+                }
+            }
+            Expr::CellRow(z) | Expr::CellCol(z) => {
+                let v = self.eval(st, scratch, cx, *z)?;
+                let z = self.zone(v, *z)?;
+                match self.grid_pos(z) {
+                    Some((r, c)) => Value::Int(if matches!(m.expr(e), Expr::CellRow(_)) { r } else { c }),
+                    None => Value::None,
+                }
+            }
+            Expr::Players | Expr::Range(..) | Expr::List(_) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::Contents(_) | Expr::Neighbors(_) | Expr::Line(..) | Expr::Region(..) => {
                 return Err(self.err(ExecErrorKind::Type, "a collection was used where one value is needed", e));
             }
         })
@@ -401,6 +421,36 @@ impl Game {
                 let z = self.zone(v, *z)?;
                 scratch.extend(st.zones[z as usize].iter().map(|p| Value::Piece(*p)));
             }
+            Expr::Neighbors(z) => {
+                let v = self.eval(st, scratch, cx, *z)?;
+                let z = self.zone(v, *z)?;
+                self.neighbors(z, scratch);
+            }
+            Expr::Line(z, dr, dc) => {
+                let v = self.eval(st, scratch, cx, *z)?;
+                let z = self.zone(v, *z)?;
+                let r = self.eval(st, scratch, cx, *dr)?;
+                let dr = self.int(r, *dr)?;
+                let c = self.eval(st, scratch, cx, *dc)?;
+                let dc = self.int(c, *dc)?;
+                if let (Some((mut r, mut c)), Some((t, _))) = (self.grid_pos(z), self.zones[z as usize].space) {
+                    if (dr, dc) != (0, 0) {
+                        loop {
+                            r += dr;
+                            c += dc;
+                            match self.cell_zone(t, r, c) {
+                                Some(x) => scratch.push(Value::Zone(x)),
+                                None => break,
+                            }
+                        }
+                    }
+                }
+            }
+            Expr::Region(slot, start, cond) => {
+                let v = self.eval(st, scratch, cx, *start)?;
+                let s = self.zone(v, *start)?;
+                self.region(st, scratch, cx, *slot, s, *cond)?;
+            }
             Expr::Comp(Quantifier::Filter, slot, coll, body) => {
                 self.comprehension(st, scratch, cx, Quantifier::Filter, *slot, *coll, *body, e)?;
             }
@@ -449,10 +499,101 @@ impl Game {
             Builtin::Abs => Value::Int(self.int(vals[0], arg(0))?.saturating_abs()),
             Builtin::Min => Value::Int(self.int(vals[0], arg(0))?.min(self.int(vals[1], arg(1))?)),
             Builtin::Max => Value::Int(self.int(vals[0], arg(0))?.max(self.int(vals[1], arg(1))?)),
+            Builtin::PlayerNo => {
+                let n = self.int(vals[0], arg(0))?;
+                if n < 1 || n > i64::from(self.players) {
+                    return Err(self.err(ExecErrorKind::OutOfRange, format!("there is no player {n} in a game of {}", self.players), e));
+                }
+                Value::Player((n - 1) as u8)
+            }
             Builtin::Opposite => match vals[0] {
                 Value::Dir(d) => Value::Dir(-d),
                 other => return Err(self.err(ExecErrorKind::Type, format!("a direction was needed, found {}", self.label(other)), arg(0))),
             },
         })
+    }
+}
+
+/// Boards: grid positions, neighbours and regions.
+impl Game {
+    /// Row and column (from 1) of a grid cell.
+    pub(crate) fn grid_pos(&self, z: u16) -> Option<(i64, i64)> {
+        let (t, i) = self.zones.get(z as usize)?.space?;
+        match self.model.tracks[t.idx()].shape {
+            Shape::Grid { cols, .. } => Some((i64::from(i / cols) + 1, i64::from(i % cols) + 1)),
+            _ => None,
+        }
+    }
+
+    fn cell_zone(&self, t: TrackId, r: i64, c: i64) -> Option<u16> {
+        match self.model.tracks[t.idx()].shape {
+            Shape::Grid { rows, cols } if (1..=i64::from(rows)).contains(&r) && (1..=i64::from(cols)).contains(&c) => {
+                Some(self.track_base[t.idx()] + ((r - 1) * i64::from(cols) + (c - 1)) as u16)
+            }
+            _ => None,
+        }
+    }
+
+    /// Push the spaces next to `z`: 4 neighbours on a grid, the previous and
+    /// next space on a track (wrapping on a circular one).
+    fn neighbors(&self, z: u16, out: &mut Vec<Value>) {
+        let Some((t, i)) = self.zones.get(z as usize).and_then(|x| x.space) else { return };
+        match self.model.tracks[t.idx()].shape {
+            Shape::Grid { .. } => {
+                if let Some((r, c)) = self.grid_pos(z) {
+                    for (dr, dc) in [(-1, 0), (0, -1), (0, 1), (1, 0)] {
+                        if let Some(x) = self.cell_zone(t, r + dr, c + dc) {
+                            out.push(Value::Zone(x));
+                        }
+                    }
+                }
+            }
+            Shape::Linear | Shape::Circular => {
+                for d in [-1i64, 1] {
+                    if let Some(x) = self.space_zone(t, i64::from(i) + d) {
+                        if x != z {
+                            out.push(Value::Zone(x));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Flood fill from `start` through neighbours where `cond` holds.
+    #[allow(clippy::too_many_arguments, reason = "the evaluation context is spread over borrowed parts of the engine")]
+    fn region(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, slot: u16, start: u16, cond: ExprId) -> Result<(), ExecError> {
+        let at = (cx.base + u32::from(slot)) as usize;
+        if st.stack.len() <= at {
+            st.stack.resize(at + 1, Value::None);
+        }
+        let holds = |g: &Game, st: &mut State, scratch: &mut Vec<Value>, z: u16| -> Result<bool, ExecError> {
+            st.stack[at] = Value::Zone(z);
+            let v = g.eval(st, scratch, cx, cond)?;
+            g.boolean(v, cond)
+        };
+        let first = scratch.len();
+        if !holds(self, st, scratch, start)? {
+            return Ok(());
+        }
+        scratch.push(Value::Zone(start));
+        let mut next = first;
+        let mut around = Vec::new();
+        while next < scratch.len() {
+            let Value::Zone(z) = scratch[next] else { break };
+            next += 1;
+            around.clear();
+            self.neighbors(z, &mut around);
+            for n in around.iter().copied() {
+                let Value::Zone(nz) = n else { continue };
+                if scratch[first..].contains(&n) {
+                    continue;
+                }
+                if holds(self, st, scratch, nz)? {
+                    scratch.push(n);
+                }
+            }
+        }
+        Ok(())
     }
 }

@@ -122,7 +122,10 @@ impl Game {
             track_base.push(zones.len() as u16);
             for i in 0..t.spaces.len() {
                 zones.push(ZoneInfo {
-                    name: format!("{} {}", t.name, i + 1),
+                    name: match t.shape {
+                        Shape::Grid { cols, .. } => format!("{} {},{}", t.name, i / cols as usize + 1, i % cols as usize + 1),
+                        _ => format!("{} {}", t.name, i + 1),
+                    },
                     def: None,
                     owner: None,
                     space: Some((TrackId(track_base.len() as u16 - 1), i as u16)),
@@ -226,7 +229,7 @@ impl Game {
         let track = &self.model.tracks[t.idx()];
         let len = track.spaces.len() as i64;
         let i = match track.shape {
-            grimoire_grammar::ast::TrackShape::Circular if len > 0 => i.rem_euclid(len),
+            Shape::Circular if len > 0 => i.rem_euclid(len),
             _ => i,
         };
         (0..len).contains(&i).then(|| self.track_base[t.idx()] + i as u16)

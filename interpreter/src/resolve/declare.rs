@@ -102,7 +102,11 @@ impl Resolver {
                 }
                 ItemKind::Track(t) => {
                     let id = TrackId(self.model.tracks.len() as u16);
-                    self.model.tracks.push(Track { name: t.name.name.clone(), shape: t.shape, spaces: Vec::new() });
+                    let shape = match t.shape {
+                        ast::TrackShape::Linear => Shape::Linear,
+                        ast::TrackShape::Circular => Shape::Circular,
+                    };
+                    self.model.tracks.push(Track { name: t.name.name.clone(), shape, spaces: Vec::new() });
                     self.declare(&t.name, Sym::Track(id));
                 }
                 ItemKind::Counter(c) => {
@@ -158,7 +162,16 @@ impl Resolver {
                     self.model.ends.push(EndDef { name: name.name.clone(), when: ExprId(0), body });
                     self.declare(name, Sym::Other("an end condition"));
                 }
-                ItemKind::Grid { name, .. } => self.declare(name, Sym::Other("a grid")),
+                ItemKind::Grid { name, rows, cols } => {
+                    let id = TrackId(self.model.tracks.len() as u16);
+                    let (r, c) = ((*rows).clamp(1, 64) as u16, (*cols).clamp(1, 64) as u16);
+                    if *rows < 1 || *cols < 1 || *rows > 64 || *cols > 64 {
+                        let at = self.loc(name.span);
+                        self.error(Diagnostic::new(codes::TRACK, format!("the grid `{}` must have 1 to 64 rows and columns", name.name), at, "bad size"));
+                    }
+                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Grid { rows: r, cols: c }, spaces: vec![0; r as usize * c as usize] });
+                    self.declare(name, Sym::Track(id));
+                }
                 ItemKind::Graph { name, .. } => self.declare(name, Sym::Other("a graph")),
                 ItemKind::Assumption { name, .. } => self.declare(name, Sym::Other("an assumption")),
                 ItemKind::Discrepancy { name, .. } => self.declare(name, Sym::Other("a discrepancy")),

@@ -199,6 +199,14 @@ impl Resolver {
                 }
                 self.coll(Expr::List(ids), elem, span)
             }
+            ExprKind::Region { var, start, cond } => {
+                let s = self.expect(sc, start, Ty::Zone, "the start of a region");
+                let mark = sc.mark();
+                let slot = sc.bind(&var.name, Ty::Zone);
+                let c = self.expect(sc, cond, Ty::Bool, "the `where` condition of a region");
+                sc.reset(mark);
+                self.coll(Expr::Region(slot, s, c), Ty::Zone, span)
+            }
             ExprKind::Comprehension { q, var, coll, body } => {
                 let (c, elem) = self.collection(sc, coll);
                 let mark = sc.mark();
@@ -411,6 +419,7 @@ impl Resolver {
             "min" => Some((Builtin::Min, &[Ty::Int, Ty::Int], Ty::Int)),
             "max" => Some((Builtin::Max, &[Ty::Int, Ty::Int], Ty::Int)),
             "opposite" => Some((Builtin::Opposite, &[Ty::Dir], Ty::Dir)),
+            "player" => Some((Builtin::PlayerNo, &[Ty::Int], Ty::Player)),
             _ => None,
         };
         if let Some((b, tys, ret)) = simple {
@@ -476,6 +485,48 @@ impl Resolver {
                     Some(Sym::Kind(k)) => self.coll(Expr::Pieces(k), Ty::Piece(Some(k)), span),
                     Some(other) => self.sort_arg(args, 0, other, "a component kind", span),
                     None => self.bad(span),
+                }
+            }
+            "row" | "col" => {
+                if !arity(self, 1) {
+                    return self.bad(span);
+                }
+                let Some(arg) = args.first() else { return self.bad(span) };
+                let z = self.expect(sc, arg, Ty::Zone, "the cell of `row` / `col`");
+                self.val(if name.name == "row" { Expr::CellRow(z) } else { Expr::CellCol(z) }, Ty::Int, span)
+            }
+            "neighbors" => {
+                if !arity(self, 1) {
+                    return self.bad(span);
+                }
+                let Some(arg) = args.first() else { return self.bad(span) };
+                let z = self.expect(sc, arg, Ty::Zone, "the space of `neighbors`");
+                self.coll(Expr::Neighbors(z), Ty::Zone, span)
+            }
+            "line" => {
+                if !arity(self, 3) {
+                    return self.bad(span);
+                }
+                let ids: Vec<ExprId> = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| self.expect(sc, a, if i == 0 { Ty::Zone } else { Ty::Int }, "an argument of `line`"))
+                    .collect();
+                match ids.as_slice() {
+                    [z, dr, dc] => self.coll(Expr::Line(*z, *dr, *dc), Ty::Zone, span),
+                    _ => self.bad(span),
+                }
+            }
+            "cell" => {
+                if !arity(self, 3) {
+                    return self.bad(span);
+                }
+                let r = args.get(1).map(|a| self.expect(sc, a, Ty::Int, "the row of `cell`"));
+                let c = args.get(2).map(|a| self.expect(sc, a, Ty::Int, "the column of `cell`"));
+                match (self.sym_arg(args, 0, "a grid"), r, c) {
+                    (Some(Sym::Track(t)), Some(r), Some(c)) => self.val(Expr::Cell(t, r, c), Ty::Zone, span),
+                    (Some(other), _, _) => self.sort_arg(args, 0, other, "a grid", span),
+                    _ => self.bad(span),
                 }
             }
             "leader" | "rearmost" => {

@@ -258,7 +258,7 @@ impl Resolver {
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "actor", "players", "player_count", "round_number", "box", "clockwise", "counterclockwise", "count", "top", "pos",
     "index", "zone_of", "owner", "holder", "next_player", "abs", "min", "max", "tagged", "space", "spaces", "pieces",
-    "leader", "rearmost", "enabled", "is", "opposite",
+    "leader", "rearmost", "enabled", "is", "opposite", "row", "col", "neighbors", "line", "cell", "player",
 ];
 
 /// The name a declaration introduces, if any.
