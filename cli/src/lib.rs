@@ -4,3 +4,4 @@
 
 pub mod load;
 pub mod render;
+pub mod sources;

@@ -73,6 +73,52 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check everything a good rulebook must satisfy: static checks, random
+    /// games at every player count and option, citations and source coverage.
+    Validate {
+        /// The rulebook, then any modules.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Random games per player count and option set.
+        #[arg(long, short, default_value_t = 1000)]
+        games: u32,
+        /// A game longer than this many decisions counts as not ending.
+        #[arg(long, default_value_t = 5000)]
+        max_decisions: u32,
+        /// Folders holding the source texts (also searched: next to the rulebook, `seeds/`, `shared/seeds/` above it).
+        #[arg(long)]
+        sources: Vec<PathBuf>,
+        /// Where counterexample logs are written.
+        #[arg(long, default_value = "counterexamples")]
+        save: PathBuf,
+        /// Print the report as JSON (schema: docs/validate.md).
+        #[arg(long)]
+        json: bool,
+        /// How to print findings.
+        #[arg(long, value_enum, default_value = "human")]
+        error_format: ErrorFormat,
+    },
+    /// Visit every reachable state of a game, breadth first, within a budget.
+    Explore {
+        /// The rulebook, then any modules.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Number of players.
+        #[arg(long, short)]
+        players: u8,
+        /// Options of the rulebook to switch on.
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// Stop after this many distinct states.
+        #[arg(long, default_value_t = 1_000_000)]
+        max_states: usize,
+        /// Do not go deeper than this many decisions.
+        #[arg(long, default_value_t = 10_000)]
+        max_depth: u32,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Replay a game log and check that it gives the same game.
     Replay {
         /// A log written by `play --auto` or `play --log`.
@@ -87,6 +133,12 @@ fn main() -> ExitCode {
         Command::Play { files, players, seed, options, auto, log } => commands::play(&files, players, seed, &options, auto, log.as_deref()),
         Command::Simulate { files, players, games, seed, options, max_decisions, json } => commands::simulate(&files, players, games, seed, &options, max_decisions, json),
         Command::Replay { log } => commands::replay(&log),
+        Command::Validate { files, games, max_decisions, sources, save, json, error_format } => {
+            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format })
+        }
+        Command::Explore { files, players, options, max_states, max_depth, json } => {
+            commands::explore(&files, players, &options, grimoire_interpreter::validate::explore::Budget { max_states, max_depth }, json)
+        }
     };
     match result {
         Ok(code) => code,

@@ -127,3 +127,37 @@ pub fn exec_error(e: &ExecError, sources: &[Source], format: ErrorFormat) -> Str
     });
     report(&h, md, src)
 }
+
+/// Render a validator finding with the rulebook text it points at.
+pub fn finding(f: &grimoire_interpreter::validate::Finding, sources: &[Source], format: ErrorFormat) -> String {
+    use grimoire_interpreter::validate::Severity as S;
+    let h = handler(format);
+    let severity = if f.severity == S::Error { Severity::Error } else { Severity::Warning };
+    let mut title = f.message.clone();
+    if let Some(p) = f.players {
+        title.push_str(&format!(" ({p} players"));
+        if !f.options.is_empty() {
+            title.push_str(&format!(", options {}", f.options.join(", ")));
+        }
+        if let Some(s) = f.seed {
+            title.push_str(&format!(", seed {s}"));
+        }
+        title.push(')');
+    }
+    let mut md = MietteDiagnostic::new(title).with_code(f.code.clone()).with_severity(severity);
+    if let Some(help) = &f.help {
+        md = md.with_help(help.clone());
+    }
+    let mut src = None;
+    if let Some(Loc { file, span }) = f.at {
+        let mut labels = vec![LabeledSpan::at(span, "here")];
+        for (loc, label) in &f.related {
+            if loc.file == file {
+                labels.push(LabeledSpan::at(loc.span, label.clone()));
+            }
+        }
+        md = md.with_labels(labels);
+        src = sources.get(file.idx());
+    }
+    report(&h, md, src)
+}

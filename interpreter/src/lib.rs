@@ -12,6 +12,7 @@ pub use diagnostic::Diagnostic;
 pub use model::Model;
 pub mod engine;
 pub mod log;
+pub mod validate;
 
 use model::{FileId, Loc};
 

@@ -38,6 +38,19 @@ pub struct GameLog {
     /// The run-time problem that stopped the game, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Dice and shuffles were chance decisions (player 0) rather than draws
+    /// from the seed: a path found by `explore`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exploring: bool,
+}
+
+/// The number a log gives a decider: players from 1, chance 0.
+pub fn player_number(p: u8) -> u16 {
+    if p == crate::engine::CHANCE {
+        0
+    } else {
+        u16::from(p) + 1
+    }
 }
 
 /// How a game ended, in words.
@@ -112,6 +125,7 @@ pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions
         outcome: outcome_text(st.outcome),
         final_fingerprint: format!("{:016x}", st.fingerprint()),
         error: error.as_ref().map(|e: &ExecError| e.message.clone()),
+        exploring: false,
     };
     Ok(Playout { state: st, log, error })
 }
@@ -132,6 +146,16 @@ pub enum ReplayError {
         /// What failed.
         error: ExecError,
     },
+    /// An invariant breaks at a step.
+    #[error("step {step}: {code}: {message}")]
+    Invariant {
+        /// Step index (from 1).
+        step: usize,
+        /// Stable code.
+        code: &'static str,
+        /// What broke.
+        message: String,
+    },
     /// The log asks for a choice the game does not offer.
     #[error("step {step}: {message}")]
     Mismatch {
@@ -144,19 +168,27 @@ pub enum ReplayError {
 
 /// Replay a log; returns the final state, checked against the log.
 pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
-    let mut st = game.start(log.seed).map_err(|error| ReplayError::Exec { step: 0, error })?;
+    let started = if log.exploring { game.start_exploring() } else { game.start(log.seed) };
+    let mut st = started.map_err(|error| ReplayError::Exec { step: 0, error })?;
+    let base = crate::validate::invariants::Baseline::of(game, &st);
     for (i, step) in log.steps.iter().enumerate() {
+        if let Some(v) = crate::validate::invariants::check(game, &st, &base) {
+            return Err(ReplayError::Invariant { step: i, code: v.code, message: v.message });
+        }
         let Some((player, options)) = game.choices(&st) else {
             return Err(ReplayError::Mismatch { step: i + 1, message: "the game is already over".into() });
         };
-        if u16::from(player) + 1 != step.player {
-            return Err(ReplayError::Mismatch { step: i + 1, message: format!("player {} must decide, the log says player {}", u16::from(player) + 1, step.player) });
+        if player_number(player) != step.player {
+            return Err(ReplayError::Mismatch { step: i + 1, message: format!("player {} must decide, the log says player {}", player_number(player), step.player) });
         }
         let label = options.get(step.choice as usize).map(|v: &Value| game.label(*v));
         if label.as_deref() != Some(step.label.as_str()) {
             return Err(ReplayError::Mismatch { step: i + 1, message: format!("option {} is {:?}, the log says {:?}", step.choice, label, step.label) });
         }
         game.apply(&mut st, step.choice as usize).map_err(|error| ReplayError::Exec { step: i + 1, error })?;
+    }
+    if let Some(v) = crate::validate::invariants::check(game, &st, &base) {
+        return Err(ReplayError::Invariant { step: log.steps.len(), code: v.code, message: v.message });
     }
     let fp = format!("{:016x}", st.fingerprint());
     if fp != log.final_fingerprint && log.error.is_none() {

@@ -297,6 +297,8 @@ pub struct TableDef {
     pub name: String,
     /// Column names.
     pub columns: Vec<String>,
+    /// The key is the player count (`table t(players) -> ...`).
+    pub key_is_players: bool,
     /// Rows: inclusive key range, one expression per column.
     pub rows: Vec<(i64, i64, Vec<ExprId>)>,
 }

@@ -1,11 +1,14 @@
 //! One file per subcommand.
 
 mod check;
+mod explore;
 mod play;
 mod replay;
 mod simulate;
+pub mod validate;
 
 pub use check::check;
+pub use explore::explore;
 pub use play::play;
 pub use replay::replay;
 pub use simulate::simulate;

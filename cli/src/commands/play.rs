@@ -99,6 +99,7 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
         outcome: outcome_text(st.outcome),
         final_fingerprint: format!("{:016x}", st.fingerprint()),
         error: error.as_ref().map(|e: &grimoire_interpreter::engine::ExecError| e.message.clone()),
+        exploring: false,
     };
     Ok((log, error))
 }

@@ -23,6 +23,10 @@ pub fn replay(path: &Path) -> Result<ExitCode, String> {
             eprint!("{}", exec_error(&error, &sources, ErrorFormat::Human));
             Ok(ExitCode::from(INVALID))
         }
+        Err(ReplayError::Invariant { step, code, message }) => {
+            eprintln!("the game breaks an invariant after step {step}: {code}: {message}");
+            Ok(ExitCode::from(INVALID))
+        }
         Err(e @ ReplayError::Mismatch { .. }) => {
             eprintln!("the replay differs from the log: {e}");
             Ok(ExitCode::from(INVALID))

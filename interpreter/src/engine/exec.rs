@@ -5,7 +5,7 @@
 use super::error::{ExecError, ExecErrorKind};
 use super::eval::Ctx;
 use super::layout::Game;
-use super::state::{Frame, FrameKind, Outcome, Pending, Stage, State, NO_ACTOR};
+use super::state::{Frame, FrameKind, Outcome, Pending, Stage, State, CHANCE, NO_ACTOR, SHUFFLE_SAMPLES};
 use super::value::Value;
 use super::{STEP_FUEL, TRIGGER_DEPTH};
 use crate::model::*;
@@ -43,10 +43,15 @@ impl Game {
         let Some(v) = st.options.get(index).copied() else {
             return Err(ExecError::new(ExecErrorKind::BadChoice, format!("option {index} does not exist; there are {}", st.options.len()), None));
         };
-        st.stack[p.slot as usize] = v;
+        match p.shuffle {
+            Some(z) => self.shuffle_as_chance(st, z, v),
+            None => st.stack[p.slot as usize] = v,
+        }
         st.pending = None;
         st.options.clear();
-        st.decisions += 1;
+        if p.player != super::state::CHANCE {
+            st.decisions += 1;
+        }
         self.run(st)
     }
 
@@ -159,6 +164,34 @@ impl Game {
         Ok(())
     }
 
+    /// Apply chance option `k` of a shuffle: the k-th permutation when all are
+    /// enumerated, else an order drawn from a generator seeded with `k`.
+    fn shuffle_as_chance(&self, st: &mut State, z: u16, k: Value) {
+        let Value::Int(k) = k else { return };
+        let zone = &mut st.zones[z as usize];
+        let n = zone.len();
+        let all: Option<u64> = (1..=n as u64).try_fold(1u64, |acc, i| acc.checked_mul(i).filter(|x| *x <= SHUFFLE_SAMPLES));
+        if all.is_some() {
+            // Unrank k in the factorial number system.
+            let mut pool: Vec<u16> = zone.clone();
+            let mut k = k as u64;
+            zone.clear();
+            for i in (1..=n).rev() {
+                let f: u64 = (1..i as u64).product();
+                let j = (k / f.max(1)) as usize;
+                k %= f.max(1);
+                zone.push(pool.remove(j.min(pool.len() - 1)));
+            }
+        } else {
+            use rand_chacha::rand_core::{RngCore, SeedableRng};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k as u64);
+            for i in (1..n).rev() {
+                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                zone.swap(i, j);
+            }
+        }
+    }
+
     fn restart(&self, st: &mut State) {
         if let Some(f) = st.frames.last_mut() {
             f.pc = 0;
@@ -175,6 +208,9 @@ impl Game {
                 self.push_proc(st, setup, &[], NO_ACTOR, 0, true, false);
                 return Ok(());
             }
+        }
+        if st.stage == Stage::Setup {
+            st.box_after_setup = Some(st.zones[self.box_zone as usize].len() as u32);
         }
         st.stage = Stage::Rounds;
         let Some((round, times)) = m.round else {
@@ -267,6 +303,34 @@ impl Game {
                     }
                 }
             }
+            Stmt::Shuffle(z) if st.exploring => {
+                let v = self.eval(st, scratch, cx, *z)?;
+                let z = self.zone(v, *z)?;
+                let n = st.zones[z as usize].len() as u64;
+                let perms = (1..=n).try_fold(1u64, |acc, k| acc.checked_mul(k).filter(|x| *x <= SHUFFLE_SAMPLES));
+                let options = match perms {
+                    Some(p) => p,
+                    None => {
+                        st.sampled_shuffle = true;
+                        SHUFFLE_SAMPLES
+                    }
+                };
+                if options > 1 {
+                    st.options.clear();
+                    st.options.extend((0..options as i64).map(Value::Int));
+                    st.pending = Some(Pending { player: CHANCE, slot: 0, stmt: s, shuffle: Some(z) });
+                }
+            }
+            Stmt::Roll(slot, die) if st.exploring => {
+                let d = &self.model.dice[die.idx()];
+                st.options.clear();
+                if d.sides.is_empty() {
+                    st.options.extend((1..=i64::from(d.size)).map(Value::Int));
+                } else {
+                    st.options.extend(d.sides.iter().map(|f| Value::Face(f.0)));
+                }
+                st.pending = Some(Pending { player: CHANCE, slot: frame.base + u32::from(*slot), stmt: s, shuffle: None });
+            }
             Stmt::Shuffle(z) => {
                 let v = self.eval(st, scratch, cx, *z)?;
                 let z = self.zone(v, *z)? as usize;
@@ -303,7 +367,7 @@ impl Game {
                     _ => {
                         st.options.clear();
                         st.options.extend_from_slice(&scratch[start..]);
-                        st.pending = Some(Pending { player: who, slot: target as u32, stmt: s });
+                        st.pending = Some(Pending { player: who, slot: target as u32, stmt: s, shuffle: None });
                     }
                 }
                 scratch.truncate(start);

@@ -224,6 +224,16 @@ impl Game {
         Ok(st)
     }
 
+    /// A fresh game whose dice and shuffles are chance nodes (decided by
+    /// `CHANCE`), for exhaustive exploration.
+    pub fn start_exploring(&self) -> Result<State, ExecError> {
+        let mut st = State::new(self, 0);
+        st.exploring = true;
+        st.init_values(self)?;
+        self.run(&mut st)?;
+        Ok(st)
+    }
+
     /// Runtime zone of space `i` (from 0) of a track, wrapping on circular tracks.
     pub(crate) fn space_zone(&self, t: TrackId, i: i64) -> Option<u16> {
         let track = &self.model.tracks[t.idx()];

@@ -19,7 +19,7 @@ mod value;
 pub use error::{ExecError, ExecErrorKind};
 pub use layout::{Game, SetupError, ZoneInfo};
 pub use observe::{Observation, ZoneView};
-pub use state::{Outcome, State};
+pub use state::{Outcome, State, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;
 
 /// Steps one `apply` may take before the engine says the rules loop.

@@ -65,11 +65,20 @@ pub(crate) const NO_ACTOR: u8 = u8::MAX;
 /// A decision the game waits for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Pending {
+    /// The player deciding, or `CHANCE`.
     pub(crate) player: u8,
-    /// Stack slot receiving the choice.
+    /// Stack slot receiving the choice (or the roll).
     pub(crate) slot: u32,
     pub(crate) stmt: StmtId,
+    /// For a chance node of a shuffle: the zone to shuffle.
+    pub(crate) shuffle: Option<u16>,
 }
+
+/// The "player" of chance nodes when a state is explored.
+pub const CHANCE: u8 = u8::MAX - 1;
+/// A shuffle of more pieces than this many permutations is explored through
+/// this many sampled orders.
+pub const SHUFFLE_SAMPLES: u64 = 24;
 
 /// Everything about a game in progress that can change.
 #[derive(Debug, Clone)]
@@ -100,6 +109,13 @@ pub struct State {
     pub fired: Vec<u32>,
     /// How many times each end condition fired.
     pub ends_fired: Vec<u32>,
+    /// Dice and shuffles are chance nodes to enumerate, not RNG draws.
+    pub exploring: bool,
+    /// A shuffle was explored through sampled orders only.
+    pub sampled_shuffle: bool,
+    /// Pieces left in the box when setup ended: during play the box neither
+    /// gives nor takes (the conservation invariant).
+    pub box_after_setup: Option<u32>,
 }
 
 impl State {
@@ -126,6 +142,9 @@ impl State {
             decisions: 0,
             fired: vec![0; g.model.procs.len()],
             ends_fired: vec![0; g.model.ends.len()],
+            exploring: false,
+            sampled_shuffle: false,
+            box_after_setup: None,
         }
     }
 
@@ -163,7 +182,9 @@ impl State {
         self.outcome.hash(&mut h);
         self.round.hash(&mut h);
         self.stage.hash(&mut h);
-        self.rng.get_word_pos().hash(&mut h);
+        if !self.exploring {
+            self.rng.get_word_pos().hash(&mut h);
+        }
         h.finish()
     }
 

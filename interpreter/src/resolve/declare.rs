@@ -122,7 +122,7 @@ impl Resolver {
                 }
                 ItemKind::Table(t) => {
                     let id = TableId(self.model.tables.len() as u16);
-                    self.model.tables.push(TableDef { name: t.name.name.clone(), columns: t.columns.iter().map(|c| c.name.clone()).collect(), rows: Vec::new() });
+                    self.model.tables.push(TableDef { name: t.name.name.clone(), columns: t.columns.iter().map(|c| c.name.clone()).collect(), key_is_players: t.key.name == "players", rows: Vec::new() });
                     self.declare(&t.name, Sym::Table(id));
                 }
                 ItemKind::Option { name, .. } => {

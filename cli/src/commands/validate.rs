@@ -1,0 +1,96 @@
+//! `grimoire validate`: every static check, the simulation checks at every
+//! player count and option, and source traceability; a report for people or
+//! JSON (schema in docs/validate.md). Exit 0 only when nothing is found.
+
+use super::{compile_files, names, INVALID};
+use grimoire_cli::render::{finding, ErrorFormat};
+use grimoire_cli::sources::find_sources;
+use grimoire_interpreter::validate::{validate as run_validate, Config, Report, Severity};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Options of `grimoire validate`.
+pub struct Args<'a> {
+    /// Rulebook and modules.
+    pub files: &'a [PathBuf],
+    /// Games per configuration.
+    pub games: u32,
+    /// Decision bound.
+    pub max_decisions: u32,
+    /// Extra folders holding source texts.
+    pub sources: &'a [PathBuf],
+    /// JSON output.
+    pub json: bool,
+    /// Where to write counterexample logs.
+    pub save: &'a Path,
+    /// Renderer.
+    pub format: ErrorFormat,
+}
+
+/// Validate a rulebook.
+pub fn validate(a: Args) -> Result<ExitCode, String> {
+    let format = if a.json { ErrorFormat::Json } else { a.format };
+    let Some((model, sources)) = compile_files(a.files, format)? else { return Ok(ExitCode::from(INVALID)) };
+    let main = a.files.first().cloned().unwrap_or_default();
+    let texts = find_sources(&model, &main, a.sources);
+    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources) };
+    let report = run_validate(model, &texts, &cfg);
+    let saved = save_counterexamples(&report, a.save)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+    } else {
+        print_human(&report, &sources, a.format, &saved);
+    }
+    Ok(if report.errors() == 0 { ExitCode::SUCCESS } else { ExitCode::from(INVALID) })
+}
+
+fn save_counterexamples(report: &Report, dir: &Path) -> Result<Vec<(usize, PathBuf)>, String> {
+    let mut saved = Vec::new();
+    for (i, f) in report.findings.iter().enumerate() {
+        let Some(log) = &f.counterexample else { continue };
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+        let path = dir.join(format!("{}-{}-{}p-seed{}.json", report.rulebook, f.code, f.players.unwrap_or(0), f.seed.unwrap_or(0)));
+        let text = serde_json::to_string_pretty(log).map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        saved.push((i, path));
+    }
+    Ok(saved)
+}
+
+fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], format: ErrorFormat, saved: &[(usize, PathBuf)]) {
+    for (i, f) in r.findings.iter().enumerate() {
+        eprint!("{}", finding(f, sources, format));
+        if let Some((_, p)) = saved.iter().find(|(j, _)| *j == i) {
+            eprintln!("  counterexample: grimoire replay {}\n", p.display());
+        }
+    }
+    println!("validation of `{}`", r.rulebook);
+    println!("\n  players  options              games  failed  median  longest  seconds");
+    for run in &r.runs {
+        let opts = if run.options.is_empty() { "-".to_string() } else { run.options.join(",") };
+        println!("  {:>7}  {:<20} {:>6}  {:>6}  {:>6}  {:>7}  {:>7.2}", run.players, opts, run.games, run.failed, run.median_decisions, run.max_decisions, run.seconds);
+    }
+    let never: Vec<&str> = r.coverage.iter().filter(|c| c.fired == 0).map(|c| c.rule.as_str()).collect();
+    println!("\n  rule coverage: {} of {} procedures and end conditions fired{}", r.coverage.len() - never.len(), r.coverage.len(), if never.is_empty() { String::new() } else { format!("; never: {}", never.join(", ")) });
+    println!("\n  source coverage ({} citations, {} not found):", r.trace.citations, r.trace.not_found);
+    for s in &r.trace.sources {
+        println!("    {}: {} of {} paragraphs cited ({:.1} %)", s.source, s.covered, s.paragraphs, s.percent);
+        for u in s.uncited.iter().take(20) {
+            println!("      uncited, line {}: {}", u.line, u.text);
+        }
+        if s.uncited.len() > 20 {
+            println!("      ... and {} more (see --json)", s.uncited.len() - 20);
+        }
+    }
+    println!("\n  assumptions ({}):", r.assumptions.len());
+    for a in &r.assumptions {
+        println!("    - {}: {}", a.name, a.text);
+    }
+    println!("\n  discrepancies ({}):", r.discrepancies.len());
+    for d in &r.discrepancies {
+        println!("    - {}: {}", d.name, d.text);
+    }
+    let errors = r.errors();
+    let warnings = r.findings.iter().filter(|f| f.severity == Severity::Warning).count();
+    println!("\n{errors} error(s), {warnings} warning(s)");
+}

@@ -1,0 +1,73 @@
+//! V202 — component kinds and zones that no rule uses.
+//!
+//! What: looks for kinds and zones no expression or statement names.
+//! Why: a component of the box list that no rule touches stays in the box for
+//! the whole game; often a rule about it is missing.
+//! Example: `token coin 10` with no `move ... of coin` anywhere.
+//! Fix: encode the rules that use it, or make the component a `narrative`
+//! (a player aid, a box insert) if it has no rule.
+
+use super::{walk_block, walk_expr};
+use crate::model::{Expr, Model, Stmt};
+use crate::validate::{Finding, Severity};
+
+/// Code of this check.
+pub const CODE: &str = "V202";
+
+/// Run the check.
+pub fn check(model: &Model) -> Vec<Finding> {
+    let mut kind_used = vec![false; model.kinds.len()];
+    let mut zone_used = vec![false; model.zones.len()];
+    for z in &model.zones {
+        for k in &z.kinds {
+            kind_used[k.idx()] = true;
+        }
+    }
+    for p in &model.procs {
+        if let Some(k) = p.on_arrive {
+            kind_used[k.idx()] = true;
+        }
+    }
+    let mut mark_expr = |model: &Model, id| {
+        walk_expr(model, id, &mut |e| match model.expr(e) {
+            Expr::Zone(z, _) => zone_used[z.idx()] = true,
+            Expr::PieceOf(k, _) | Expr::Pieces(k) | Expr::Leader(_, k) | Expr::Rearmost(_, k) => kind_used[k.idx()] = true,
+            Expr::Variant(v) | Expr::Is(_, v) => kind_used[model.variants[v.idx()].kind.idx()] = true,
+            _ => {}
+        })
+    };
+    let mut counted: Vec<crate::model::KindId> = Vec::new();
+    for p in &model.procs {
+        let mut exprs = Vec::new();
+        walk_block(
+            model,
+            p.body,
+            &mut |s| {
+                if let Stmt::MoveCount { kind, .. } = s {
+                    counted.push(*kind);
+                }
+            },
+            &mut |e| exprs.push(e),
+        );
+        exprs.extend(p.when);
+        for e in exprs {
+            mark_expr(model, e);
+        }
+    }
+    for e in model.exceptions.iter().map(|x| x.when).chain(model.ends.iter().map(|e| e.when)) {
+        mark_expr(model, e);
+    }
+    for v in model.vars.iter().filter_map(|v| v.init) {
+        mark_expr(model, v);
+    }
+    for k in counted {
+        kind_used[k.idx()] = true;
+    }
+    let kinds = model.kinds.iter().zip(&kind_used).filter(|(_, u)| !**u).map(|(k, _)| {
+        Finding::new(CODE, Severity::Warning, format!("no rule uses the component `{}`", k.name), Some(k.at)).help("encode the rules that use it, or record it as a `narrative` if it has none")
+    });
+    let zones = model.zones.iter().zip(&zone_used).filter(|(_, u)| !**u).map(|(z, _)| {
+        Finding::new(CODE, Severity::Warning, format!("no rule uses the zone `{}`", z.name), Some(z.at)).help("remove it, or encode the rules that put pieces there")
+    });
+    kinds.chain(zones).collect()
+}

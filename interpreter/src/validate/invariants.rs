@@ -1,0 +1,58 @@
+//! The invariants checked after every step of a game, by the simulation
+//! checks, the explorer and `replay`.
+
+use crate::engine::{Game, State};
+
+/// What the game looked like at its start: the baseline the conservation
+/// check compares against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Baseline {
+    /// Instances of each kind in all zones.
+    pub kinds: Vec<u32>,
+}
+
+impl Baseline {
+    /// Read the baseline off a state.
+    pub fn of(game: &Game, st: &State) -> Baseline {
+        Baseline { kinds: st.kind_counts(game) }
+    }
+}
+
+/// An invariant that does not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// Stable code.
+    pub code: &'static str,
+    /// What broke.
+    pub message: String,
+}
+
+/// Code: a component appeared or vanished.
+pub const LEAK: &str = "V501";
+/// Code: a game that is not over offers no choice.
+pub const STUCK: &str = "V502";
+
+/// Check the invariants that hold at every decision point once setup is
+/// done: no component appears or vanishes (pieces taken out of or put back in
+/// the box during play count as appearing and vanishing), and a game that is
+/// not over offers a choice.
+pub fn check(game: &Game, st: &State, base: &Baseline) -> Option<Violation> {
+    let kinds = st.kind_counts(game);
+    if kinds != base.kinds {
+        return Some(Violation { code: LEAK, message: "the number of components changed".into() });
+    }
+    if let Some(n) = st.box_after_setup {
+        let now = st.zones.get(game.box_zone as usize).map(|z| z.len() as u32).unwrap_or(0);
+        if now != n {
+            let verb = if now < n { "came out of" } else { "went into" };
+            return Some(Violation {
+                code: LEAK,
+                message: format!("{} component(s) {verb} the box during play: components must move between zones of the game, never appear or vanish", now.abs_diff(n)),
+            });
+        }
+    }
+    if st.outcome.is_none() && game.choices(st).is_none_or(|(_, o)| o.is_empty()) {
+        return Some(Violation { code: STUCK, message: "the game is not over and nobody has a choice".into() });
+    }
+    None
+}

@@ -1,0 +1,165 @@
+//! The validator: proves or tests what a good rulebook must satisfy.
+//!
+//! Static checks read the model (one file per check in `checks/`); the
+//! simulation checks play seeded random games at every player count and
+//! option, checking the invariants at every step (`invariants.rs`);
+//! `explore.rs` walks every reachable state of a small configuration;
+//! `trace.rs` checks citations against the source text and measures how much
+//! of it the rulebook covers. Every finding has a stable code, the rulebook
+//! span involved, and for a dynamic finding a replayable counterexample.
+
+pub mod checks;
+pub mod explore;
+pub mod invariants;
+pub mod simulate;
+pub mod trace;
+
+use crate::log::GameLog;
+use crate::model::{Loc, Model, RecordKind};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// How bad a finding is: errors fail validation, warnings do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The rulebook is wrong or incomplete.
+    Error,
+    /// Worth a look; does not fail validation.
+    Warning,
+}
+
+/// One thing the validator found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// Stable code (`V201`, `R0001`, `T001`...).
+    pub code: String,
+    /// Error or warning.
+    pub severity: Severity,
+    /// Lowercase message naming rulebook names in backticks.
+    pub message: String,
+    /// Where in the rulebook.
+    pub at: Option<Loc>,
+    /// Other places involved.
+    pub related: Vec<(Loc, String)>,
+    /// How to fix it.
+    pub help: Option<String>,
+    /// Player count of a dynamic finding.
+    pub players: Option<u8>,
+    /// Options switched on for a dynamic finding.
+    pub options: Vec<String>,
+    /// Smallest failing seed of a dynamic finding.
+    pub seed: Option<u64>,
+    /// A replayable log that reaches the finding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<GameLog>,
+}
+
+impl Finding {
+    /// A static finding at a place.
+    pub fn new(code: &str, severity: Severity, message: impl Into<String>, at: Option<Loc>) -> Self {
+        Finding {
+            code: code.to_string(),
+            severity,
+            message: message.into(),
+            at,
+            related: Vec::new(),
+            help: None,
+            players: None,
+            options: Vec::new(),
+            seed: None,
+            counterexample: None,
+        }
+    }
+    /// Add a hint.
+    pub fn help(mut self, h: impl Into<String>) -> Self {
+        self.help = Some(h.into());
+        self
+    }
+}
+
+/// A source text the rulebook cites, as the caller read it.
+#[derive(Debug, Clone)]
+pub struct SourceText {
+    /// The file name as rulebooks cite it (`001_422b920a2bae85f9.txt`).
+    pub name: String,
+    /// Its text; `None` if the file could not be found.
+    pub text: Option<String>,
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Random playouts per player count and option set.
+    pub games: u32,
+    /// A game longer than this many decisions does not end.
+    pub max_decisions: u32,
+    /// The rulebook files, for counterexample logs.
+    pub rulebook: Vec<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new() }
+    }
+}
+
+/// An assumption or discrepancy, for the translator's list.
+#[derive(Debug, Clone, Serialize)]
+pub struct Note {
+    /// The declaration's name.
+    pub name: String,
+    /// Its reason or chosen reading.
+    pub text: String,
+    /// Where.
+    pub at: Loc,
+}
+
+/// Everything the validator learned.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Rulebook name.
+    pub rulebook: String,
+    /// Findings, errors first.
+    pub findings: Vec<Finding>,
+    /// One line per simulated configuration.
+    pub runs: Vec<simulate::RunSummary>,
+    /// How often each procedure ran over all simulations.
+    pub coverage: Vec<simulate::RuleCoverage>,
+    /// Source traceability.
+    pub trace: trace::TraceReport,
+    /// Assumptions (declared and inline).
+    pub assumptions: Vec<Note>,
+    /// Discrepancies.
+    pub discrepancies: Vec<Note>,
+}
+
+impl Report {
+    /// Number of error findings.
+    pub fn errors(&self) -> usize {
+        self.findings.iter().filter(|f| f.severity == Severity::Error).count()
+    }
+}
+
+/// Run every check.
+pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Report {
+    let mut findings = checks::run_all(&model);
+    let sim = simulate::run(&model, cfg);
+    findings.extend(sim.findings);
+    let (trace, trace_findings) = trace::check(&model, sources);
+    findings.extend(trace_findings);
+    findings.sort_by_key(|f| (f.severity == Severity::Warning, f.code.clone()));
+    let mut assumptions = Vec::new();
+    let mut discrepancies = Vec::new();
+    for r in &model.records {
+        match r.kind {
+            RecordKind::Assumption => assumptions.push(Note { name: r.name.clone(), text: r.text.clone().unwrap_or_default(), at: r.at }),
+            RecordKind::Discrepancy => discrepancies.push(Note { name: r.name.clone(), text: r.text.clone().unwrap_or_default(), at: r.at }),
+            _ => {}
+        }
+        for a in &r.assumes {
+            assumptions.push(Note { name: r.name.clone(), text: a.clone(), at: r.at });
+        }
+    }
+    Report { rulebook: model.name.clone(), findings, runs: sim.runs, coverage: sim.coverage, trace, assumptions, discrepancies }
+}

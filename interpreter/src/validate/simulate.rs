@@ -1,0 +1,268 @@
+//! Simulation checks: seeded random playouts at every player count and
+//! option set, with the invariants checked after every step. The first
+//! failing seed of each finding is the smallest, since seeds are tried in
+//! order; its log is the counterexample.
+
+use super::invariants::{self, Baseline};
+use super::{Config, Finding, Severity};
+use crate::engine::{ExecErrorKind, Game, State};
+use crate::log::{enabled_options, outcome_text, GameLog, LogStep, RandomAgent};
+use crate::model::{Loc, Model, ProcKind};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Code: a game did not end within the decision bound.
+pub const NO_END: &str = "V503";
+/// Code: setup fails at a player count.
+pub const SETUP: &str = "V101";
+/// Code: a rule never fired in any simulation.
+pub const NEVER_FIRED: &str = "V203";
+
+/// One simulated configuration.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunSummary {
+    /// Player count.
+    pub players: u8,
+    /// Options on.
+    pub options: Vec<String>,
+    /// Games played.
+    pub games: u32,
+    /// Games that hit a finding.
+    pub failed: u32,
+    /// Wall time.
+    pub seconds: f64,
+    /// Decisions per game.
+    pub median_decisions: u32,
+    /// Longest game.
+    pub max_decisions: u32,
+}
+
+/// How often a procedure ran.
+#[derive(Debug, Clone, Serialize)]
+pub struct RuleCoverage {
+    /// Name.
+    pub rule: String,
+    /// Phase, rule, trigger, exception or end condition.
+    pub kind: String,
+    /// Times it ran, over all games.
+    pub fired: u64,
+    /// Games in which it ran.
+    pub games: u32,
+    /// Declaration.
+    pub at: Loc,
+}
+
+/// What the simulation checks found.
+pub struct SimOutcome {
+    /// Findings.
+    pub findings: Vec<Finding>,
+    /// One per configuration.
+    pub runs: Vec<RunSummary>,
+    /// Per procedure.
+    pub coverage: Vec<RuleCoverage>,
+}
+
+/// A game played with the invariants checked at every step.
+pub struct Checked {
+    /// Final state (absent if setup itself failed).
+    pub state: Option<State>,
+    /// The log up to the end or the problem.
+    pub log: GameLog,
+    /// The first problem: code, message, place, rule.
+    pub problem: Option<Problem>,
+}
+
+/// The first thing that went wrong in a checked game.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    /// Stable code.
+    pub code: String,
+    /// What went wrong.
+    pub message: String,
+    /// Where in the rulebook.
+    pub at: Option<Loc>,
+    /// The procedure that was running.
+    pub rule: Option<String>,
+    /// During setup (before the first round).
+    pub in_setup: bool,
+}
+
+/// Play one random game from `seed`, checking invariants after every step.
+pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: u32) -> Checked {
+    let mut log = GameLog {
+        rulebook: rulebook.to_vec(),
+        players: game.players,
+        options: enabled_options(game),
+        seed,
+        steps: Vec::new(),
+        outcome: None,
+        final_fingerprint: String::new(),
+        error: None,
+        exploring: false,
+    };
+    let mut st = match game.start(seed) {
+        Ok(st) => st,
+        Err(e) => {
+            log.error = Some(e.message.clone());
+            let problem = Problem { code: e.kind.code().into(), message: e.message, at: e.at, rule: e.rule, in_setup: true };
+            return Checked { state: None, log, problem: Some(problem) };
+        }
+    };
+    let base = Baseline::of(game, &st);
+    let mut agent = RandomAgent::new(seed);
+    let mut problem = None;
+    loop {
+        if let Some(v) = invariants::check(game, &st, &base) {
+            problem = Some(Problem { code: v.code.into(), message: v.message, at: None, rule: None, in_setup: st.round == 0 });
+            break;
+        }
+        let Some((player, options)) = game.choices(&st) else { break };
+        if st.decisions >= max_decisions {
+            problem = Some(Problem {
+                code: NO_END.into(),
+                message: format!("the game did not end within {max_decisions} decisions"),
+                at: game.pending_at(&st),
+                rule: None,
+                in_setup: false,
+            });
+            break;
+        }
+        let i = agent.pick(options.len());
+        let label = options.get(i).map(|v| game.label(*v)).unwrap_or_default();
+        log.steps.push(LogStep { player: u16::from(player) + 1, choice: i as u32, label });
+        if let Err(e) = game.apply(&mut st, i) {
+            problem = Some(Problem { code: e.kind.code().into(), message: e.message.clone(), at: e.at, rule: e.rule, in_setup: st.round == 0 });
+            break;
+        }
+    }
+    log.outcome = outcome_text(st.outcome);
+    log.final_fingerprint = format!("{:016x}", st.fingerprint());
+    log.error = problem.as_ref().map(|p| p.message.clone());
+    Checked { state: Some(st), log, problem }
+}
+
+/// The option sets to try: none, each alone, and all together.
+fn option_sets(model: &Model) -> Vec<Vec<String>> {
+    let mut sets = vec![Vec::new()];
+    for o in &model.options {
+        sets.push(vec![o.clone()]);
+    }
+    if model.options.len() > 1 {
+        sets.push(model.options.clone());
+    }
+    sets
+}
+
+/// Run the simulation checks.
+pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
+    let procs = model.procs.len();
+    let mut fired = vec![0u64; procs];
+    let mut fired_games = vec![0u32; procs];
+    let mut ends = vec![(0u64, 0u32); model.ends.len()];
+    let mut findings: Vec<Finding> = Vec::new();
+    // Loc compares spans loosely (spans are ignored by equality), so key by offsets.
+    let mut seen: HashMap<(String, Option<(u16, usize, usize)>), usize> = HashMap::new();
+    let mut runs = Vec::new();
+    for players in model.min_players..=model.max_players {
+        for options in option_sets(model) {
+            let Ok(game) = Game::new(model.clone(), players, &options) else { continue };
+            let start = Instant::now();
+            let mut lengths = Vec::with_capacity(cfg.games as usize);
+            let mut failed = 0;
+            for seed in 0..u64::from(cfg.games) {
+                let c = play_checked(&game, &cfg.rulebook, seed, cfg.max_decisions);
+                if let Some(st) = &c.state {
+                    for (j, n) in st.fired.iter().enumerate() {
+                        fired[j] += u64::from(*n);
+                        fired_games[j] += u32::from(*n > 0);
+                    }
+                    for (j, n) in st.ends_fired.iter().enumerate() {
+                        ends[j].0 += u64::from(*n);
+                        ends[j].1 += u32::from(*n > 0);
+                    }
+                    lengths.push(st.decisions);
+                }
+                let Some(p) = c.problem else { continue };
+                failed += 1;
+                let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
+                if seen.contains_key(&key) {
+                    continue;
+                }
+                seen.insert(key, findings.len());
+                findings.push(to_finding(p, players, &options, seed, c.log));
+            }
+            lengths.sort_unstable();
+            runs.push(RunSummary {
+                players,
+                options,
+                games: cfg.games,
+                failed,
+                seconds: start.elapsed().as_secs_f64(),
+                median_decisions: lengths.get(lengths.len() / 2).copied().unwrap_or(0),
+                max_decisions: lengths.last().copied().unwrap_or(0),
+            });
+        }
+    }
+    let mut coverage: Vec<RuleCoverage> = model
+        .procs
+        .iter()
+        .enumerate()
+        .map(|(j, p)| RuleCoverage {
+            rule: p.name.clone(),
+            kind: match p.kind {
+                ProcKind::Phase => "phase",
+                ProcKind::Rule => "rule",
+                ProcKind::Trigger => "trigger",
+            }
+            .into(),
+            fired: fired[j],
+            games: fired_games[j],
+            at: p.at,
+        })
+        .collect();
+    for (j, e) in model.ends.iter().enumerate() {
+        let at = model.proc(e.body).at;
+        coverage.push(RuleCoverage { rule: e.name.clone(), kind: "end".into(), fired: ends[j].0, games: ends[j].1, at });
+    }
+    // End bodies are counted through `ends`; their procedure entries are internal.
+    let end_bodies: Vec<String> = model.ends.iter().map(|e| e.name.clone()).collect();
+    coverage.retain(|c| c.kind == "end" || !end_bodies.contains(&c.rule));
+    if cfg.games > 0 {
+        for c in &coverage {
+            if c.fired == 0 {
+                findings.push(
+                    Finding::new(NEVER_FIRED, Severity::Warning, format!("the {} `{}` never fired in {} random games per configuration", c.kind, c.rule, cfg.games), Some(c.at))
+                        .help("a rule no game reaches may be dead, or need more games (`--games`) or an option to reach"),
+                );
+            }
+        }
+    }
+    SimOutcome { findings, runs, coverage }
+}
+
+fn to_finding(p: Problem, players: u8, options: &[String], seed: u64, log: GameLog) -> Finding {
+    let setup_failed = p.in_setup && p.code == ExecErrorKind::Underflow.code();
+    let (code, message) = if setup_failed {
+        (SETUP.to_string(), format!("the setup cannot be done with {players} players: {}", p.message))
+    } else {
+        (p.code.clone(), p.message.clone())
+    };
+    let mut f = Finding::new(&code, Severity::Error, message, p.at);
+    f.players = Some(players);
+    f.options = options.to_vec();
+    f.seed = Some(seed);
+    f.help = Some(match &p.rule {
+        Some(r) => format!("while running `{r}`; replay the counterexample to see the game up to this step"),
+        None => "replay the counterexample to see the game up to this step".into(),
+    });
+    if p.code == ExecErrorKind::Underflow.code() && !setup_failed {
+        f.help = Some(format!(
+            "{}; the rule takes from a zone that can be empty and the text does not say what happens then: guard it with `if count(zone) > 0` and record an `assume`, or cite the sentence that covers it",
+            f.help.unwrap_or_default()
+        ));
+    }
+    f.counterexample = Some(log);
+    f
+}
