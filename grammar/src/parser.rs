@@ -33,6 +33,23 @@ fn span(p: &P) -> Span {
     Span::new(s.start(), s.end())
 }
 
+/// The span of a pair without the whitespace and comments pest lets a rule
+/// swallow after its last element (an optional clause that did not match).
+fn tight_span(p: &P) -> Span {
+    let s = p.as_span();
+    let mut text = s.as_str();
+    loop {
+        let trimmed = text.trim_end();
+        let last_line_start = trimmed.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let last_line = trimmed.get(last_line_start..).unwrap_or("");
+        text = if last_line.trim_start().starts_with('#') && last_line_start > 0 { trimmed.get(..last_line_start).unwrap_or("") } else { trimmed };
+        if text.len() == trimmed.len() {
+            break;
+        }
+    }
+    Span::new(s.start(), s.start() + text.len())
+}
+
 fn to_parse_error(e: pest::error::Error<Rule>) -> ParseError {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match e.location {
@@ -332,7 +349,7 @@ fn header(p: P) -> Result<Header, ParseError> {
 }
 
 fn item(p: P) -> Result<Item, ParseError> {
-    let sp = span(&p);
+    let sp = tight_span(&p);
     let inner = Kids::of(p).next()?;
     let rule = inner.as_rule();
     let mut k = Kids::of(inner);
@@ -603,7 +620,7 @@ fn visibility(p: &P) -> Visibility {
 fn variants(p: P) -> Result<Vec<Variant>, ParseError> {
     let mut out = Vec::new();
     for v in p.into_inner() {
-        let sp = span(&v);
+        let sp = tight_span(&v);
         let mut k = Kids::of(v);
         let name = ident(k.next()?);
         let label = k.next_if(Rule::string).map(string);
@@ -634,7 +651,7 @@ fn block(p: P) -> Result<Block, ParseError> {
 }
 
 fn stmt(p: P) -> Result<Stmt, ParseError> {
-    let sp = span(&p);
+    let sp = tight_span(&p);
     let mut outer = Kids::of(p);
     let inner = outer.next()?;
     let provenance = provenances(&mut outer)?;

@@ -218,10 +218,16 @@ impl Game {
 
     /// A fresh game from a seed, run up to its first decision.
     pub fn start(&self, seed: u64) -> Result<State, ExecError> {
+        let (st, result) = self.begin(seed);
+        result.map(|()| st)
+    }
+
+    /// Like [`Game::start`], but keeps the state when the rules fail before
+    /// the first decision (for coverage and reports).
+    pub fn begin(&self, seed: u64) -> (State, Result<(), ExecError>) {
         let mut st = State::new(self, seed);
-        st.init_values(self)?;
-        self.run(&mut st)?;
-        Ok(st)
+        let result = st.init_values(self).and_then(|()| self.run(&mut st));
+        (st, result)
     }
 
     /// A fresh game whose dice and shuffles are chance nodes (decided by

@@ -107,9 +107,9 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
     let root = match game.start_exploring() {
         Ok(st) => st,
         Err(e) => {
-            let mut f = Finding::new(e.kind.code(), Severity::Error, format!("the setup fails: {}", e.message), e.at);
-            f.players = Some(game.players);
-            report.findings.push(f);
+            // The path to this failure is empty: the game fails before its first decision.
+            let root = [Node { parent: u32::MAX, choice: 0 }];
+            report.findings.push(finding(game, rulebook, &root, 0, e.kind.code(), e.message, e.at));
             return report;
         }
     };

@@ -102,14 +102,12 @@ pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: 
         error: None,
         exploring: false,
     };
-    let mut st = match game.start(seed) {
-        Ok(st) => st,
-        Err(e) => {
-            log.error = Some(e.message.clone());
-            let problem = Problem { code: e.kind.code().into(), message: e.message, at: e.at, rule: e.rule, in_setup: true };
-            return Checked { state: None, log, problem: Some(problem) };
-        }
-    };
+    let (mut st, started) = game.begin(seed);
+    if let Err(e) = started {
+        log.error = Some(e.message.clone());
+        let problem = Problem { code: e.kind.code().into(), message: e.message, at: e.at, rule: e.rule, in_setup: st.round == 0 };
+        return Checked { state: Some(st), log, problem: Some(problem) };
+    }
     let base = Baseline::of(game, &st);
     let mut agent = RandomAgent::new(seed);
     let mut problem = None;

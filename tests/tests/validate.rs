@@ -1,0 +1,150 @@
+//! The validator on its fixtures: each broken rulebook in
+//! `fixtures/validate/` names the findings it must produce
+//! (`# finding[CODE]: message part`), each counterexample replays to the
+//! failure, and the sound fixture passes and is proven by exploration.
+
+use grimoire_interpreter::engine::Game;
+use grimoire_interpreter::log::{replay, ReplayError};
+use grimoire_interpreter::validate::explore::{explore, Budget};
+use grimoire_interpreter::validate::{validate, Config, Report, Severity, SourceText};
+use grimoire_interpreter::{compile, Source};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate")
+}
+
+fn load(name: &str) -> (Arc<grimoire_interpreter::Model>, String) {
+    let path = dir().join(name);
+    let text = std::fs::read_to_string(&path).expect("fixture exists");
+    let model = compile(&[Source { name: format!("fixtures/validate/{name}"), text: text.clone() }]).unwrap_or_else(|d| panic!("{name} does not compile: {d:?}"));
+    (Arc::new(model), text)
+}
+
+fn run(name: &str) -> (Report, String) {
+    let (model, text) = load(name);
+    let source = SourceText { name: "source.txt".into(), text: std::fs::read_to_string(dir().join("source.txt")).ok() };
+    let cfg = Config { games: 40, max_decisions: 200, rulebook: vec![dir().join(name).display().to_string()] };
+    (validate(model, &[source], &cfg), text)
+}
+
+/// `# finding[CODE]: part of the message` lines.
+fn expected(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("# finding["))
+        .filter_map(|l| l.split_once("]:"))
+        .map(|(code, msg)| (code.to_string(), msg.trim().to_string()))
+        .collect()
+}
+
+fn broken_fixtures() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir())
+        .expect("fixture folder")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".rules") && n != "sound.rules")
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_broken_fixture_is_caught_with_its_code_and_only_that() {
+    let names = broken_fixtures();
+    assert!(names.len() >= 9, "expected the nine broken fixtures, found {names:?}");
+    for name in names {
+        let (report, text) = run(&name);
+        let want = expected(&text);
+        assert!(!want.is_empty(), "{name} names no expected finding");
+        for (code, part) in &want {
+            let hit = report.findings.iter().any(|f| &f.code == code && f.message.contains(part.as_str()));
+            assert!(hit, "{name}: expected {code} containing {part:?}, got {:#?}", report.findings.iter().map(|f| (&f.code, &f.message)).collect::<Vec<_>>());
+        }
+        for f in report.findings.iter().filter(|f| f.severity == Severity::Error) {
+            assert!(want.iter().any(|(c, _)| *c == f.code), "{name}: unexpected error {} {}", f.code, f.message);
+        }
+        assert!(report.errors() > 0, "{name} must fail validation");
+    }
+}
+
+#[test]
+fn dynamic_findings_point_at_the_rulebook_and_replay_to_the_failure() {
+    for name in broken_fixtures() {
+        let (report, _) = run(&name);
+        let (model, _) = load(&name);
+        for f in report.findings.iter().filter(|f| f.counterexample.is_some()) {
+            let log = f.counterexample.as_ref().expect("checked");
+            let game = Game::new(model.clone(), log.players, &log.options).expect("log's player count is valid");
+            let replayed = replay(&game, log);
+            match f.code.as_str() {
+                // A game that does not end is a game that is still running at the bound.
+                "V503" => {
+                    let st = replayed.expect("an endless game replays without error");
+                    assert!(!st.is_over(), "{name}: the endless counterexample must not be over");
+                    assert_eq!(st.decisions as usize, log.steps.len());
+                }
+                "V501" => assert!(matches!(replayed, Err(ReplayError::Invariant { code: "V501", .. })), "{name}: {replayed:?}"),
+                code => match replayed {
+                    Err(ReplayError::Exec { error, .. }) => {
+                        let expected_code = if code == "V101" { "R0005" } else { code };
+                        assert_eq!(error.kind.code(), expected_code, "{name}");
+                        assert!(error.at.is_some(), "{name}: the failure must point at the rulebook");
+                    }
+                    other => panic!("{name}: {code} counterexample should stop with an error, got {other:?}"),
+                },
+            }
+        }
+    }
+}
+
+#[test]
+fn the_sound_fixture_passes_and_is_proven_by_exploration() {
+    let (report, _) = run("sound.rules");
+    assert!(report.findings.is_empty(), "{:#?}", report.findings);
+    assert_eq!(report.trace.not_found, 0);
+    assert!(report.trace.sources.iter().all(|s| s.uncited.is_empty()));
+    let (model, _) = load("sound.rules");
+    for players in 2..=3 {
+        let game = Game::new(model.clone(), players, &[]).expect("valid count");
+        let r = explore(&game, &[], Budget { max_states: 100_000, max_depth: 1000 });
+        assert!(r.exhausted, "{players} players: {}", r.verdict());
+        assert!(r.findings.is_empty());
+        assert!(r.terminal > 0);
+        assert_eq!(r.terminal as u32, r.wins_by_seat.iter().sum::<u32>() + r.other_endings);
+    }
+}
+
+#[test]
+fn exploration_finds_the_planted_deadlock_with_a_replayable_path() {
+    let (model, _) = load("deadlock.rules");
+    let game = Game::new(model, 2, &[]).expect("valid count");
+    let r = explore(&game, &[], Budget { max_states: 10_000, max_depth: 100 });
+    let f = r.findings.iter().find(|f| f.code == "R0001").expect("the deadlock is found");
+    let log = f.counterexample.as_ref().expect("with a path");
+    assert!(log.exploring);
+    assert!(matches!(replay(&game, log), Err(ReplayError::Exec { .. })));
+}
+
+#[test]
+fn a_budget_too_small_is_reported_as_not_exhausted() {
+    let (model, _) = load("sound.rules");
+    let game = Game::new(model, 3, &[]).expect("valid count");
+    let r = explore(&game, &[], Budget { max_states: 10, max_depth: 1000 });
+    assert!(!r.exhausted);
+    assert!(r.verdict().starts_with("not exhausted"), "{}", r.verdict());
+}
+
+#[test]
+fn validator_reports_read_well() {
+    let mut out = String::new();
+    for name in broken_fixtures() {
+        let (report, _) = run(&name);
+        out.push_str(&format!("{name}\n"));
+        for f in report.findings.iter().filter(|f| f.severity == Severity::Error) {
+            let players = f.players.map(|p| format!(" [{p} players, seed {}]", f.seed.unwrap_or(0))).unwrap_or_default();
+            out.push_str(&format!("  {} {}{players}\n", f.code, f.message));
+        }
+    }
+    insta::assert_snapshot!(out);
+}
