@@ -15,9 +15,56 @@ type P<'a> = Pair<'a, Rule>;
 
 /// Parse a whole rulebook or module.
 pub fn parse(text: &str) -> Result<File, ParseError> {
+    check_nesting(text)?;
     let mut pairs = RulesParser::parse(Rule::file, text).map_err(to_parse_error)?;
     let file = pairs.next().ok_or_else(|| internal("empty parse", 0))?;
     build_file(file)
+}
+
+/// Deepest bracket nesting accepted. The parser and the evaluator recurse
+/// once per level, so a bound here keeps hostile input from overflowing the
+/// stack; real rulebooks nest a dozen levels at most.
+const MAX_NESTING: usize = 48;
+/// Most operators in one expression between brackets, for the same reason.
+const MAX_OPERATORS: usize = 64;
+
+fn check_nesting(text: &str) -> Result<(), ParseError> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut in_comment = false;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if in_comment {
+            in_comment = c != '\n';
+            continue;
+        }
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '#' => in_comment = true,
+            '"' => in_string = true,
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(ParseError {
+                        expected: format!("at most {MAX_NESTING} nested brackets"),
+                        span: Span::new(i, i + 1),
+                        help: Some("split the expression with `let`, or the block into rules".into()),
+                    });
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn internal(what: &str, at: usize) -> ParseError {
@@ -784,6 +831,14 @@ fn pratt() -> &'static PrattParser<Rule> {
 }
 
 fn expr(p: P) -> Result<Expr, ParseError> {
+    let operators = p.clone().into_inner().filter(|x| x.as_rule() != Rule::postfix).count();
+    if operators > MAX_OPERATORS {
+        return Err(ParseError {
+            expected: format!("at most {MAX_OPERATORS} operators in one expression"),
+            span: span(&p),
+            help: Some("split the expression with `let`".into()),
+        });
+    }
     pratt()
         .map_primary(postfix)
         .map_prefix(|op, rhs| {

@@ -7,6 +7,9 @@ use crate::diagnostic::{codes, Diagnostic};
 use crate::model::*;
 use grimoire_grammar::ast::{self, ItemKind, ProcKind};
 
+/// Most parameters a procedure may take (the engine passes them on a fixed array).
+pub const MAX_PARAMS: usize = 8;
+
 impl Resolver {
     fn declare(&mut self, name: &ast::Ident, sym: Sym) {
         let at = self.loc(name.span);
@@ -194,6 +197,10 @@ impl Resolver {
             if let ItemKind::Procedure(pr) = &p.item.kind {
                 if let Some(Sym::Proc(id)) = self.globals.get(&pr.name.name).map(|(s, _)| *s) {
                     let tys: Vec<Ty> = pr.params.iter().map(|(_, t)| self.type_named(t)).collect();
+                    if tys.len() > MAX_PARAMS {
+                        let at = self.loc(pr.name.span);
+                        self.error(Diagnostic::new(codes::ARITY, format!("`{}` has {} parameters; at most {MAX_PARAMS} are allowed", pr.name.name, tys.len()), at, "too many parameters").help("group what belongs together in vars, or split the rule"));
+                    }
                     self.param_names_of.insert(id, pr.params.iter().map(|(n, _)| n.name.clone()).collect());
                     if let Some(proc_) = self.model.procs.get_mut(id.idx()) {
                         proc_.params = tys.len() as u16;
