@@ -57,6 +57,10 @@ pub fn player_number(p: u8) -> u16 {
 pub fn outcome_text(o: Option<Outcome>) -> Option<String> {
     o.map(|o| match o {
         Outcome::Winner(p) => format!("player {} wins", u16::from(p) + 1),
+        Outcome::Shared(_) => {
+            let names: Vec<String> = o.winners().map(|p| (u16::from(p) + 1).to_string()).collect();
+            format!("players {} share the victory", names.join(", "))
+        }
         Outcome::Draw => "draw".to_string(),
         Outcome::Ended => "ended without a winner".to_string(),
     })

@@ -578,6 +578,8 @@ pub enum Stmt {
     As(ExprId, BlockId),
     /// Win.
     Win(ExprId),
+    /// Shared victory of every player of a collection.
+    WinAll(ExprId),
     /// Draw.
     Draw,
     /// End without a winner.

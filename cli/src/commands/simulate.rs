@@ -82,7 +82,7 @@ pub fn simulate(files: &[PathBuf], players: u8, games: u32, seed: u64, options: 
                 failures.push(Failure { seed: s, message: e.message.clone() });
                 first_error.get_or_insert(e);
             }
-            (Some(Outcome::Winner(w)), None) => wins[w as usize] += 1,
+            (Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))), None) => o.winners().for_each(|w| wins[w as usize] += 1),
             (Some(_), None) => draws += 1,
             (None, None) => unfinished += 1,
         }

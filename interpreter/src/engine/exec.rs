@@ -440,6 +440,19 @@ impl Game {
                 let v = self.eval(st, scratch, cx, *p)?;
                 st.outcome = Some(Outcome::Winner(self.player(v, *p)?));
             }
+            Stmt::WinAll(c) => {
+                let start = scratch.len();
+                self.collect(st, scratch, cx, *c)?;
+                let mut mask = 0u16;
+                for v in scratch.drain(start..) {
+                    mask |= 1 << self.player(v, *c)?;
+                }
+                st.outcome = Some(match mask.count_ones() {
+                    0 => Outcome::Ended,
+                    1 => Outcome::Winner(mask.trailing_zeros() as u8),
+                    _ => Outcome::Shared(mask),
+                });
+            }
             Stmt::Draw => st.outcome = Some(Outcome::Draw),
             Stmt::End => st.outcome = Some(Outcome::Ended),
             Stmt::Pass => {}

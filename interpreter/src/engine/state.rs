@@ -15,6 +15,8 @@ use std::hash::{Hash, Hasher};
 pub enum Outcome {
     /// One player won.
     Winner(u8),
+    /// Several players share the victory (bit i: player i).
+    Shared(u16),
     /// Nobody won; a declared draw.
     Draw,
     /// The rules ended the game without a winner.
@@ -116,6 +118,18 @@ pub struct State {
     /// Pieces left in the box when setup ended: during play the box neither
     /// gives nor takes (the conservation invariant).
     pub box_after_setup: Option<u32>,
+}
+
+impl Outcome {
+    /// The players who won.
+    pub fn winners(self) -> impl Iterator<Item = u8> {
+        let mask = match self {
+            Outcome::Winner(p) => 1u16 << p,
+            Outcome::Shared(m) => m,
+            Outcome::Draw | Outcome::Ended => 0,
+        };
+        (0..16u8).filter(move |p| mask & (1 << p) != 0)
+    }
 }
 
 impl State {

@@ -139,7 +139,24 @@ impl Resolver {
                 let p = self.expect(sc, p, Ty::Player, "the player of `as`");
                 Stmt::As(p, self.block(sc, b))
             }
-            StmtKind::Win(p) => Stmt::Win(self.expect(sc, p, Ty::Player, "the winner")),
+            StmtKind::Win(p) => {
+                let t = self.expr(sc, p);
+                match t.coll {
+                    // `win [q in players where ...]`: a shared victory.
+                    Some(elem) => {
+                        if !fits(elem, Ty::Player) {
+                            self.type_error(p.span, elem, Ty::Player, "the winners");
+                        }
+                        Stmt::WinAll(t.id)
+                    }
+                    None => {
+                        if !fits(t.ty, Ty::Player) {
+                            self.type_error(p.span, t.ty, Ty::Player, "the winner");
+                        }
+                        Stmt::Win(t.id)
+                    }
+                }
+            }
             StmtKind::Draw => Stmt::Draw,
             StmtKind::End => Stmt::End,
             StmtKind::Pass => Stmt::Pass,

@@ -131,7 +131,7 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
         let Some((_, options)) = game.choices(&st) else {
             report.terminal += 1;
             match st.outcome {
-                Some(Outcome::Winner(w)) => report.wins_by_seat[w as usize] += 1,
+                Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))) => o.winners().for_each(|w| report.wins_by_seat[w as usize] += 1),
                 _ => report.other_endings += 1,
             }
             continue;

@@ -25,7 +25,7 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
         let node = &model.stmt(*s).stmt;
         stmt(node);
         match node {
-            Stmt::Let(_, x) | Stmt::Shuffle(x) | Stmt::Win(x) => walk_expr(model, *x, expr),
+            Stmt::Let(_, x) | Stmt::Shuffle(x) | Stmt::Win(x) | Stmt::WinAll(x) => walk_expr(model, *x, expr),
             Stmt::Assign(lv, _, x) => {
                 walk_expr(model, *x, expr);
                 match lv {
