@@ -1,6 +1,8 @@
 //! Random playouts of Grail Cup per second, single thread, at 3, 5 and 8
 //! players. Run with `cargo bench -p grimoire-interpreter`.
 
+#![allow(clippy::panic, reason = "a benchmark stops on a broken rulebook")]
+
 use grimoire_interpreter::engine::Game;
 use grimoire_interpreter::log::RandomAgent;
 use grimoire_interpreter::{compile, Source};

@@ -2,6 +2,8 @@
 //! every step) and exhaustive exploration of a small game, in states per
 //! second. Run with `cargo bench -p grimoire-interpreter --bench validator`.
 
+#![allow(clippy::panic, reason = "a benchmark stops on a broken rulebook")]
+
 use grimoire_interpreter::engine::Game;
 use grimoire_interpreter::validate::explore::{explore, Budget};
 use grimoire_interpreter::validate::simulate::play_checked;

@@ -660,6 +660,7 @@ pub struct Model {
     pub records: Vec<Record>,
 }
 
+#[allow(clippy::indexing_slicing, reason = "ids are only handed out by the resolver, which pushed what they index")]
 impl Model {
     /// An expression by id.
     pub fn expr(&self, id: ExprId) -> &Expr {

@@ -23,8 +23,11 @@ use std::sync::Arc;
 /// Exit code: the rulebook is invalid, or a game hit a rule problem.
 pub const INVALID: u8 = 1;
 
+/// A compiled rulebook and the files it came from.
+pub type Compiled = (Arc<Model>, Vec<Source>);
+
 /// Load and compile, printing diagnostics; `Ok(None)` means invalid.
-pub fn compile_files(files: &[PathBuf], format: ErrorFormat) -> Result<Option<(Arc<Model>, Vec<Source>)>, String> {
+pub fn compile_files(files: &[PathBuf], format: ErrorFormat) -> Result<Option<Compiled>, String> {
     let sources = load(files).map_err(|e| e.to_string())?;
     match compile(&sources) {
         Ok(model) => Ok(Some((Arc::new(model), sources))),

@@ -45,6 +45,7 @@ struct RuleCount {
 
 /// Run `games` random playouts.
 #[allow(clippy::too_many_arguments, reason = "one argument per command-line flag")]
+#[allow(clippy::indexing_slicing, reason = "the counters are sized from the model and the player count they are indexed by")]
 pub fn simulate(files: &[PathBuf], players: u8, games: u32, seed: u64, options: &[String], max_decisions: u32, json: bool) -> Result<ExitCode, String> {
     let Some((game, sources)) = game_for(files, players, options)? else { return Ok(ExitCode::from(INVALID)) };
     let rulebook = names(&sources);

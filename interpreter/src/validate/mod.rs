@@ -8,6 +8,8 @@
 //! of it the rulebook covers. Every finding has a stable code, the rulebook
 //! span involved, and for a dynamic finding a replayable counterexample.
 
+#![allow(clippy::indexing_slicing, reason = "arrays here are sized from the model and indexed by its ids")]
+
 pub mod checks;
 pub mod explore;
 pub mod invariants;

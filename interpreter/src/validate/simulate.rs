@@ -153,6 +153,9 @@ fn option_sets(model: &Model) -> Vec<Vec<String>> {
     sets
 }
 
+/// One finding per code and rulebook place: (code, file, span start, span end).
+type FindingKey = (String, Option<(u16, usize, usize)>);
+
 /// Run the simulation checks.
 pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     let procs = model.procs.len();
@@ -161,7 +164,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     let mut ends = vec![(0u64, 0u32); model.ends.len()];
     let mut findings: Vec<Finding> = Vec::new();
     // Loc compares spans loosely (spans are ignored by equality), so key by offsets.
-    let mut seen: HashMap<(String, Option<(u16, usize, usize)>), usize> = HashMap::new();
+    let mut seen: HashMap<FindingKey, usize> = HashMap::new();
     let mut runs = Vec::new();
     for players in model.min_players..=model.max_players {
         for options in option_sets(model) {
