@@ -148,3 +148,25 @@ fn validator_reports_read_well() {
     }
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn a_module_can_replace_the_board_of_a_real_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let base = root.join("../rulebooks/grail-cup/grail-cup.rules");
+    let module = root.join("fixtures/explore/grail-cup-short-track.rules");
+    let sources: Vec<Source> = [base, module]
+        .iter()
+        .map(|p| Source { name: p.display().to_string(), text: std::fs::read_to_string(p).expect("file exists") })
+        .collect();
+    let model = Arc::new(compile(&sources).unwrap_or_else(|d| panic!("{d:?}")));
+    let track = model.tracks.iter().find(|t| t.name == "path").expect("the track is still called path");
+    assert_eq!(track.spaces.len(), 12, "the module's track replaced the base's");
+    let game = Game::new(model, 3, &[]).expect("valid count");
+    for seed in 0..50 {
+        let c = grimoire_interpreter::validate::simulate::play_checked(&game, &[], seed, 1000);
+        assert!(c.problem.is_none(), "seed {seed}: {:?}", c.problem);
+        let st = c.state.expect("played");
+        assert!(st.is_over());
+        assert!(st.round <= 4, "on 12 spaces a game lasts a few turns, not {}", st.round);
+    }
+}
