@@ -94,6 +94,9 @@ enum Command {
         /// Print the report as JSON (schema: docs/validate.md).
         #[arg(long)]
         json: bool,
+        /// Write the source and the rulebook side by side as an HTML page.
+        #[arg(long)]
+        html: Option<PathBuf>,
         /// How to print findings.
         #[arg(long, value_enum, default_value = "human")]
         error_format: ErrorFormat,
@@ -133,8 +136,8 @@ fn main() -> ExitCode {
         Command::Play { files, players, seed, options, auto, log } => commands::play(&files, players, seed, &options, auto, log.as_deref()),
         Command::Simulate { files, players, games, seed, options, max_decisions, json } => commands::simulate(&files, players, games, seed, &options, max_decisions, json),
         Command::Replay { log } => commands::replay(&log),
-        Command::Validate { files, games, max_decisions, sources, save, json, error_format } => {
-            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format })
+        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format } => {
+            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref() })
         }
         Command::Explore { files, players, options, max_states, max_depth, json } => {
             commands::explore(&files, players, &options, grimoire_interpreter::validate::explore::Budget { max_states, max_depth }, json)

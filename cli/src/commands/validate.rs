@@ -25,6 +25,8 @@ pub struct Args<'a> {
     pub save: &'a Path,
     /// Renderer.
     pub format: ErrorFormat,
+    /// Also write the side-by-side page here.
+    pub html: Option<&'a Path>,
 }
 
 /// Validate a rulebook.
@@ -34,7 +36,12 @@ pub fn validate(a: Args) -> Result<ExitCode, String> {
     let main = a.files.first().cloned().unwrap_or_default();
     let texts = find_sources(&model, &main, a.sources);
     let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources) };
-    let report = run_validate(model, &texts, &cfg);
+    let report = run_validate(model.clone(), &texts, &cfg);
+    if let Some(path) = a.html {
+        let page = grimoire_cli::html::side_by_side(&report, &model, &sources);
+        std::fs::write(path, page).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        eprintln!("side-by-side page written to {}", path.display());
+    }
     let saved = save_counterexamples(&report, a.save)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);

@@ -30,6 +30,19 @@ pub struct Uncited {
     pub text: String,
 }
 
+/// A paragraph of the source and what cites it, for the side-by-side view.
+#[derive(Debug, Clone, Serialize)]
+pub struct Paragraph {
+    /// First line (from 1).
+    pub first_line: u32,
+    /// Last line.
+    pub last_line: u32,
+    /// Its text.
+    pub text: String,
+    /// Indexes in `Model::records` of what cites it.
+    pub cited_by: Vec<usize>,
+}
+
 /// Coverage of one source text.
 #[derive(Debug, Clone, Serialize)]
 pub struct SourceCoverage {
@@ -43,6 +56,9 @@ pub struct SourceCoverage {
     pub percent: f64,
     /// The paragraphs nothing cites.
     pub uncited: Vec<Uncited>,
+    /// Every paragraph with what cites it (left out of the JSON report).
+    #[serde(skip)]
+    pub side_by_side: Vec<Paragraph>,
 }
 
 /// The traceability report.
@@ -144,9 +160,9 @@ pub fn check(model: &Model, sources: &[SourceText]) -> (TraceReport, Vec<Finding
     names.dedup();
     for name in names {
         let text = sources.iter().find(|s| s.name == name).and_then(|s| s.text.as_deref());
-        let cites: Vec<&Citation> = model.records.iter().flat_map(|r| r.cites.iter()).filter(|c| source_of(c) == name).collect();
+        let cites: Vec<(usize, &Citation)> = model.records.iter().enumerate().flat_map(|(i, r)| r.cites.iter().map(move |c| (i, c))).filter(|(_, c)| source_of(c) == name).collect();
         let Some(text) = text else {
-            let at = cites.first().map(|c| at_of(c));
+            let at = cites.first().map(|(_, c)| at_of(c));
             findings.push(
                 Finding::new(SOURCE_MISSING, Severity::Error, format!("the source text `{name}` cannot be found, so its {} citation(s) cannot be checked", cites.len()), at)
                     .help("give its folder with `--sources DIR`, or fix the file name in `source \"...\"`"),
@@ -156,15 +172,15 @@ pub fn check(model: &Model, sources: &[SourceText]) -> (TraceReport, Vec<Finding
         let norm = normalise(text);
         let paras = paragraphs(text);
         let total_lines = text.lines().count() as u32;
-        let mut covered = vec![false; paras.len()];
-        let mut cover = |lo: u32, hi: u32| {
+        let mut cited_by: Vec<Vec<usize>> = vec![Vec::new(); paras.len()];
+        let mut cover = |record: usize, lo: u32, hi: u32| {
             for (i, (a, b, _)) in paras.iter().enumerate() {
-                if *a <= hi && lo <= *b {
-                    covered[i] = true;
+                if *a <= hi && lo <= *b && !cited_by[i].contains(&record) {
+                    cited_by[i].push(record);
                 }
             }
         };
-        for c in cites {
+        for (record, c) in cites {
             report.citations += 1;
             match c {
                 Citation::Quote { quote, at, .. } => {
@@ -177,7 +193,7 @@ pub fn check(model: &Model, sources: &[SourceText]) -> (TraceReport, Vec<Finding
                             let end = start + q.len() - 1;
                             let lo = norm.line_of.get(start).copied().unwrap_or(0);
                             let hi = norm.line_of.get(end).copied().unwrap_or(lo);
-                            cover(lo, hi);
+                            cover(record, lo, hi);
                             found = true;
                             from = start + q.len();
                         }
@@ -194,12 +210,23 @@ pub fn check(model: &Model, sources: &[SourceText]) -> (TraceReport, Vec<Finding
                     if *from == 0 || *to < *from || *to > total_lines {
                         findings.push(Finding::new(LINES_OUTSIDE, Severity::Error, format!("lines {from}..{to} are not within `{name}`, which has {total_lines} lines"), Some(*at)));
                     } else {
-                        cover(*from, *to);
+                        cover(record, *from, *to);
                     }
                 }
             }
         }
-        let uncited: Vec<Uncited> = paras.iter().zip(&covered).filter(|(_, c)| !**c).map(|((l, _, t), _)| Uncited { line: *l, text: t.clone() }).collect();
+        let uncited: Vec<Uncited> = paras.iter().zip(&cited_by).filter(|(_, c)| c.is_empty()).map(|((l, _, t), _)| Uncited { line: *l, text: t.clone() }).collect();
+        let lines: Vec<&str> = text.lines().collect();
+        let side_by_side = paras
+            .iter()
+            .zip(cited_by)
+            .map(|((a, b, _), by)| Paragraph {
+                first_line: *a,
+                last_line: *b,
+                text: lines.get(*a as usize - 1..*b as usize).map(|l| l.join("\n")).unwrap_or_default(),
+                cited_by: by,
+            })
+            .collect();
         let n = paras.len();
         let done = n - uncited.len();
         if !uncited.is_empty() {
@@ -208,7 +235,7 @@ pub fn check(model: &Model, sources: &[SourceText]) -> (TraceReport, Vec<Finding
                     .help(format!("first uncited paragraph, line {}: {}", uncited.first().map(|u| u.line).unwrap_or(0), uncited.first().map(|u| u.text.as_str()).unwrap_or(""))),
             );
         }
-        report.sources.push(SourceCoverage { source: name.clone(), paragraphs: n, covered: done, percent: if n == 0 { 100.0 } else { 100.0 * done as f64 / n as f64 }, uncited });
+        report.sources.push(SourceCoverage { source: name.clone(), paragraphs: n, covered: done, percent: if n == 0 { 100.0 } else { 100.0 * done as f64 / n as f64 }, uncited, side_by_side });
     }
     (report, findings)
 }

@@ -1,0 +1,78 @@
+//! The translator's page: the source text and the rulebook side by side,
+//! paragraph by paragraph, with the assumptions and discrepancies listed.
+
+use grimoire_interpreter::model::{Model, RecordKind};
+use grimoire_interpreter::validate::{Report, Severity};
+use grimoire_interpreter::Source;
+use std::fmt::Write;
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The rulebook text a record was written at (its first lines).
+fn excerpt(model: &Model, sources: &[Source], record: usize) -> String {
+    let Some(r) = model.records.get(record) else { return String::new() };
+    let Some(src) = sources.get(r.at.file.idx()) else { return String::new() };
+    let text = src.text.get(r.at.span.start..r.at.span.end).unwrap_or("");
+    let lines: Vec<&str> = text.lines().take(4).collect();
+    let more = if text.lines().count() > 4 { "\n…" } else { "" };
+    format!("{}{more}", lines.join("\n"))
+}
+
+/// Render the page.
+pub fn side_by_side(report: &Report, model: &Model, sources: &[Source]) -> String {
+    let mut h = String::new();
+    let title = model.title.clone().unwrap_or_else(|| model.name.clone());
+    let _ = write!(
+        h,
+        "<!doctype html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>{t} — source and rulebook</title><style>\
+body{{font-family:system-ui,sans-serif;margin:2em;max-width:110em}}table{{border-collapse:collapse;width:100%}}\
+td{{vertical-align:top;border-top:1px solid #ddd;padding:.4em}}td.src{{width:45%;white-space:pre-wrap}}\
+tr.uncited td.src{{background:#fee}}pre{{margin:.2em 0;background:#f6f6f6;padding:.3em;white-space:pre-wrap}}\
+.k{{font-size:.75em;padding:.1em .4em;border-radius:.3em;color:#fff}}.Encoded{{background:#357}}.Assumption{{background:#a60}}\
+.Discrepancy{{background:#a03}}.Narrative{{background:#666}}.ln{{color:#999;font-size:.8em}}</style></head><body>\
+<h1>{t}</h1><p>{e} error(s), {w} warning(s). {c} citations, {nf} not found.</p>",
+        t = esc(&title),
+        e = report.errors(),
+        w = report.findings.iter().filter(|f| f.severity == Severity::Warning).count(),
+        c = report.trace.citations,
+        nf = report.trace.not_found
+    );
+    for s in &report.trace.sources {
+        let _ = write!(h, "<h2>{} — {} of {} paragraphs cited ({:.1} %)</h2><table>", esc(&s.source), s.covered, s.paragraphs, s.percent);
+        for p in &s.side_by_side {
+            let class = if p.cited_by.is_empty() { " class=\"uncited\"" } else { "" };
+            let _ = write!(h, "<tr{class}><td class=\"src\"><span class=\"ln\">{}–{}</span>\n{}</td><td>", p.first_line, p.last_line, esc(&p.text));
+            for r in &p.cited_by {
+                let Some(rec) = model.records.get(*r) else { continue };
+                let kind = match rec.kind {
+                    RecordKind::Encoded => "Encoded",
+                    RecordKind::Assumption => "Assumption",
+                    RecordKind::Discrepancy => "Discrepancy",
+                    RecordKind::Narrative => "Narrative",
+                };
+                let _ = write!(h, "<div><span class=\"k {kind}\">{kind}</span> <b>{}</b><pre>{}</pre></div>", esc(&rec.name), esc(&excerpt(model, sources, *r)));
+            }
+            if p.cited_by.is_empty() {
+                h.push_str("<i>not cited by any rule, assumption, discrepancy or narrative</i>");
+            }
+            h.push_str("</td></tr>");
+        }
+        h.push_str("</table>");
+    }
+    let _ = write!(h, "<h2>Assumptions ({})</h2><ul>", report.assumptions.len());
+    for a in &report.assumptions {
+        let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(&a.name), esc(&a.text));
+    }
+    let _ = write!(h, "</ul><h2>Discrepancies ({})</h2><ul>", report.discrepancies.len());
+    for d in &report.discrepancies {
+        let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(&d.name), esc(&d.text));
+    }
+    h.push_str("</ul><h2>Findings</h2><ul>");
+    for f in &report.findings {
+        let _ = write!(h, "<li><code>{}</code> {}</li>", esc(&f.code), esc(&f.message));
+    }
+    h.push_str("</ul></body></html>\n");
+    h
+}
