@@ -48,7 +48,7 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
         for z in &obs.zones {
             match &z.pieces {
                 Some(p) => {
-                    let _ = writeln!(o, "  {}: {}", z.zone, p.join(", "));
+                    let _ = writeln!(o, "  {}: {}", z.zone, grouped(p));
                 }
                 None => {
                     let _ = writeln!(o, "  {}: {} hidden", z.zone, z.count);
@@ -102,4 +102,16 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
         exploring: false,
     };
     Ok((log, error))
+}
+
+/// `lance, lance, lance` reads better as `lance ×3`; order is kept otherwise.
+fn grouped(labels: &[String]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < labels.len() {
+        let run = labels[i..].iter().take_while(|l| **l == labels[i]).count();
+        out.push(if run > 1 { format!("{} ×{run}", labels[i]) } else { labels[i].clone() });
+        i += run;
+    }
+    out.join(", ")
 }
