@@ -192,7 +192,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                     continue;
                 }
                 seen.insert(key, findings.len());
-                findings.push(to_finding(p, players, &options, seed, c.log));
+                findings.push(to_finding(model, p, players, &options, seed, c.log));
             }
             lengths.sort_unstable();
             runs.push(RunSummary {
@@ -243,7 +243,26 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     SimOutcome { findings, runs, coverage }
 }
 
-fn to_finding(p: Problem, players: u8, options: &[String], seed: u64, log: GameLog) -> Finding {
+/// The sentence of the source that the innermost cited declaration or
+/// statement around `at` encodes, so that a finding can say what the text says.
+pub fn citation_around(model: &Model, at: Loc) -> Option<String> {
+    model
+        .records
+        .iter()
+        .filter(|r| r.at.file == at.file && r.at.span.start <= at.span.start && at.span.end <= r.at.span.end)
+        .filter_map(|r| {
+            let quote = r.cites.iter().find_map(|c| match c {
+                crate::model::Citation::Quote { quote, .. } => Some(quote.clone()),
+                crate::model::Citation::Lines { .. } => None,
+            })?;
+            Some((r.at.span.len(), quote))
+        })
+        .min_by_key(|(len, _)| *len)
+        .map(|(_, q)| q)
+}
+
+fn to_finding(model: &Model, p: Problem, players: u8, options: &[String], seed: u64, log: GameLog) -> Finding {
+    let cited = p.at.and_then(|at| citation_around(model, at));
     let setup_failed = p.in_setup && p.code == ExecErrorKind::Underflow.code();
     let (code, message) = if setup_failed {
         (SETUP.to_string(), format!("the setup cannot be done with {players} players: {}", p.message))
@@ -263,6 +282,9 @@ fn to_finding(p: Problem, players: u8, options: &[String], seed: u64, log: GameL
             "{}; the rule takes from a zone that can be empty and the text does not say what happens then: guard it with `if count(zone) > 0` and record an `assume`, or cite the sentence that covers it",
             f.help.unwrap_or_default()
         ));
+    }
+    if let Some(q) = cited {
+        f.help = Some(format!("{}\nthe rule encodes: « {q} »", f.help.unwrap_or_default()));
     }
     f.counterexample = Some(log);
     f
