@@ -106,12 +106,18 @@ fn normalise(text: &str) -> Normalised {
         }
         let Some(f) = fold(c) else { continue };
         if f == ' ' {
-            if out.ends_with(' ') || out.is_empty() {
+            // French typography puts spaces inside « » and before : ; ! ?;
+            // extraction keeps or drops them at random, so none are kept there.
+            if out.ends_with(' ') || out.ends_with('"') || out.is_empty() {
                 continue;
             }
             out.push(' ');
             line_of.push(here);
             continue;
+        }
+        if matches!(f, '"' | ':' | ';' | '!' | '?') && out.ends_with(' ') {
+            out.pop();
+            line_of.pop();
         }
         for l in f.to_lowercase() {
             let before = out.len();
