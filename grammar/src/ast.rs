@@ -210,6 +210,15 @@ pub enum ItemKind {
         /// Description.
         label: Option<Str>,
     },
+    /// `fn name(params) = expression`: a named expression.
+    Function {
+        /// Name.
+        name: Ident,
+        /// Typed parameters.
+        params: Vec<(Ident, Ident)>,
+        /// Its value.
+        body: Expr,
+    },
     /// `setup { ... }`.
     Setup(Block),
     /// `round NAME [times N] { ... }`.
@@ -555,6 +564,13 @@ pub enum StmtKind {
         /// Question shown to the player.
         prompt: Option<Str>,
     },
+    /// `choose x from C at random`: chance picks one, uniformly.
+    ChooseRandom {
+        /// Bound local.
+        var: Ident,
+        /// Options.
+        from: Expr,
+    },
     /// `if` / `else if` / `else`.
     If(Vec<(Expr, Block)>, Option<Block>),
     /// `while c { }`.
@@ -579,6 +595,8 @@ pub enum StmtKind {
     End,
     /// `pass`.
     Pass,
+    /// `proceed`: inside an exception, run the rule it changes as written.
+    Proceed,
 }
 
 /// Binary operators.

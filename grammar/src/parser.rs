@@ -233,6 +233,13 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::draw_stmt => "`draw`",
         Rule::end_stmt => "`end`",
         Rule::pass_stmt => "`pass`",
+        Rule::function => "a function `fn name(params) = expression`",
+        Rule::kw_fn => "`fn`",
+        Rule::at_random => "`at random`",
+        Rule::kw_at => "`at`",
+        Rule::kw_random => "`random`",
+        Rule::proceed_stmt => "`proceed`",
+        Rule::kw_proceed => "`proceed`",
         Rule::expr | Rule::postfix | Rule::primary | Rule::paren | Rule::call | Rule::list => "an expression",
         Rule::infix => "an operator",
         Rule::prefix => "`-` or `not`",
@@ -635,6 +642,17 @@ fn item(p: P) -> Result<Item, ParseError> {
             provenance = provenances(&mut k)?;
             ItemKind::Option { name, label }
         }
+        Rule::function => {
+            let name = ident(k.next()?);
+            let mut params = Vec::new();
+            for param in k.next()?.into_inner() {
+                let mut pk = Kids::of(param);
+                params.push((ident(pk.next()?), ident(pk.next()?)));
+            }
+            let body = expr(k.next()?)?;
+            provenance = provenances(&mut k)?;
+            ItemKind::Function { name, params, body }
+        }
         Rule::setup => {
             provenance = provenances(&mut k)?;
             ItemKind::Setup(block(k.next()?)?)
@@ -820,9 +838,13 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
         Rule::choose_stmt => {
             let var = ident(k.next()?);
             let from = expr(k.next()?)?;
-            let by = expr(k.next()?)?;
-            let prompt = k.inner.next().map(string);
-            StmtKind::Choose { var, from, by, prompt }
+            if k.next_if(Rule::at_random).is_some() {
+                StmtKind::ChooseRandom { var, from }
+            } else {
+                let by = expr(k.next()?)?;
+                let prompt = k.inner.next().map(string);
+                StmtKind::Choose { var, from, by, prompt }
+            }
         }
         Rule::if_stmt => {
             let mut arms = Vec::new();
@@ -884,6 +906,7 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
         Rule::win_stmt => StmtKind::Win(expr(k.next()?)?),
         Rule::draw_stmt => StmtKind::Draw,
         Rule::end_stmt => StmtKind::End,
+        Rule::proceed_stmt => StmtKind::Proceed,
         _ => StmtKind::Pass,
     };
     Ok(Stmt { kind, provenance, span: sp })

@@ -48,6 +48,8 @@ ids!(
     ExceptionId,
     /// A source file of the rulebook text (the `.rules` files).
     FileId,
+    /// A function (a named expression).
+    FnId,
 );
 
 /// An expression in the arena.
@@ -350,6 +352,23 @@ pub struct ExceptionDef {
     pub at: Loc,
 }
 
+/// A function: a named expression with parameters.
+#[derive(Debug, Clone, Serialize)]
+pub struct FnDef {
+    /// Name.
+    pub name: String,
+    /// Parameter types (the first local slots).
+    pub param_tys: Vec<Ty>,
+    /// Local slots, parameters included.
+    pub locals: u16,
+    /// Its value.
+    pub body: ExprId,
+    /// Its type.
+    pub ty: Ty,
+    /// Declaration.
+    pub at: Loc,
+}
+
 /// An end condition.
 #[derive(Debug, Clone, Serialize)]
 pub struct EndDef {
@@ -463,6 +482,10 @@ pub enum Expr {
     Enabled(OptionId),
     /// `is(piece, variant)`.
     Is(ExprId, VariantId),
+    /// `is(piece, kind)`.
+    IsKind(ExprId, KindId),
+    /// A call of a function.
+    CallFn(FnId, Vec<ExprId>),
     /// A zone's contents as a collection (`for x in zone`).
     Contents(ExprId),
     /// `cell(grid, row, col)`, from 1; `none` off the grid.
@@ -562,6 +585,13 @@ pub enum Stmt {
         /// The question.
         prompt: Option<String>,
     },
+    /// Chance picks one element, uniformly.
+    ChooseRandom {
+        /// Local receiving it.
+        slot: u16,
+        /// Options.
+        from: ExprId,
+    },
     /// Conditional.
     If(Vec<(ExprId, BlockId)>, Option<BlockId>),
     /// Loop while.
@@ -586,6 +616,8 @@ pub enum Stmt {
     End,
     /// Nothing.
     Pass,
+    /// Run a rule's own body, exceptions aside (`proceed` in an exception).
+    Proceed(ProcId),
 }
 
 /// A statement with where it was written.
@@ -638,6 +670,8 @@ pub struct Model {
     pub options: Vec<String>,
     /// Procedures.
     pub procs: Vec<Proc>,
+    /// Functions.
+    pub fns: Vec<FnDef>,
     /// The setup procedure.
     pub setup: Option<ProcId>,
     /// The round procedure and its optional fixed count.

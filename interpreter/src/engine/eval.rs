@@ -200,6 +200,24 @@ impl Game {
                 let p = self.piece(x, *p)?;
                 Value::Bool(self.inst_variant[p as usize] == Some(*v))
             }
+            Expr::CallFn(f, args) => {
+                let def = &m.fns[f.idx()];
+                let mut vals = [Value::None; 8];
+                for (i, a) in args.iter().take(8).enumerate() {
+                    vals[i] = self.eval(st, scratch, cx, *a)?;
+                }
+                let base = st.stack.len();
+                st.stack.extend_from_slice(&vals[..args.len().min(8)]);
+                st.stack.resize(base + (def.locals as usize).max(args.len().min(8)), Value::None);
+                let v = self.eval(st, scratch, Ctx { base: base as u32, actor: cx.actor }, def.body);
+                st.stack.truncate(base);
+                v?
+            }
+            Expr::IsKind(p, k) => {
+                let x = self.eval(st, scratch, cx, *p)?;
+                let p = self.piece(x, *p)?;
+                Value::Bool(self.inst_kind[p as usize] == *k)
+            }
             Expr::Cell(t, r, c) => {
                 let rv = self.eval(st, scratch, cx, *r)?;
                 let r = self.int(rv, *r)?;

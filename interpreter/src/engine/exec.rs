@@ -372,6 +372,25 @@ impl Game {
                 }
                 scratch.truncate(start);
             }
+            Stmt::ChooseRandom { slot, from } => {
+                let start = scratch.len();
+                self.collect(st, scratch, cx, *from)?;
+                let n = scratch.len() - start;
+                let target = (frame.base + u32::from(*slot)) as usize;
+                if n == 0 {
+                    scratch.truncate(start);
+                    return Err(ExecError::new(ExecErrorKind::Deadlock, "`choose ... at random` has nothing to choose from", at));
+                }
+                if st.exploring && n > 1 {
+                    st.options.clear();
+                    st.options.extend_from_slice(&scratch[start..]);
+                    st.pending = Some(Pending { player: CHANCE, slot: target as u32, stmt: s, shuffle: None });
+                } else {
+                    let i = st.random_below(n as u64) as usize;
+                    st.stack[target] = scratch[start + i];
+                }
+                scratch.truncate(start);
+            }
             Stmt::If(arms, otherwise) => {
                 for (c, b) in arms {
                     let v = self.eval(st, scratch, cx, *c)?;
@@ -430,6 +449,18 @@ impl Game {
                     vals[i] = self.eval(st, scratch, cx, *a)?;
                 }
                 self.call(st, scratch, *p, &vals[..n], frame)?;
+            }
+            Stmt::Proceed(target) => {
+                // The rule an exception changes, run as written, with the
+                // exception's own arguments (its first locals).
+                let n = self.model.proc(*target).params as usize;
+                let mut vals = [Value::None; 8];
+                for (i, v) in vals.iter_mut().enumerate().take(n.min(8)) {
+                    *v = st.stack[frame.base as usize + i];
+                }
+                st.fired[target.idx()] += 1;
+                let phase = self.model.proc(*target).kind == ProcKind::Phase;
+                self.push_proc(st, *target, &vals[..n.min(8)], frame.actor, frame.depth, phase, false);
             }
             Stmt::As(p, b) => {
                 let v = self.eval(st, scratch, cx, *p)?;
@@ -505,68 +536,60 @@ impl Game {
         })
     }
 
-    /// Call a procedure, applying the exceptions that hold.
+    /// Call a procedure, applying the exceptions that hold: those another
+    /// holding exception is `over` are dropped; of the rest, at most one may
+    /// replace the body (`instead`: two are a conflict), while `before` and
+    /// `after` exceptions add to it, in declaration order.
     fn call(&self, st: &mut State, scratch: &mut Vec<Value>, proc: ProcId, args: &[Value], frame: Frame) -> Result<(), ExecError> {
         let p = self.model.proc(proc);
         let phase = p.kind == ProcKind::Phase;
-        let mut chosen: [Option<ExceptionId>; 2] = [None, None];
-        if !p.exceptions.is_empty() {
-            let mut holding: Vec<ExceptionId> = Vec::new();
-            for x in &p.exceptions {
-                let def = &self.model.exceptions[x.idx()];
-                let base = st.stack.len();
-                st.stack.extend_from_slice(args);
-                st.stack.resize(base + self.model.proc(def.body).locals.max(args.len() as u16) as usize, Value::None);
-                let v = self.eval(st, scratch, Ctx { base: base as u32, actor: frame.actor }, def.when);
-                st.stack.truncate(base);
-                if self.boolean(v?, def.when)? {
-                    holding.push(*x);
-                }
-            }
-            let winners: Vec<ExceptionId> = holding
-                .iter()
-                .copied()
-                .filter(|x| !holding.iter().any(|y| self.model.exceptions[y.idx()].over.contains(x)))
-                .collect();
-            match winners.as_slice() {
-                [] => {}
-                [one] => chosen[0] = Some(*one),
-                [a, b, ..] => {
-                    let (da, db) = (&self.model.exceptions[a.idx()], &self.model.exceptions[b.idx()]);
-                    let mut e = ExecError::new(
-                        ExecErrorKind::Conflict,
-                        format!("the exceptions `{}` and `{}` to `{}` both apply and neither is `over` the other", da.name, db.name, p.name),
-                        Some(da.at),
-                    );
-                    e.rule = Some(p.name.clone());
-                    return Err(e);
-                }
+        if p.exceptions.is_empty() {
+            st.fired[proc.idx()] += 1;
+            self.push_proc(st, proc, args, frame.actor, frame.depth, phase, false);
+            return Ok(());
+        }
+        let mut holding: Vec<ExceptionId> = Vec::new();
+        for x in &p.exceptions {
+            let def = &self.model.exceptions[x.idx()];
+            let base = st.stack.len();
+            st.stack.extend_from_slice(args);
+            st.stack.resize(base + self.model.proc(def.body).locals.max(args.len() as u16) as usize, Value::None);
+            let v = self.eval(st, scratch, Ctx { base: base as u32, actor: frame.actor }, def.when);
+            st.stack.truncate(base);
+            if self.boolean(v?, def.when)? {
+                holding.push(*x);
             }
         }
-        match chosen[0] {
-            None => {
-                st.fired[proc.idx()] += 1;
-                self.push_proc(st, proc, args, frame.actor, frame.depth, phase, false);
-            }
-            Some(x) => {
-                let def = &self.model.exceptions[x.idx()];
-                st.fired[def.body.idx()] += 1;
-                match def.mode {
-                    ExceptionMode::Instead => {
-                        self.push_proc(st, def.body, args, frame.actor, frame.depth, phase, false);
-                    }
-                    ExceptionMode::Before => {
-                        st.fired[proc.idx()] += 1;
-                        self.push_proc(st, proc, args, frame.actor, frame.depth, phase, false);
-                        self.push_proc(st, def.body, args, frame.actor, frame.depth, false, false);
-                    }
-                    ExceptionMode::After => {
-                        st.fired[proc.idx()] += 1;
-                        self.push_proc(st, def.body, args, frame.actor, frame.depth, phase, false);
-                        self.push_proc(st, proc, args, frame.actor, frame.depth, false, false);
-                    }
-                }
-            }
+        let kept: Vec<ExceptionId> = holding.iter().copied().filter(|x| !holding.iter().any(|y| self.model.exceptions[y.idx()].over.contains(x))).collect();
+        let mode = |x: &ExceptionId| self.model.exceptions[x.idx()].mode;
+        let insteads: Vec<ExceptionId> = kept.iter().copied().filter(|x| mode(x) == ExceptionMode::Instead).collect();
+        if let [a, b, ..] = insteads.as_slice() {
+            let (da, db) = (&self.model.exceptions[a.idx()], &self.model.exceptions[b.idx()]);
+            let mut e = ExecError::new(
+                ExecErrorKind::Conflict,
+                format!("the exceptions `{}` and `{}` to `{}` both apply, both replace it, and neither is `over` the other", da.name, db.name, p.name),
+                Some(da.at),
+            );
+            e.rule = Some(p.name.clone());
+            return Err(e);
+        }
+        // Frames run last-pushed first: push the afters in reverse, then the
+        // body (or its replacement), then the befores in reverse.
+        let body = insteads.first().map(|x| self.model.exceptions[x.idx()].body).unwrap_or(proc);
+        let afters: Vec<ProcId> = kept.iter().filter(|x| mode(x) == ExceptionMode::After).map(|x| self.model.exceptions[x.idx()].body).collect();
+        let befores: Vec<ProcId> = kept.iter().filter(|x| mode(x) == ExceptionMode::Before).map(|x| self.model.exceptions[x.idx()].body).collect();
+        for (i, b) in afters.iter().enumerate().rev() {
+            st.fired[b.idx()] += 1;
+            // The last addition to run closes the phase.
+            let closes = phase && i + 1 == afters.len();
+            self.push_proc(st, *b, args, frame.actor, frame.depth, closes, false);
+        }
+        st.fired[body.idx()] += 1;
+        // End conditions are checked once the whole phase, additions included, is done.
+        self.push_proc(st, body, args, frame.actor, frame.depth, phase && afters.is_empty(), false);
+        for b in befores.iter().rev() {
+            st.fired[b.idx()] += 1;
+            self.push_proc(st, *b, args, frame.actor, frame.depth, false, false);
         }
         Ok(())
     }

@@ -144,6 +144,12 @@ impl Resolver {
                     self.model.exceptions.push(ExceptionDef { name: e.name.name.clone(), target: ProcId(0), when: ExprId(0), mode: e.mode, over: Vec::new(), body, at });
                     self.declare(&e.name, Sym::Exception(id));
                 }
+                ItemKind::Function { name, .. } => {
+                    let id = FnId(self.model.fns.len() as u16);
+                    let at = self.loc(name.span);
+                    self.model.fns.push(FnDef { name: name.name.clone(), param_tys: Vec::new(), locals: 0, body: ExprId(0), ty: Ty::Any, at });
+                    self.declare(name, Sym::Fn(id));
+                }
                 ItemKind::Setup(_) => {
                     if self.model.setup.is_some() {
                         let at = self.loc(span);
@@ -209,6 +215,42 @@ impl Resolver {
                 }
             }
         }
+        for p in items {
+            self.file = p.file;
+            if let ItemKind::Function { name, params, .. } = &p.item.kind {
+                if let Some(Sym::Fn(id)) = self.globals.get(&name.name).map(|(s, _)| *s) {
+                    let tys: Vec<Ty> = params.iter().map(|(_, t)| self.type_named(t)).collect();
+                    if let Some(f) = self.model.fns.get_mut(id.idx()) {
+                        f.param_tys = tys;
+                    }
+                }
+            }
+        }
+        // Function bodies before procedures, so that calls know their types.
+        for p in items {
+            self.file = p.file;
+            if let ItemKind::Function { name, params, body } = &p.item.kind {
+                let Some(Sym::Fn(id)) = self.globals.get(&name.name).map(|(s, _)| *s) else { continue };
+                let tys = self.model.fns.get(id.idx()).map(|f| f.param_tys.clone()).unwrap_or_default();
+                let mut sc = Scope::default();
+                for ((n, _), t) in params.iter().zip(tys) {
+                    sc.bind(&n.name, t);
+                }
+                let t = self.expr(&mut sc, body);
+                if t.coll.is_some() {
+                    let at = self.loc(body.span);
+                    self.error(Diagnostic::new(codes::COLLECTION, format!("the function `{}` gives a collection; a function gives one value", name.name), at, "a collection"));
+                }
+                if let Some(f) = self.model.fns.get_mut(id.idx()) {
+                    f.body = t.id;
+                    f.ty = t.ty;
+                    f.locals = sc.next;
+                }
+                let at = self.loc(p.item.span);
+                self.record(RecordKind::Encoded, format!("fn {}", name.name), None, &p.item.provenance, at);
+            }
+        }
+        self.check_fn_cycles();
         let mut exception_idx = 0usize;
         let mut end_idx = 0usize;
         for p in items {
@@ -276,6 +318,38 @@ impl Resolver {
         for t in 0..self.model.procs.len() {
             if self.model.procs.get(t).is_some_and(|p| p.kind == ProcKind::Trigger) {
                 self.model.triggers.push(ProcId(t as u16));
+            }
+        }
+    }
+
+    /// A function may not call itself, directly or not: evaluation recurses
+    /// on the Rust stack, and the language has no loops inside expressions.
+    fn check_fn_cycles(&mut self) {
+        let n = self.model.fns.len();
+        let calls: Vec<Vec<usize>> = (0..n)
+            .map(|i| {
+                let mut out = Vec::new();
+                crate::validate::checks::walk_expr(&self.model, self.model.fns[i].body, &mut |e| {
+                    if let Expr::CallFn(f, _) = self.model.expr(e) {
+                        out.push(f.idx());
+                    }
+                });
+                out
+            })
+            .collect();
+        for start in 0..n {
+            let mut seen = vec![false; n];
+            let mut todo: Vec<usize> = calls[start].clone();
+            while let Some(f) = todo.pop() {
+                if f == start {
+                    let at = self.model.fns[start].at;
+                    let name = self.model.fns[start].name.clone();
+                    self.error(Diagnostic::new(codes::ARITY, format!("the function `{name}` calls itself"), at, "recursive").help("functions cannot recurse; use a rule with a loop instead"));
+                    break;
+                }
+                if !std::mem::replace(&mut seen[f], true) {
+                    todo.extend(calls[f].iter().copied());
+                }
             }
         }
     }
@@ -351,7 +425,9 @@ impl Resolver {
     }
 
     fn exception(&mut self, idx: usize, e: &ast::Exception, item: &ast::Item) {
-        let target = match self.lookup(&e.rule, &[]) {
+        // `setup` is not a declared name, but modules add to it like to any rule.
+        let setup = if e.rule.name == "setup" { self.model.setup.map(Sym::Proc) } else { None };
+        let target = match setup.or_else(|| self.lookup(&e.rule, &[])) {
             Some(Sym::Proc(p)) => p,
             Some(other) => {
                 self.wrong_sort(&e.rule, other, "a rule or phase");
@@ -369,7 +445,9 @@ impl Resolver {
             sc.bind(n, *t);
         }
         let when = self.expect(&mut sc, &e.when, Ty::Bool, "the condition of an exception");
+        self.exception_target = Some(target);
         let b = self.block(&mut sc, &e.body);
+        self.exception_target = None;
         self.finish_proc(body, b, sc.next);
         if let Some(p) = self.model.procs.get_mut(body.idx()) {
             p.params = params;

@@ -558,9 +558,10 @@ impl Resolver {
                     return self.bad(span);
                 }
                 let p = args.first().map(|a| self.expect(sc, a, Ty::Piece(None), "the first argument of `is`"));
-                match (p, self.sym_arg(args, 1, "a variant")) {
+                match (p, self.sym_arg(args, 1, "a variant or a component kind")) {
                     (Some(p), Some(Sym::Variant(v))) => self.val(Expr::Is(p, v), Ty::Bool, span),
-                    (_, Some(other)) => self.sort_arg(args, 1, other, "a variant", span),
+                    (Some(p), Some(Sym::Kind(k))) => self.val(Expr::IsKind(p, k), Ty::Bool, span),
+                    (_, Some(other)) => self.sort_arg(args, 1, other, "a variant or a component kind", span),
                     _ => self.bad(span),
                 }
             }
@@ -574,6 +575,14 @@ impl Resolver {
                         let Some(arg) = args.first() else { return self.bad(span) };
                         let k = self.expect(sc, arg, Ty::Int, "the key of a table");
                         self.val(Expr::Row(t, k), Ty::Row(t), span)
+                    }
+                    Some(Sym::Fn(f)) => {
+                        let (tys, ret) = self.model.fns.get(f.idx()).map(|d| (d.param_tys.clone(), d.ty)).unwrap_or((Vec::new(), Ty::Any));
+                        if !arity(self, tys.len()) {
+                            return self.bad(span);
+                        }
+                        let ids = args.iter().zip(&tys).map(|(a, t)| self.expect(sc, a, *t, &format!("an argument of `{}`", name.name))).collect();
+                        self.val(Expr::CallFn(f, ids), ret, span)
                     }
                     Some(other) => {
                         self.wrong_sort(name, other, "a function or a table");

@@ -34,6 +34,7 @@ pub(crate) enum Sym {
     Option(OptionId),
     Proc(ProcId),
     Exception(ExceptionId),
+    Fn(FnId),
     /// Assumptions, discrepancies, narratives, end conditions, grids, graphs: named, not usable in expressions.
     Other(&'static str),
 }
@@ -54,6 +55,7 @@ impl Sym {
             Sym::Option(_) => "an option",
             Sym::Proc(_) => "a phase, rule or trigger",
             Sym::Exception(_) => "an exception",
+            Sym::Fn(_) => "a function",
             Sym::Other(what) => what,
         }
     }
@@ -72,6 +74,8 @@ pub(crate) struct Resolver {
     pub(crate) current_proc: String,
     /// Parameter names of each procedure, for exceptions that share them.
     pub(crate) param_names_of: HashMap<ProcId, Vec<String>>,
+    /// While compiling an exception's body: the rule it changes.
+    pub(crate) exception_target: Option<ProcId>,
 }
 
 /// Resolve a base rulebook (first) and the modules that extend it (in order).
@@ -85,6 +89,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
         default_source: Vec::new(),
         current_proc: String::new(),
         param_names_of: HashMap::new(),
+        exception_target: None,
     };
     r.model.files = files.iter().map(|f| f.name.clone()).collect();
     r.header(files);
@@ -282,6 +287,7 @@ pub(crate) fn item_name(kind: &ItemKind) -> Option<&ast::Ident> {
         ItemKind::Table(t) => Some(&t.name),
         ItemKind::Procedure(p) => Some(&p.name),
         ItemKind::Exception(e) => Some(&e.name),
+        ItemKind::Function { name, .. } => Some(name),
         ItemKind::Setup(_) | ItemKind::Replace(_) | ItemKind::Remove { .. } => None,
     }
 }

@@ -111,6 +111,11 @@ impl Resolver {
                 let slot = sc.bind(&var.name, elem);
                 Stmt::Choose { slot, from, by, prompt: prompt.as_ref().map(|p| p.value.clone()) }
             }
+            StmtKind::ChooseRandom { var, from } => {
+                let (from, elem) = self.collection(sc, from);
+                let slot = sc.bind(&var.name, elem);
+                Stmt::ChooseRandom { slot, from }
+            }
             StmtKind::If(arms, otherwise) => {
                 let arms = arms.iter().map(|(c, b)| (self.expect(sc, c, Ty::Bool, "the condition of `if`"), self.block(sc, b))).collect();
                 let otherwise = otherwise.as_ref().map(|b| self.block(sc, b));
@@ -160,6 +165,14 @@ impl Resolver {
             StmtKind::Draw => Stmt::Draw,
             StmtKind::End => Stmt::End,
             StmtKind::Pass => Stmt::Pass,
+            StmtKind::Proceed => match self.exception_target {
+                Some(t) => Stmt::Proceed(t),
+                None => {
+                    let at = self.loc(span);
+                    self.error(Diagnostic::new(codes::WRONG_SORT, "`proceed` only makes sense inside an exception", at, "not in an exception").help("`proceed` runs the rule an exception changes; elsewhere, call a rule with `do`"));
+                    Stmt::Pass
+                }
+            },
         }
     }
 

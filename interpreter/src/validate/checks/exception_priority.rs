@@ -1,7 +1,8 @@
 //! V301 — exceptions to the same rule with no priority between them.
 //!
-//! What: for every rule with two or more exceptions, every pair where neither
-//! is `over` the other. The simulation confirms a conflict (R0009) when both
+//! What: for every rule with two or more exceptions that replace it
+//! (`instead`), every pair where neither is `over` the other; `before` and
+//! `after` exceptions add to the rule and compose in declaration order. The simulation confirms a conflict (R0009) when both
 //! conditions hold in a game; this static check says it can happen.
 //! Why: "the most specific rule wins" needs an order; without one, two
 //! expansions that both change a rule leave the game undefined.
@@ -22,7 +23,9 @@ pub fn check(model: &Model) -> Vec<Finding> {
         for (i, a) in p.exceptions.iter().enumerate() {
             for b in p.exceptions.iter().skip(i + 1) {
                 let (da, db) = (&model.exceptions[a.idx()], &model.exceptions[b.idx()]);
-                if da.over.contains(b) || db.over.contains(a) {
+                // Additions (`before`, `after`) compose; only two replacements clash.
+                let replaces = |x: &crate::model::ExceptionDef| x.mode == grimoire_grammar::ast::ExceptionMode::Instead;
+                if da.over.contains(b) || db.over.contains(a) || !replaces(da) || !replaces(db) {
                     continue;
                 }
                 let mut f = Finding::new(

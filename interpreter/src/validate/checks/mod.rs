@@ -46,6 +46,7 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
                 walk_expr(model, *from, expr);
                 walk_expr(model, *to, expr);
             }
+            Stmt::ChooseRandom { from, .. } => walk_expr(model, *from, expr),
             Stmt::Choose { from, by, .. } => {
                 walk_expr(model, *from, expr);
                 walk_expr(model, *by, expr);
@@ -73,7 +74,7 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
                 }
             }
             Stmt::Call(_, args) => args.iter().for_each(|a| walk_expr(model, *a, expr)),
-            Stmt::Roll(..) | Stmt::Draw | Stmt::End | Stmt::Pass => {}
+            Stmt::Roll(..) | Stmt::Draw | Stmt::End | Stmt::Pass | Stmt::Proceed(_) => {}
         }
     }
 }
@@ -84,7 +85,7 @@ pub(crate) fn walk_expr(model: &Model, id: ExprId, f: &mut dyn FnMut(ExprId)) {
     let mut g = |x: &ExprId| walk_expr(model, *x, f);
     match model.expr(id) {
         Expr::Zone(_, Some(i)) | Expr::Var(_, Some(i)) | Expr::Counter(_, Some(i)) | Expr::PieceOf(_, Some(i)) => g(i),
-        Expr::Attr(x, _) | Expr::Row(_, x) | Expr::Column(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Tagged(x, _) | Expr::Space(_, x) | Expr::Is(x, _) | Expr::Contents(x) | Expr::CellRow(x) | Expr::CellCol(x) | Expr::Neighbors(x) => g(x),
+        Expr::Attr(x, _) | Expr::Row(_, x) | Expr::Column(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Tagged(x, _) | Expr::Space(_, x) | Expr::Is(x, _) | Expr::IsKind(x, _) | Expr::Contents(x) | Expr::CellRow(x) | Expr::CellCol(x) | Expr::Neighbors(x) => g(x),
         Expr::Bin(_, a, b) | Expr::Range(a, b) | Expr::Cell(_, a, b) | Expr::Region(_, a, b) => {
             g(a);
             g(b);
@@ -94,7 +95,7 @@ pub(crate) fn walk_expr(model: &Model, id: ExprId, f: &mut dyn FnMut(ExprId)) {
             g(b);
             g(c);
         }
-        Expr::List(xs) | Expr::Call(_, xs) => xs.iter().for_each(g),
+        Expr::List(xs) | Expr::Call(_, xs) | Expr::CallFn(_, xs) => xs.iter().for_each(g),
         Expr::Comp(_, _, c, body) => {
             g(c);
             if let Some(b) = body {

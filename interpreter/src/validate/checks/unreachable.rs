@@ -37,7 +37,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
             model,
             proc_.body,
             &mut |s| {
-                if let Stmt::Call(q, _) = s {
+                if let Stmt::Call(q, _) | Stmt::Proceed(q) = s {
                     todo.push(*q);
                 }
             },
