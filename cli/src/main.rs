@@ -69,6 +69,9 @@ enum Command {
         /// A game longer than this many decisions counts as not ending.
         #[arg(long, default_value_t = 5000)]
         max_decisions: u32,
+        /// A per-player counter (a score) whose final values to report by seat.
+        #[arg(long)]
+        score: Option<String>,
         /// Print a JSON report.
         #[arg(long)]
         json: bool,
@@ -134,7 +137,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { files, error_format } => commands::check(&files, error_format),
         Command::Play { files, players, seed, options, auto, log } => commands::play(&files, players, seed, &options, auto, log.as_deref()),
-        Command::Simulate { files, players, games, seed, options, max_decisions, json } => commands::simulate(&files, players, games, seed, &options, max_decisions, json),
+        Command::Simulate { files, players, games, seed, options, max_decisions, score, json } => {
+            commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json })
+        }
         Command::Replay { log } => commands::replay(&log),
         Command::Validate { files, games, max_decisions, sources, save, json, html, error_format } => {
             commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref() })

@@ -11,7 +11,7 @@ pub use check::check;
 pub use explore::explore;
 pub use play::play;
 pub use replay::replay;
-pub use simulate::simulate;
+pub use simulate::{simulate, SimArgs};
 
 use grimoire_cli::load::load;
 use grimoire_cli::render::{self, ErrorFormat};

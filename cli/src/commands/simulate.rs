@@ -28,6 +28,8 @@ struct Report {
     failures: Vec<Failure>,
     rules: Vec<RuleCount>,
     never_fired: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<ScoreSummary>,
 }
 
 #[derive(Serialize)]
@@ -43,11 +45,65 @@ struct RuleCount {
     games: u32,
 }
 
+/// The flags of `grimoire simulate`.
+pub struct SimArgs<'a> {
+    /// Rulebook and modules.
+    pub files: &'a [PathBuf],
+    /// Player count.
+    pub players: u8,
+    /// Games.
+    pub games: u32,
+    /// First seed.
+    pub seed: u64,
+    /// Options on.
+    pub options: &'a [String],
+    /// Decision bound.
+    pub max_decisions: u32,
+    /// Per-player counter to report.
+    pub score: Option<&'a str>,
+    /// JSON output.
+    pub json: bool,
+}
+
+/// Final values of a per-player counter, by seat.
+#[derive(Serialize)]
+struct ScoreSummary {
+    counter: String,
+    by_seat: Vec<Spread>,
+    winners: Spread,
+}
+
+#[derive(Serialize)]
+struct Spread {
+    min: i64,
+    p10: i64,
+    median: i64,
+    p90: i64,
+    max: i64,
+    mean: f64,
+}
+
+fn spread(mut v: Vec<i64>) -> Spread {
+    v.sort_unstable();
+    let at = |q: f64| v.get(((v.len() as f64 - 1.0) * q).round().max(0.0) as usize).copied().unwrap_or(0);
+    let mean = if v.is_empty() { 0.0 } else { v.iter().sum::<i64>() as f64 / v.len() as f64 };
+    Spread { min: at(0.0), p10: at(0.1), median: at(0.5), p90: at(0.9), max: at(1.0), mean }
+}
+
 /// Run `games` random playouts.
-#[allow(clippy::too_many_arguments, reason = "one argument per command-line flag")]
 #[allow(clippy::indexing_slicing, reason = "the counters are sized from the model and the player count they are indexed by")]
-pub fn simulate(files: &[PathBuf], players: u8, games: u32, seed: u64, options: &[String], max_decisions: u32, json: bool) -> Result<ExitCode, String> {
+pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
+    let SimArgs { files, players, games, seed, options, max_decisions, score, json } = a;
     let Some((game, sources)) = game_for(files, players, options)? else { return Ok(ExitCode::from(INVALID)) };
+    let score_slot = match score {
+        Some(name) => match game.model.counters.iter().position(|c| c.name == name && c.per_player) {
+            Some(c) => Some((name.to_string(), game.counter_base[c] as usize)),
+            None => return Err(format!("the rulebook has no per-player counter `{name}`")),
+        },
+        None => None,
+    };
+    let mut scores: Vec<Vec<i64>> = vec![Vec::new(); players as usize];
+    let mut winner_scores: Vec<i64> = Vec::new();
     let rulebook = names(&sources);
     let bar = if json || games < 200 { ProgressBar::hidden() } else { ProgressBar::new(u64::from(games)) };
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").unwrap_or_else(|_| ProgressStyle::default_bar()));
@@ -77,6 +133,14 @@ pub fn simulate(files: &[PathBuf], players: u8, games: u32, seed: u64, options: 
             fired_games[j] += u32::from(*n > 0);
         }
         lengths.push(p.state.decisions);
+        if let Some((_, base)) = &score_slot {
+            for (seat, v) in scores.iter_mut().enumerate() {
+                v.push(p.state.counters[base + seat]);
+            }
+            if let Some(o) = p.state.outcome {
+                winner_scores.extend(o.winners().map(|w| p.state.counters[base + w as usize]));
+            }
+        }
         rounds.push(p.state.round);
         match (p.state.outcome, p.error) {
             (_, Some(e)) => {
@@ -113,6 +177,7 @@ pub fn simulate(files: &[PathBuf], players: u8, games: u32, seed: u64, options: 
         failures,
         rules,
         never_fired,
+        score: score_slot.map(|(counter, _)| ScoreSummary { counter, by_seat: scores.into_iter().map(spread).collect(), winners: spread(winner_scores) }),
     };
     if json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
@@ -135,6 +200,14 @@ fn print_human(r: &Report) {
         println!("draws: {}", r.draws);
     }
     println!("unfinished within the bound: {}; failures: {}", r.unfinished, r.failures.len());
+    if let Some(s) = &r.score {
+        println!("final `{}` (min / p10 / median / p90 / max, mean):", s.counter);
+        let line = |x: &Spread| format!("{} / {} / {} / {} / {}, {:.1}", x.min, x.p10, x.median, x.p90, x.max, x.mean);
+        for (i, x) in s.by_seat.iter().enumerate() {
+            println!("  seat {}: {}", i + 1, line(x));
+        }
+        println!("  winners: {}", line(&s.winners));
+    }
     for f in r.failures.iter().take(5) {
         println!("  seed {}: {}", f.seed, f.message);
     }
