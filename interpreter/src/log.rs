@@ -44,6 +44,38 @@ pub struct GameLog {
     pub exploring: bool,
 }
 
+impl GameLog {
+    /// An empty log of a game about to start.
+    pub fn begin(game: &Game, rulebook: &[String], seed: u64) -> GameLog {
+        GameLog {
+            rulebook: rulebook.to_vec(),
+            players: game.players,
+            options: enabled_options(game),
+            seed,
+            steps: Vec::new(),
+            outcome: None,
+            final_fingerprint: String::new(),
+            error: None,
+            exploring: false,
+        }
+    }
+
+    /// Record option `choice` of the decision pending in `st`, before it is applied.
+    pub fn record(&mut self, game: &Game, st: &State, choice: usize) {
+        if let Some((player, options)) = game.choices(st) {
+            let label = options.get(choice).map(|v| game.label(*v)).unwrap_or_default();
+            self.steps.push(LogStep { player: player_number(player), choice: choice as u32, label });
+        }
+    }
+
+    /// Close the log on the final state, and the problem that stopped the game if any.
+    pub fn finish(&mut self, st: &State, error: Option<String>) {
+        self.outcome = outcome_text(st.outcome);
+        self.final_fingerprint = format!("{:016x}", st.fingerprint());
+        self.error = error;
+    }
+}
+
 /// The number a log gives a decider: players from 1, chance 0.
 pub fn player_number(p: u8) -> u16 {
     if p == crate::engine::CHANCE {
@@ -106,31 +138,20 @@ pub struct Playout {
 pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions: u32) -> Result<Playout, ExecError> {
     let mut st = game.start(seed)?;
     let mut agent = RandomAgent::new(seed);
-    let mut steps = Vec::new();
+    let mut log = GameLog::begin(game, rulebook, seed);
     let mut error = None;
-    while let Some((player, options)) = game.choices(&st) {
+    while let Some((_, options)) = game.choices(&st) {
         if st.decisions >= max_decisions {
             break;
         }
         let i = agent.pick(options.len());
-        let label = options.get(i).map(|v| game.label(*v)).unwrap_or_default();
-        steps.push(LogStep { player: u16::from(player) + 1, choice: i as u32, label });
+        log.record(game, &st, i);
         if let Err(e) = game.apply(&mut st, i) {
             error = Some(e);
             break;
         }
     }
-    let log = GameLog {
-        rulebook: rulebook.to_vec(),
-        players: game.players,
-        options: enabled_options(game),
-        seed,
-        steps,
-        outcome: outcome_text(st.outcome),
-        final_fingerprint: format!("{:016x}", st.fingerprint()),
-        error: error.as_ref().map(|e: &ExecError| e.message.clone()),
-        exploring: false,
-    };
+    log.finish(&st, error.as_ref().map(|e: &ExecError| e.message.clone()));
     Ok(Playout { state: st, log, error })
 }
 

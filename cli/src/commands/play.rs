@@ -3,7 +3,7 @@
 use super::{game_for, names, INVALID};
 use grimoire_cli::render::{exec_error, ErrorFormat};
 use grimoire_interpreter::engine::Game;
-use grimoire_interpreter::log::{enabled_options, outcome_text, random_playout, GameLog, LogStep};
+use grimoire_interpreter::log::{outcome_text, random_playout, GameLog};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -38,7 +38,7 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
     let mut st = game.start(seed)?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    let mut steps = Vec::new();
+    let mut log = GameLog::begin(game, rulebook, seed);
     let mut error = None;
     let out = std::io::stdout();
     while let Some((player, options)) = game.choices(&st) {
@@ -81,7 +81,7 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
             println!("\ninput closed: the game stops here");
             break;
         };
-        steps.push(LogStep { player: u16::from(player) + 1, choice: i as u32, label: labels.get(i).cloned().unwrap_or_default() });
+        log.record(game, &st, i);
         if let Err(e) = game.apply(&mut st, i) {
             error = Some(e);
             break;
@@ -90,17 +90,7 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
     if let Some(text) = outcome_text(st.outcome) {
         println!("\n{text}");
     }
-    let log = GameLog {
-        rulebook: rulebook.to_vec(),
-        players: game.players,
-        options: enabled_options(game),
-        seed,
-        steps,
-        outcome: outcome_text(st.outcome),
-        final_fingerprint: format!("{:016x}", st.fingerprint()),
-        error: error.as_ref().map(|e: &grimoire_interpreter::engine::ExecError| e.message.clone()),
-        exploring: false,
-    };
+    log.finish(&st, error.as_ref().map(|e: &grimoire_interpreter::engine::ExecError| e.message.clone()));
     Ok((log, error))
 }
 

@@ -324,6 +324,7 @@ impl Resolver {
 
     /// A function may not call itself, directly or not: evaluation recurses
     /// on the Rust stack, and the language has no loops inside expressions.
+    #[allow(clippy::indexing_slicing, reason = "indexes run over 0..fns.len() and the calls found in those bodies")]
     fn check_fn_cycles(&mut self) {
         let n = self.model.fns.len();
         let calls: Vec<Vec<usize>> = (0..n)

@@ -4,8 +4,8 @@
 
 use super::invariants::{self, Baseline};
 use super::{Finding, Severity};
-use crate::engine::{Game, Outcome, State, CHANCE};
-use crate::log::{enabled_options, outcome_text, GameLog, LogStep};
+use crate::engine::{Game, Outcome, State};
+use crate::log::GameLog;
 use serde::Serialize;
 use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
@@ -183,28 +183,17 @@ fn finding(game: &Game, rulebook: &[String], nodes: &[Node], id: u32, code: &str
         cur = n.parent;
     }
     path.reverse();
-    let mut log = GameLog {
-        rulebook: rulebook.to_vec(),
-        players: game.players,
-        options: enabled_options(game),
-        seed: 0,
-        steps: Vec::new(),
-        outcome: None,
-        final_fingerprint: String::new(),
-        error: Some(message.clone()),
-        exploring: true,
-    };
+    let mut log = GameLog::begin(game, rulebook, 0);
+    log.exploring = true;
+    log.error = Some(message.clone());
     if let Ok(mut st) = game.start_exploring() {
         for c in path {
-            let Some((player, options)) = game.choices(&st) else { break };
-            let label = options.get(c as usize).map(|v| game.label(*v)).unwrap_or_default();
-            log.steps.push(LogStep { player: if player == CHANCE { 0 } else { u16::from(player) + 1 }, choice: c, label });
+            log.record(game, &st, c as usize);
             if game.apply(&mut st, c as usize).is_err() {
                 break;
             }
         }
-        log.outcome = outcome_text(st.outcome);
-        log.final_fingerprint = format!("{:016x}", st.fingerprint());
+        log.finish(&st, Some(message.clone()));
     }
     let mut f = Finding::new(code, Severity::Error, message, at).help("replay the counterexample: `grimoire replay FILE` stops at the failing step");
     f.players = Some(game.players);

@@ -6,7 +6,7 @@
 use super::invariants::{self, Baseline};
 use super::{Config, Finding, Severity};
 use crate::engine::{ExecErrorKind, Game, State};
-use crate::log::{enabled_options, outcome_text, GameLog, LogStep, RandomAgent};
+use crate::log::{GameLog, RandomAgent};
 use crate::model::{Loc, Model, ProcKind};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -91,17 +91,7 @@ pub struct Problem {
 
 /// Play one random game from `seed`, checking invariants after every step.
 pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: u32) -> Checked {
-    let mut log = GameLog {
-        rulebook: rulebook.to_vec(),
-        players: game.players,
-        options: enabled_options(game),
-        seed,
-        steps: Vec::new(),
-        outcome: None,
-        final_fingerprint: String::new(),
-        error: None,
-        exploring: false,
-    };
+    let mut log = GameLog::begin(game, rulebook, seed);
     let (mut st, started) = game.begin(seed);
     if let Err(e) = started {
         log.error = Some(e.message.clone());
@@ -116,7 +106,7 @@ pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: 
             problem = Some(Problem { code: v.code.into(), message: v.message, at: None, rule: None, in_setup: st.round == 0 });
             break;
         }
-        let Some((player, options)) = game.choices(&st) else { break };
+        let Some((_, options)) = game.choices(&st) else { break };
         if st.decisions >= max_decisions {
             problem = Some(Problem {
                 code: NO_END.into(),
@@ -128,16 +118,13 @@ pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: 
             break;
         }
         let i = agent.pick(options.len());
-        let label = options.get(i).map(|v| game.label(*v)).unwrap_or_default();
-        log.steps.push(LogStep { player: u16::from(player) + 1, choice: i as u32, label });
+        log.record(game, &st, i);
         if let Err(e) = game.apply(&mut st, i) {
             problem = Some(Problem { code: e.kind.code().into(), message: e.message.clone(), at: e.at, rule: e.rule, in_setup: st.round == 0 });
             break;
         }
     }
-    log.outcome = outcome_text(st.outcome);
-    log.final_fingerprint = format!("{:016x}", st.fingerprint());
-    log.error = problem.as_ref().map(|p| p.message.clone());
+    log.finish(&st, problem.as_ref().map(|p| p.message.clone()));
     Checked { state: Some(st), log, problem }
 }
 
