@@ -96,12 +96,12 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
 
 /// `lance, lance, lance` reads better as `lance ×3`; order is kept otherwise.
 fn grouped(labels: &[String]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < labels.len() {
-        let run = labels[i..].iter().take_while(|l| **l == labels[i]).count();
-        out.push(if run > 1 { format!("{} ×{run}", labels[i]) } else { labels[i].clone() });
-        i += run;
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for l in labels {
+        match out.last_mut() {
+            Some((last, n)) if last == l => *n += 1,
+            _ => out.push((l.clone(), 1)),
+        }
     }
-    out.join(", ")
+    out.into_iter().map(|(l, n)| if n > 1 { format!("{l} ×{n}") } else { l }).collect::<Vec<_>>().join(", ")
 }
