@@ -1,7 +1,8 @@
 //! The translator's page: the source text and the rulebook side by side,
 //! paragraph by paragraph, with the assumptions and discrepancies listed.
 
-use grimoire_interpreter::model::{Model, RecordKind};
+use grimoire_interpreter::model::{Citation, Model, RecordKind};
+use grimoire_interpreter::validate::trace::Paragraph;
 use grimoire_interpreter::validate::{Report, Severity};
 use grimoire_interpreter::Source;
 use std::fmt::Write;
@@ -10,14 +11,31 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// The rulebook text a record was written at (its first lines).
-fn excerpt(model: &Model, sources: &[Source], record: usize) -> String {
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// The first line of the declaration a record was written at, and the
+/// citations of it that fall in this paragraph.
+fn excerpt(model: &Model, sources: &[Source], record: usize, paragraph: &Paragraph) -> String {
     let Some(r) = model.records.get(record) else { return String::new() };
-    let Some(src) = sources.get(r.at.file.idx()) else { return String::new() };
-    let text = src.text.get(r.at.span.start..r.at.span.end).unwrap_or("");
-    let lines: Vec<&str> = text.lines().take(4).collect();
-    let more = if text.lines().count() > 4 { "\n…" } else { "" };
-    format!("{}{more}", lines.join("\n"))
+    let head = sources.get(r.at.file.idx()).and_then(|src| src.text.get(r.at.span.start..r.at.span.end)).and_then(|t| t.lines().next()).unwrap_or("").trim_end_matches('{').trim_end();
+    let here = squash(&paragraph.text);
+    let quotes: Vec<String> = r
+        .cites
+        .iter()
+        .filter_map(|c| match c {
+            Citation::Quote { quote, .. } if here.contains(&squash(quote)) => Some(format!("  cite \"{quote}\"")),
+            Citation::Lines { from, to, .. } if *from <= paragraph.last_line && paragraph.first_line <= *to => Some(format!("  cite lines {from}..{to}")),
+            Citation::Lines { .. } => None,
+            Citation::Quote { .. } => None,
+        })
+        .collect();
+    if quotes.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}\n{}", quotes.join("\n"))
+    }
 }
 
 /// Render the page.
@@ -52,7 +70,7 @@ tr.uncited td.src{{background:#fee}}pre{{margin:.2em 0;background:#f6f6f6;paddin
                     RecordKind::Discrepancy => "Discrepancy",
                     RecordKind::Narrative => "Narrative",
                 };
-                let _ = write!(h, "<div><span class=\"k {kind}\">{kind}</span> <b>{}</b><pre>{}</pre></div>", esc(&rec.name), esc(&excerpt(model, sources, *r)));
+                let _ = write!(h, "<div><span class=\"k {kind}\">{kind}</span> <b>{}</b><pre>{}</pre></div>", esc(&rec.name), esc(&excerpt(model, sources, *r, p)));
             }
             if p.cited_by.is_empty() {
                 h.push_str("<i>not cited by any rule, assumption, discrepancy or narrative</i>");
