@@ -111,3 +111,15 @@ fn validate_passes_grail_cup_and_fails_a_broken_fixture() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("R0005"));
 }
+
+#[test]
+fn validate_writes_the_side_by_side_page() {
+    let page = std::env::temp_dir().join(format!("grimoire-side-by-side-{}.html", std::process::id()));
+    let out = run(&["validate", "rulebooks/grail-cup/grail-cup.rules", "--games", "5", "--save", "target/test-counterexamples", "--html", page.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&page).expect("page written");
+    let _ = std::fs::remove_file(&page);
+    assert!(html.contains("128 of 128 paragraphs cited"), "coverage in the title");
+    assert!(html.contains("Dès qu&#39;un") || html.contains("Dès qu'un Chevalier atteint la Ligne d'arrivée"), "the source text is shown");
+    assert!(html.contains("trigger grail_reached"), "next to the rule that encodes it");
+}
