@@ -67,6 +67,36 @@ impl Game {
         }
     }
 
+    /// Evaluate an expression that must give a zone.
+    pub(crate) fn eval_zone(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, e: ExprId) -> Result<u16, ExecError> {
+        let v = self.eval(st, scratch, cx, e)?;
+        self.zone(v, e)
+    }
+
+    /// Evaluate an expression that must give a piece.
+    pub(crate) fn eval_piece(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, e: ExprId) -> Result<u16, ExecError> {
+        let v = self.eval(st, scratch, cx, e)?;
+        self.piece(v, e)
+    }
+
+    /// Evaluate an expression that must give a number.
+    pub(crate) fn eval_int(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, e: ExprId) -> Result<i64, ExecError> {
+        let v = self.eval(st, scratch, cx, e)?;
+        self.int(v, e)
+    }
+
+    /// Evaluate an expression that must give a truth value.
+    pub(crate) fn eval_bool(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, e: ExprId) -> Result<bool, ExecError> {
+        let v = self.eval(st, scratch, cx, e)?;
+        self.boolean(v, e)
+    }
+
+    /// Evaluate an expression that must give a player.
+    pub(crate) fn eval_player(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, e: ExprId) -> Result<u8, ExecError> {
+        let v = self.eval(st, scratch, cx, e)?;
+        self.player(v, e)
+    }
+
     /// Equality as the language sees it: a piece equals its variant.
     pub(crate) fn same(&self, a: Value, b: Value) -> bool {
         match (a, b) {
@@ -91,11 +121,10 @@ impl Game {
                         u16::from(self.player(v, *i)?)
                     }
                     (ZoneMult::PerSpace(t), Some(i)) => {
-                        let v = self.eval(st, scratch, cx, *i)?;
-                        let z = self.zone(v, *i)?;
+                        let z = self.eval_zone(st, scratch, cx, *i)?;
                         match self.zones[z as usize].space {
                             Some((tt, k)) if tt == t => k,
-                            _ => return Err(self.err(ExecErrorKind::Type, format!("a space of `{}` was needed, found {}", m.tracks[t.idx()].name, self.label(v)), *i)),
+                            _ => return Err(self.err(ExecErrorKind::Type, format!("a space of `{}` was needed, found {}", m.tracks[t.idx()].name, self.label(Value::Zone(z))), *i)),
                         }
                     }
                 };
@@ -147,8 +176,7 @@ impl Game {
                 }
             }
             Expr::Row(t, key) => {
-                let k = self.eval(st, scratch, cx, *key)?;
-                let k = self.int(k, *key)?;
+                let k = self.eval_int(st, scratch, cx, *key)?;
                 match m.tables[t.idx()].rows.iter().position(|(lo, hi, _)| (*lo..=*hi).contains(&k)) {
                     Some(r) => Value::Row(t.0, r as u16),
                     None => return Err(self.err(ExecErrorKind::OutOfRange, format!("the table `{}` has no row for {k}", m.tables[t.idx()].name), e)),
@@ -177,16 +205,14 @@ impl Game {
             Expr::Comp(q, slot, coll, body) => return self.comprehension(st, scratch, cx, *q, *slot, *coll, *body, e),
             Expr::Call(b, args) => return self.builtin(st, scratch, cx, *b, args, e),
             Expr::Tagged(s, t) => {
-                let v = self.eval(st, scratch, cx, *s)?;
-                let z = self.zone(v, *s)?;
+                let z = self.eval_zone(st, scratch, cx, *s)?;
                 match self.zones[z as usize].space {
                     Some((track, i)) => Value::Bool(m.tracks[track.idx()].spaces[i as usize] & (1u64 << (t.0 % 64)) != 0),
                     None => Value::Bool(false),
                 }
             }
             Expr::Space(t, i) => {
-                let v = self.eval(st, scratch, cx, *i)?;
-                let i = self.int(v, *i)?;
+                let i = self.eval_int(st, scratch, cx, *i)?;
                 match self.space_zone(*t, i - 1) {
                     Some(z) => Value::Zone(z),
                     None => return Err(self.err(ExecErrorKind::OutOfRange, format!("space {i} is off the track `{}`", m.tracks[t.idx()].name), e)),
@@ -196,8 +222,7 @@ impl Game {
             Expr::Rearmost(t, k) => self.race_end(st, *t, *k, false),
             Expr::Enabled(o) => Value::Bool(self.options[o.idx()]),
             Expr::Is(p, v) => {
-                let x = self.eval(st, scratch, cx, *p)?;
-                let p = self.piece(x, *p)?;
+                let p = self.eval_piece(st, scratch, cx, *p)?;
                 Value::Bool(self.inst_variant[p as usize] == Some(*v))
             }
             Expr::CallFn(f, args) => {
@@ -214,15 +239,12 @@ impl Game {
                 v?
             }
             Expr::IsKind(p, k) => {
-                let x = self.eval(st, scratch, cx, *p)?;
-                let p = self.piece(x, *p)?;
+                let p = self.eval_piece(st, scratch, cx, *p)?;
                 Value::Bool(self.inst_kind[p as usize] == *k)
             }
             Expr::Cell(t, r, c) => {
-                let rv = self.eval(st, scratch, cx, *r)?;
-                let r = self.int(rv, *r)?;
-                let cv = self.eval(st, scratch, cx, *c)?;
-                let c = self.int(cv, *c)?;
+                let r = self.eval_int(st, scratch, cx, *r)?;
+                let c = self.eval_int(st, scratch, cx, *c)?;
                 match m.tracks[t.idx()].shape {
                     Shape::Grid { rows, cols } if (1..=i64::from(rows)).contains(&r) && (1..=i64::from(cols)).contains(&c) => {
                         Value::Zone(self.track_base[t.idx()] + ((r - 1) * i64::from(cols) + (c - 1)) as u16)
@@ -231,8 +253,7 @@ impl Game {
                 }
             }
             Expr::CellRow(z) | Expr::CellCol(z) => {
-                let v = self.eval(st, scratch, cx, *z)?;
-                let z = self.zone(v, *z)?;
+                let z = self.eval_zone(st, scratch, cx, *z)?;
                 match self.grid_pos(z) {
                     Some((r, c)) => Value::Int(if matches!(m.expr(e), Expr::CellRow(_)) { r } else { c }),
                     None => Value::None,
@@ -244,7 +265,9 @@ impl Game {
         })
     }
 
-    fn slot(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, base: u32, idx: Option<ExprId>) -> Result<usize, ExecError> {
+    /// The slot of a var or counter: its first slot, plus the player's
+    /// number when it has one per player.
+    pub(crate) fn slot(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, base: u32, idx: Option<ExprId>) -> Result<usize, ExecError> {
         Ok(match idx {
             Some(i) => {
                 let v = self.eval(st, scratch, cx, i)?;
@@ -281,8 +304,7 @@ impl Game {
         match op {
             BinOp::And | BinOp::Or => {
                 // Short-circuit, so that `x != none and pos(x) > 3` is safe.
-                let x = self.eval(st, scratch, cx, a)?;
-                let x = self.boolean(x, a)?;
+                let x = self.eval_bool(st, scratch, cx, a)?;
                 if (op == BinOp::And && !x) || (op == BinOp::Or && x) {
                     return Ok(Value::Bool(x));
                 }
@@ -303,10 +325,8 @@ impl Game {
                 Ok(Value::Bool(found))
             }
             _ => {
-                let x = self.eval(st, scratch, cx, a)?;
-                let x = self.int(x, a)?;
-                let y = self.eval(st, scratch, cx, b)?;
-                let y = self.int(y, b)?;
+                let x = self.eval_int(st, scratch, cx, a)?;
+                let y = self.eval_int(st, scratch, cx, b)?;
                 Ok(match op {
                     BinOp::Add => Value::Int(x.saturating_add(y)),
                     BinOp::Sub => Value::Int(x.saturating_sub(y)),
@@ -344,8 +364,7 @@ impl Game {
             match q {
                 Quantifier::Sum | Quantifier::Max | Quantifier::Min => {
                     let Some(b) = body else { break };
-                    let v = self.eval(st, scratch, cx, b)?;
-                    let v = self.int(v, b)?;
+                    let v = self.eval_int(st, scratch, cx, b)?;
                     acc = match (q, count) {
                         (Quantifier::Sum, _) => acc.saturating_add(v),
                         (_, 0) => v,
@@ -410,10 +429,8 @@ impl Game {
         match m.expr(e) {
             Expr::Players => scratch.extend((0..self.players).map(Value::Player)),
             Expr::Range(a, b) => {
-                let x = self.eval(st, scratch, cx, *a)?;
-                let x = self.int(x, *a)?;
-                let y = self.eval(st, scratch, cx, *b)?;
-                let y = self.int(y, *b)?;
+                let x = self.eval_int(st, scratch, cx, *a)?;
+                let y = self.eval_int(st, scratch, cx, *b)?;
                 if y.saturating_sub(x) > 100_000 {
                     return Err(self.err(ExecErrorKind::OutOfRange, format!("the range {x}..{y} is too long to walk"), e));
                 }
@@ -435,22 +452,17 @@ impl Game {
                 scratch.extend((first..first + n).map(Value::Piece));
             }
             Expr::Contents(z) => {
-                let v = self.eval(st, scratch, cx, *z)?;
-                let z = self.zone(v, *z)?;
+                let z = self.eval_zone(st, scratch, cx, *z)?;
                 scratch.extend(st.zones[z as usize].iter().map(|p| Value::Piece(*p)));
             }
             Expr::Neighbors(z) => {
-                let v = self.eval(st, scratch, cx, *z)?;
-                let z = self.zone(v, *z)?;
+                let z = self.eval_zone(st, scratch, cx, *z)?;
                 self.neighbors(z, scratch);
             }
             Expr::Line(z, dr, dc) => {
-                let v = self.eval(st, scratch, cx, *z)?;
-                let z = self.zone(v, *z)?;
-                let r = self.eval(st, scratch, cx, *dr)?;
-                let dr = self.int(r, *dr)?;
-                let c = self.eval(st, scratch, cx, *dc)?;
-                let dc = self.int(c, *dc)?;
+                let z = self.eval_zone(st, scratch, cx, *z)?;
+                let dr = self.eval_int(st, scratch, cx, *dr)?;
+                let dc = self.eval_int(st, scratch, cx, *dc)?;
                 if let (Some((mut r, mut c)), Some((t, _))) = (self.grid_pos(z), self.zones[z as usize].space) {
                     if (dr, dc) != (0, 0) {
                         loop {
@@ -465,8 +477,7 @@ impl Game {
                 }
             }
             Expr::Region(slot, start, cond) => {
-                let v = self.eval(st, scratch, cx, *start)?;
-                let s = self.zone(v, *start)?;
+                let s = self.eval_zone(st, scratch, cx, *start)?;
                 self.region(st, scratch, cx, *slot, s, *cond)?;
             }
             Expr::Comp(Quantifier::Filter, slot, coll, body) => {

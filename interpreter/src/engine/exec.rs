@@ -254,27 +254,21 @@ impl Game {
             }
             Stmt::Assign(lv, op, e) => self.assign(st, scratch, cx, lv, *op, *e, at)?,
             Stmt::MovePiece { piece, to, bottom } => {
-                let p = self.eval(st, scratch, cx, *piece)?;
-                let p = self.piece(p, *piece)?;
-                let z = self.eval(st, scratch, cx, *to)?;
-                let z = self.zone(z, *to)?;
+                let p = self.eval_piece(st, scratch, cx, *piece)?;
+                let z = self.eval_zone(st, scratch, cx, *to)?;
                 self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
             }
             Stmt::MoveTop { from, to, bottom } => {
-                let f = self.eval(st, scratch, cx, *from)?;
-                let f = self.zone(f, *from)?;
-                let z = self.eval(st, scratch, cx, *to)?;
-                let z = self.zone(z, *to)?;
+                let f = self.eval_zone(st, scratch, cx, *from)?;
+                let z = self.eval_zone(st, scratch, cx, *to)?;
                 let Some(&p) = st.zones[f as usize].last() else {
                     return Err(ExecError::new(ExecErrorKind::Underflow, format!("`move top of` found `{}` empty", self.zones[f as usize].name), at));
                 };
                 self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
             }
             Stmt::MoveAll { from, to, bottom } => {
-                let f = self.eval(st, scratch, cx, *from)?;
-                let f = self.zone(f, *from)?;
-                let z = self.eval(st, scratch, cx, *to)?;
-                let z = self.zone(z, *to)?;
+                let f = self.eval_zone(st, scratch, cx, *from)?;
+                let z = self.eval_zone(st, scratch, cx, *to)?;
                 if f != z {
                     while let Some(&p) = st.zones[f as usize].first() {
                         self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
@@ -282,12 +276,9 @@ impl Game {
                 }
             }
             Stmt::MoveCount { n, kind, from, to, bottom } => {
-                let count = self.eval(st, scratch, cx, *n)?;
-                let count = self.int(count, *n)?;
-                let f = self.eval(st, scratch, cx, *from)?;
-                let f = self.zone(f, *from)?;
-                let z = self.eval(st, scratch, cx, *to)?;
-                let z = self.zone(z, *to)?;
+                let count = self.eval_int(st, scratch, cx, *n)?;
+                let f = self.eval_zone(st, scratch, cx, *from)?;
+                let z = self.eval_zone(st, scratch, cx, *to)?;
                 let have = st.zones[f as usize].iter().filter(|p| self.inst_kind[**p as usize] == *kind).count() as i64;
                 if have < count {
                     return Err(ExecError::new(
@@ -304,8 +295,7 @@ impl Game {
                 }
             }
             Stmt::Shuffle(z) if st.exploring => {
-                let v = self.eval(st, scratch, cx, *z)?;
-                let z = self.zone(v, *z)?;
+                let z = self.eval_zone(st, scratch, cx, *z)?;
                 let n = st.zones[z as usize].len() as u64;
                 let perms = (1..=n).try_fold(1u64, |acc, k| acc.checked_mul(k).filter(|x| *x <= SHUFFLE_SAMPLES));
                 let options = match perms {
@@ -332,8 +322,7 @@ impl Game {
                 st.pending = Some(Pending { player: CHANCE, slot: frame.base + u32::from(*slot), stmt: s, shuffle: None });
             }
             Stmt::Shuffle(z) => {
-                let v = self.eval(st, scratch, cx, *z)?;
-                let z = self.zone(v, *z)? as usize;
+                let z = self.eval_zone(st, scratch, cx, *z)? as usize;
                 let len = st.zones[z].len();
                 for i in (1..len).rev() {
                     let j = st.random_below(i as u64 + 1) as usize;
@@ -350,8 +339,7 @@ impl Game {
                 st.stack[(frame.base + u32::from(*slot)) as usize] = v;
             }
             Stmt::Choose { slot, from, by, .. } => {
-                let who = self.eval(st, scratch, cx, *by)?;
-                let who = self.player(who, *by)?;
+                let who = self.eval_player(st, scratch, cx, *by)?;
                 let start = scratch.len();
                 self.collect(st, scratch, cx, *from)?;
                 let target = (frame.base + u32::from(*slot)) as usize;
@@ -410,8 +398,7 @@ impl Game {
                 }
             }
             Stmt::Repeat(n, b) => {
-                let v = self.eval(st, scratch, cx, *n)?;
-                let n = self.int(v, *n)?;
+                let n = self.eval_int(st, scratch, cx, *n)?;
                 if n > 0 {
                     self.push_block(st, FrameKind::Repeat(n), *b, frame, frame.actor);
                 }
@@ -463,8 +450,7 @@ impl Game {
                 self.push_proc(st, *target, &vals[..n.min(8)], frame.actor, frame.depth, phase, false);
             }
             Stmt::As(p, b) => {
-                let v = self.eval(st, scratch, cx, *p)?;
-                let who = self.player(v, *p)?;
+                let who = self.eval_player(st, scratch, cx, *p)?;
                 self.push_block(st, FrameKind::Seq, *b, frame, who);
             }
             Stmt::Win(p) => {
@@ -510,11 +496,11 @@ impl Game {
                 st.stack[i] = combine(st.stack[i])?;
             }
             LValue::Var(var, idx) => {
-                let slot = self.lvalue_slot(st, scratch, cx, self.var_base[var.idx()], *idx)?;
+                let slot = self.slot(st, scratch, cx, self.var_base[var.idx()], *idx)?;
                 st.vars[slot] = combine(st.vars[slot])?;
             }
             LValue::Counter(c, idx) => {
-                let slot = self.lvalue_slot(st, scratch, cx, self.counter_base[c.idx()], *idx)?;
+                let slot = self.slot(st, scratch, cx, self.counter_base[c.idx()], *idx)?;
                 let new = self.int(combine(Value::Int(st.counters[slot]))?, e)?;
                 let def = &self.model.counters[c.idx()];
                 if new < def.lo || new > def.hi {
@@ -524,16 +510,6 @@ impl Game {
             }
         }
         Ok(())
-    }
-
-    fn lvalue_slot(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, base: u32, idx: Option<ExprId>) -> Result<usize, ExecError> {
-        Ok(match idx {
-            Some(i) => {
-                let v = self.eval(st, scratch, cx, i)?;
-                base as usize + self.player(v, i)? as usize
-            }
-            None => base as usize,
-        })
     }
 
     /// Call a procedure, applying the exceptions that hold: those another
