@@ -192,8 +192,8 @@ pub enum ItemKind {
     Graph {
         /// Name.
         name: Ident,
-        /// Nodes.
-        nodes: Vec<Ident>,
+        /// Nodes with their label and space types.
+        nodes: Vec<(Ident, Option<Str>, Vec<Ident>)>,
         /// Edges with optional tags.
         edges: Vec<(Ident, Ident, Vec<Ident>)>,
     },

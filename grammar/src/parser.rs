@@ -583,7 +583,9 @@ fn item(p: P) -> Result<Item, ParseError> {
                 let rule = g.as_rule();
                 let mut gk = Kids::of(g);
                 if rule == Rule::graph_node {
-                    nodes.push(ident(gk.next()?));
+                    let n = ident(gk.next()?);
+                    let label = gk.next_if(Rule::string).map(string);
+                    nodes.push((n, label, gk.rest().map(ident).collect()));
                 } else {
                     let a = ident(gk.next()?);
                     let b = ident(gk.next()?);

@@ -215,6 +215,8 @@ pub enum Shape {
     Linear,
     /// The last space is followed by the first.
     Circular,
+    /// Named nodes joined by tagged edges (a road map).
+    Graph,
     /// Rows and columns of square cells, row by row; 4 neighbours each.
     Grid {
         /// Rows.
@@ -233,6 +235,10 @@ pub struct Track {
     pub shape: Shape,
     /// Tags of each space (bit i = tag i), space 1 first.
     pub spaces: Vec<u64>,
+    /// For a graph: the name of each node.
+    pub node_names: Vec<String>,
+    /// For a graph: edges between nodes (indexes from 0) and their tags.
+    pub edges: Vec<(u16, u16, u64)>,
 }
 
 /// A bounded counter.
@@ -484,6 +490,10 @@ pub enum Expr {
     Is(ExprId, VariantId),
     /// `is(piece, kind)`.
     IsKind(ExprId, KindId),
+    /// A node of a graph, by name.
+    Node(TrackId, u16),
+    /// `linked(a, b)` or `linked(a, b, tag)`: an edge joins the two nodes.
+    Linked(ExprId, ExprId, Option<TagId>),
     /// A call of a function.
     CallFn(FnId, Vec<ExprId>),
     /// A zone's contents as a collection (`for x in zone`).

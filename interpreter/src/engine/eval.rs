@@ -238,6 +238,12 @@ impl Game {
                 st.stack.truncate(base);
                 v?
             }
+            Expr::Node(t, i) => Value::Zone(self.track_base[t.idx()] + *i),
+            Expr::Linked(a, b, tag) => {
+                let za = self.eval_zone(st, scratch, cx, *a)?;
+                let zb = self.eval_zone(st, scratch, cx, *b)?;
+                Value::Bool(self.edge_between(za, zb).is_some_and(|mask| tag.is_none_or(|t| mask & (1u64 << (t.0 % 64)) != 0)))
+            }
             Expr::IsKind(p, k) => {
                 let p = self.eval_piece(st, scratch, cx, *p)?;
                 Value::Bool(self.inst_kind[p as usize] == *k)
@@ -577,6 +583,16 @@ impl Game {
                     }
                 }
             }
+            Shape::Graph => {
+                let base = self.track_base[t.idx()];
+                for (a, b, _) in &self.model.tracks[t.idx()].edges {
+                    if *a == i {
+                        out.push(Value::Zone(base + b));
+                    } else if *b == i {
+                        out.push(Value::Zone(base + a));
+                    }
+                }
+            }
             Shape::Linear | Shape::Circular => {
                 for d in [-1i64, 1] {
                     if let Some(x) = self.space_zone(t, i64::from(i) + d) {
@@ -587,6 +603,16 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// The tags of the edge between two nodes of the same graph, if any.
+    fn edge_between(&self, a: u16, b: u16) -> Option<u64> {
+        let (ta, ia) = self.zones.get(a as usize)?.space?;
+        let (tb, ib) = self.zones.get(b as usize)?.space?;
+        if ta != tb {
+            return None;
+        }
+        self.model.tracks[ta.idx()].edges.iter().find(|(x, y, _)| (*x == ia && *y == ib) || (*x == ib && *y == ia)).map(|(_, _, m)| *m)
     }
 
     /// Flood fill from `start` through neighbours where `cond` holds.

@@ -124,6 +124,7 @@ impl Game {
                 zones.push(ZoneInfo {
                     name: match t.shape {
                         Shape::Grid { cols, .. } => format!("{} {},{}", t.name, i / cols as usize + 1, i % cols as usize + 1),
+                        Shape::Graph => t.node_names.get(i).cloned().unwrap_or_default(),
                         _ => format!("{} {}", t.name, i + 1),
                     },
                     def: None,

@@ -109,7 +109,7 @@ impl Resolver {
                         ast::TrackShape::Linear => Shape::Linear,
                         ast::TrackShape::Circular => Shape::Circular,
                     };
-                    self.model.tracks.push(Track { name: t.name.name.clone(), shape, spaces: Vec::new() });
+                    self.model.tracks.push(Track { name: t.name.name.clone(), shape, spaces: Vec::new(), node_names: Vec::new(), edges: Vec::new() });
                     self.declare(&t.name, Sym::Track(id));
                 }
                 ItemKind::Counter(c) => {
@@ -178,10 +178,18 @@ impl Resolver {
                         let at = self.loc(name.span);
                         self.error(Diagnostic::new(codes::TRACK, format!("the grid `{}` must have 1 to 64 rows and columns", name.name), at, "bad size"));
                     }
-                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Grid { rows: r, cols: c }, spaces: vec![0; r as usize * c as usize] });
+                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Grid { rows: r, cols: c }, spaces: vec![0; r as usize * c as usize], node_names: Vec::new(), edges: Vec::new() });
                     self.declare(name, Sym::Track(id));
                 }
-                ItemKind::Graph { name, .. } => self.declare(name, Sym::Other("a graph")),
+                ItemKind::Graph { name, nodes, .. } => {
+                    let id = TrackId(self.model.tracks.len() as u16);
+                    let node_names = nodes.iter().map(|(n, _, _)| n.name.clone()).collect();
+                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Graph, spaces: vec![0; nodes.len()], node_names, edges: Vec::new() });
+                    self.declare(name, Sym::Track(id));
+                    for (i, (n, _, _)) in nodes.iter().enumerate() {
+                        self.declare(n, Sym::Node(id, i as u16));
+                    }
+                }
                 ItemKind::Assumption { name, .. } => self.declare(name, Sym::Other("an assumption")),
                 ItemKind::Discrepancy { name, .. } => self.declare(name, Sym::Other("a discrepancy")),
                 ItemKind::Narrative { name, .. } => self.declare(name, Sym::Other("a narrative rule")),
@@ -320,6 +328,19 @@ impl Resolver {
                 self.model.triggers.push(ProcId(t as u16));
             }
         }
+    }
+
+    /// The bit set of space types named in a list.
+    fn tag_mask(&mut self, tags: &[ast::Ident]) -> u64 {
+        let mut mask = 0u64;
+        for tag in tags {
+            match self.lookup(tag, &[]) {
+                Some(Sym::Tag(tg)) => mask |= 1u64 << (tg.0 % 64),
+                Some(other) => self.wrong_sort(tag, other, "a space type"),
+                None => {}
+            }
+        }
+        mask
     }
 
     /// A function may not call itself, directly or not: evaluation recurses
@@ -634,7 +655,34 @@ impl Resolver {
             ItemKind::Option { label, .. } => {
                 self.record(RecordKind::Encoded, format!("option {name}"), label.as_ref().map(|l| l.value.clone()), &item.provenance, at);
             }
-            ItemKind::Grid { .. } | ItemKind::Graph { .. } => self.record(RecordKind::Encoded, name, None, &item.provenance, at),
+            ItemKind::Graph { name: gname, nodes, edges } => {
+                let Some(Sym::Track(id)) = self.globals.get(&gname.name).map(|(s, _)| *s) else { return };
+                let mut masks = Vec::new();
+                for (_, _, tags) in nodes {
+                    masks.push(self.tag_mask(tags));
+                }
+                let mut links = Vec::new();
+                for (a, b, tags) in edges {
+                    let ends = [a, b].map(|n| match self.lookup(n, &[]) {
+                        Some(Sym::Node(t, i)) if t == id => Some(i),
+                        Some(other) => {
+                            self.wrong_sort(n, other, &format!("a node of `{}`", gname.name));
+                            None
+                        }
+                        None => None,
+                    });
+                    if let [Some(x), Some(y)] = ends {
+                        let mask = self.tag_mask(tags);
+                        links.push((x, y, mask));
+                    }
+                }
+                if let Some(t) = self.model.tracks.get_mut(id.idx()) {
+                    t.spaces = masks;
+                    t.edges = links;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Grid { .. } => self.record(RecordKind::Encoded, name, None, &item.provenance, at),
             ItemKind::Assumption { text, .. } => self.record(RecordKind::Assumption, name, Some(text.value.clone()), &item.provenance, at),
             ItemKind::Discrepancy { chosen, because, .. } => {
                 let text = match (chosen, because) {

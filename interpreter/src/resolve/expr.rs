@@ -292,6 +292,7 @@ impl Resolver {
                 let k = self.model.variants.get(v.idx()).map(|d| d.kind).unwrap_or(KindId(0));
                 self.val(Expr::Variant(v), Ty::Variant(k), span)
             }
+            Sym::Node(t, i) => self.val(Expr::Node(t, i), Ty::Zone, span),
             Sym::Face(f) => {
                 let d = self.model.faces.get(f.idx()).map(|d| d.die).unwrap_or(DieId(0));
                 self.val(Expr::Face(f), Ty::Face(d), span)
@@ -514,6 +515,28 @@ impl Resolver {
                     .collect();
                 match ids.as_slice() {
                     [z, dr, dc] => self.coll(Expr::Line(*z, *dr, *dc), Ty::Zone, span),
+                    _ => self.bad(span),
+                }
+            }
+            "linked" => {
+                if args.len() != 2 && args.len() != 3 {
+                    let at = self.loc(span);
+                    self.error(Diagnostic::new(codes::ARITY, format!("`linked` takes 2 or 3 arguments, {} given", args.len()), at, "wrong number of arguments").help("`linked(a, b)` or `linked(a, b, road)`"));
+                    return self.bad(span);
+                }
+                let a = args.first().map(|x| self.expect(sc, x, Ty::Zone, "a node of `linked`"));
+                let b = args.get(1).map(|x| self.expect(sc, x, Ty::Zone, "a node of `linked`"));
+                let tag = if args.len() == 3 {
+                    match self.sym_arg(args, 2, "a space type") {
+                        Some(Sym::Tag(t)) => Some(t),
+                        Some(other) => return self.sort_arg(args, 2, other, "a space type", span),
+                        None => return self.bad(span),
+                    }
+                } else {
+                    None
+                };
+                match (a, b) {
+                    (Some(a), Some(b)) => self.val(Expr::Linked(a, b, tag), Ty::Bool, span),
                     _ => self.bad(span),
                 }
             }

@@ -35,6 +35,7 @@ pub(crate) enum Sym {
     Proc(ProcId),
     Exception(ExceptionId),
     Fn(FnId),
+    Node(TrackId, u16),
     /// Assumptions, discrepancies, narratives, end conditions, grids, graphs: named, not usable in expressions.
     Other(&'static str),
 }
@@ -56,6 +57,7 @@ impl Sym {
             Sym::Proc(_) => "a phase, rule or trigger",
             Sym::Exception(_) => "an exception",
             Sym::Fn(_) => "a function",
+            Sym::Node(..) => "a node of a graph",
             Sym::Other(what) => what,
         }
     }
@@ -263,7 +265,7 @@ impl Resolver {
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "actor", "players", "player_count", "round_number", "box", "clockwise", "counterclockwise", "count", "top", "pos",
     "index", "zone_of", "owner", "holder", "next_player", "abs", "min", "max", "tagged", "space", "spaces", "pieces",
-    "leader", "rearmost", "enabled", "is", "opposite", "row", "col", "neighbors", "line", "cell", "player",
+    "leader", "rearmost", "enabled", "is", "opposite", "row", "col", "neighbors", "line", "cell", "player", "linked",
 ];
 
 /// The name a declaration introduces, if any.

@@ -86,7 +86,7 @@ pub(crate) fn walk_expr(model: &Model, id: ExprId, f: &mut dyn FnMut(ExprId)) {
     match model.expr(id) {
         Expr::Zone(_, Some(i)) | Expr::Var(_, Some(i)) | Expr::Counter(_, Some(i)) | Expr::PieceOf(_, Some(i)) => g(i),
         Expr::Attr(x, _) | Expr::Row(_, x) | Expr::Column(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Tagged(x, _) | Expr::Space(_, x) | Expr::Is(x, _) | Expr::IsKind(x, _) | Expr::Contents(x) | Expr::CellRow(x) | Expr::CellCol(x) | Expr::Neighbors(x) => g(x),
-        Expr::Bin(_, a, b) | Expr::Range(a, b) | Expr::Cell(_, a, b) | Expr::Region(_, a, b) => {
+        Expr::Bin(_, a, b) | Expr::Range(a, b) | Expr::Cell(_, a, b) | Expr::Region(_, a, b) | Expr::Linked(a, b, _) => {
             g(a);
             g(b);
         }
