@@ -368,6 +368,8 @@ pub struct Counter {
     pub name: Ident,
     /// One per player.
     pub per_player: bool,
+    /// One per piece of this kind.
+    pub per_piece: Option<Ident>,
     /// Bounds.
     pub bounds: Range,
     /// Initial value.
@@ -381,6 +383,8 @@ pub struct Var {
     pub name: Ident,
     /// One per player.
     pub per_player: bool,
+    /// One per piece of this kind.
+    pub per_piece: Option<Ident>,
     /// Declared type.
     pub ty: Ident,
     /// Initial value (`none` if absent).

@@ -163,6 +163,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::item => "a declaration",
         Rule::category => "`piece`, `token` or `card`",
         Rule::per_player => "`per_player`",
+        Rule::per_piece | Rule::kw_per_piece => "`per_piece KIND`",
         Rule::component => "a component declaration",
         Rule::variants => "`{` and variants",
         Rule::variant => "a variant",
@@ -597,6 +598,10 @@ fn item(p: P) -> Result<Item, ParseError> {
         Rule::counter => {
             let name = ident(k.next()?);
             let per_player = k.next_if(Rule::per_player).is_some();
+            let per_piece = match k.next_if(Rule::per_piece) {
+                Some(pp) => Some(ident(Kids::of(pp).next()?)),
+                None => None,
+            };
             let r = k.next()?;
             let rsp = span(&r);
             let mut rk = Kids::of(r);
@@ -607,11 +612,15 @@ fn item(p: P) -> Result<Item, ParseError> {
                 None => None,
             };
             provenance = provenances(&mut k)?;
-            ItemKind::Counter(Counter { name, per_player, bounds: Range { lo, hi, span: rsp }, init })
+            ItemKind::Counter(Counter { name, per_player, per_piece, bounds: Range { lo, hi, span: rsp }, init })
         }
         Rule::var => {
             let name = ident(k.next()?);
             let per_player = k.next_if(Rule::per_player).is_some();
+            let per_piece = match k.next_if(Rule::per_piece) {
+                Some(pp) => Some(ident(Kids::of(pp).next()?)),
+                None => None,
+            };
             let ty = ident(k.next()?);
             let init = match k.next_if(Rule::expr) {
                 Some(e) => Some(expr(e)?),
@@ -619,7 +628,7 @@ fn item(p: P) -> Result<Item, ParseError> {
             };
             let vis = k.next_if(Rule::visibility).map(|v| visibility(&v)).unwrap_or(Visibility::Public);
             provenance = provenances(&mut k)?;
-            ItemKind::Var(Var { name, per_player, ty, init, visibility: vis })
+            ItemKind::Var(Var { name, per_player, per_piece, ty, init, visibility: vis })
         }
         Rule::table => {
             let name = ident(k.next()?);

@@ -248,6 +248,8 @@ pub struct CounterDef {
     pub name: String,
     /// One per player.
     pub per_player: bool,
+    /// One per piece of this kind.
+    pub per_piece: Option<KindId>,
     /// Lowest value.
     pub lo: i64,
     /// Highest value.
@@ -290,6 +292,8 @@ pub struct VarDef {
     pub name: String,
     /// One per player.
     pub per_player: bool,
+    /// One per piece of this kind.
+    pub per_piece: Option<KindId>,
     /// Type.
     pub ty: Ty,
     /// Initial value.

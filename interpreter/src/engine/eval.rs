@@ -132,11 +132,11 @@ impl Game {
             }
             Expr::Box => Value::Zone(self.box_zone),
             Expr::Var(v, idx) => {
-                let slot = self.slot(st, scratch, cx, self.var_base[v.idx()], *idx)?;
+                let slot = self.slot(st, scratch, cx, self.var_base[v.idx()], *idx, m.vars[v.idx()].per_piece)?;
                 st.vars[slot]
             }
             Expr::Counter(c, idx) => {
-                let slot = self.slot(st, scratch, cx, self.counter_base[c.idx()], *idx)?;
+                let slot = self.slot(st, scratch, cx, self.counter_base[c.idx()], *idx, m.counters[c.idx()].per_piece)?;
                 Value::Int(st.counters[slot])
             }
             Expr::PieceOf(k, idx) => {
@@ -272,15 +272,21 @@ impl Game {
     }
 
     /// The slot of a var or counter: its first slot, plus the player's
-    /// number when it has one per player.
-    pub(crate) fn slot(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, base: u32, idx: Option<ExprId>) -> Result<usize, ExecError> {
-        Ok(match idx {
-            Some(i) => {
-                let v = self.eval(st, scratch, cx, i)?;
-                base as usize + self.player(v, i)? as usize
+    /// number when it has one per player, or the piece's rank among its kind
+    /// when it has one per piece.
+    pub(crate) fn slot(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, base: u32, idx: Option<ExprId>, per_piece: Option<KindId>) -> Result<usize, ExecError> {
+        let Some(i) = idx else { return Ok(base as usize) };
+        match per_piece {
+            None => Ok(base as usize + self.eval_player(st, scratch, cx, i)? as usize),
+            Some(k) => {
+                let p = self.eval_piece(st, scratch, cx, i)?;
+                let (first, n) = self.kind_range[k.idx()];
+                if p < first || p >= first + n {
+                    return Err(self.err(ExecErrorKind::Type, format!("a `{}` was needed, found {}", self.model.kinds[k.idx()].name, self.label(Value::Piece(p))), i));
+                }
+                Ok(base as usize + (p - first) as usize)
             }
-            None => base as usize,
-        })
+        }
     }
 
     /// The first (`front`) or last piece of a kind in race order on a track:

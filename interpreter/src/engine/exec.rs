@@ -496,11 +496,11 @@ impl Game {
                 st.stack[i] = combine(st.stack[i])?;
             }
             LValue::Var(var, idx) => {
-                let slot = self.slot(st, scratch, cx, self.var_base[var.idx()], *idx)?;
+                let slot = self.slot(st, scratch, cx, self.var_base[var.idx()], *idx, self.model.vars[var.idx()].per_piece)?;
                 st.vars[slot] = combine(st.vars[slot])?;
             }
             LValue::Counter(c, idx) => {
-                let slot = self.slot(st, scratch, cx, self.counter_base[c.idx()], *idx)?;
+                let slot = self.slot(st, scratch, cx, self.counter_base[c.idx()], *idx, self.model.counters[c.idx()].per_piece)?;
                 let new = self.int(combine(Value::Int(st.counters[slot]))?, e)?;
                 let def = &self.model.counters[c.idx()];
                 if new < def.lo || new > def.hi {

@@ -75,6 +75,10 @@ pub struct Game {
     pub counter_base: Vec<u32>,
     /// First slot of each var.
     pub var_base: Vec<u32>,
+    /// Counter slots in all.
+    pub counter_slots: u32,
+    /// Var slots in all.
+    pub var_slots: u32,
     /// Triggers listening to arrivals of each kind.
     pub triggers_by_kind: Vec<Vec<ProcId>>,
 }
@@ -176,17 +180,25 @@ impl Game {
             kinds: Vec::new(),
             visibility: Visibility::Hidden,
         });
+        // A var or counter has one slot, one per player, or one per piece of a kind.
+        let width = |per_player: bool, per_piece: Option<KindId>| -> u32 {
+            match per_piece {
+                Some(k) => u32::from(kind_range[k.idx()].1),
+                None if per_player => n as u32,
+                None => 1,
+            }
+        };
         let mut counter_base = Vec::new();
         let mut slots = 0u32;
         for c in &model.counters {
             counter_base.push(slots);
-            slots += if c.per_player { n as u32 } else { 1 };
+            slots += width(c.per_player, c.per_piece);
         }
         let mut var_base = Vec::new();
         let mut vslots = 0u32;
         for v in &model.vars {
             var_base.push(vslots);
-            vslots += if v.per_player { n as u32 } else { 1 };
+            vslots += width(v.per_player, v.per_piece);
         }
         let mut triggers_by_kind = vec![Vec::new(); model.kinds.len()];
         for t in &model.triggers {
@@ -208,6 +220,8 @@ impl Game {
             box_zone,
             counter_base,
             var_base,
+            counter_slots: slots,
+            var_slots: vslots,
             triggers_by_kind,
         })
     }

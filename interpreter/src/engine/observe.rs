@@ -71,6 +71,20 @@ impl Game {
         }
     }
 
+    /// The slots of a var or counter: slot, how to write its index (`[2]`,
+    /// `[sword of player 1]` or nothing) and the player it belongs to.
+    fn slots(&self, base: u32, per_player: bool, per_piece: Option<crate::model::KindId>) -> Vec<(usize, String, Option<u8>)> {
+        let base = base as usize;
+        match per_piece {
+            Some(k) => {
+                let (first, n) = self.kind_range[k.idx()];
+                (0..n).map(|i| (base + i as usize, format!("[{} #{}]", self.label(Value::Piece(first + i)), i + 1), self.inst_owner[(first + i) as usize])).collect()
+            }
+            None if per_player => (0..self.players).map(|p| (base + p as usize, format!("[{}]", p + 1), Some(p))).collect(),
+            None => vec![(base, String::new(), None)],
+        }
+    }
+
     /// Whether `player` may see inside zone `z`.
     pub fn sees_zone(&self, player: u8, z: u16) -> bool {
         match self.zones.get(z as usize) {
@@ -100,30 +114,20 @@ impl Game {
         }
         let mut values = Vec::new();
         for (c, def) in m.counters.iter().enumerate() {
-            let base = self.counter_base[c] as usize;
-            if def.per_player {
-                for p in 0..self.players {
-                    values.push(format!("{}[{}] = {}", def.name, p + 1, st.counters[base + p as usize]));
-                }
-            } else {
-                values.push(format!("{} = {}", def.name, st.counters[base]));
+            for (slot, index, _) in self.slots(self.counter_base[c], def.per_player, def.per_piece) {
+                values.push(format!("{}{index} = {}", def.name, st.counters[slot]));
             }
         }
         for (i, def) in m.vars.iter().enumerate() {
-            let base = self.var_base[i] as usize;
-            let shown = |owner: Option<u8>| match def.visibility {
-                Visibility::Public => true,
-                Visibility::Owner => owner == Some(player),
-                Visibility::Hidden => false,
-            };
-            if def.per_player {
-                for p in 0..self.players {
-                    if shown(Some(p)) {
-                        values.push(format!("{}[{}] = {}", def.name, p + 1, self.label(st.vars[base + p as usize])));
-                    }
+            for (slot, index, owner) in self.slots(self.var_base[i], def.per_player, def.per_piece) {
+                let shown = match def.visibility {
+                    Visibility::Public => true,
+                    Visibility::Owner => owner == Some(player),
+                    Visibility::Hidden => false,
+                };
+                if shown {
+                    values.push(format!("{}{index} = {}", def.name, self.label(st.vars[slot])));
                 }
-            } else if shown(None) {
-                values.push(format!("{} = {}", def.name, self.label(st.vars[base])));
             }
         }
         let options = match self.choices(st) {

@@ -137,8 +137,8 @@ impl State {
         let n = g.instance_count();
         let mut zones = vec![Vec::new(); g.zones.len()];
         zones[g.box_zone as usize] = (0..n as u16).collect();
-        let counters = vec![0; g.counter_base.last().map(|b| *b as usize + g.players as usize).unwrap_or(0)];
-        let vars = vec![Value::None; g.var_base.last().map(|b| *b as usize + g.players as usize).unwrap_or(0)];
+        let counters = vec![0; g.counter_slots as usize];
+        let vars = vec![Value::None; g.var_slots as usize];
         State {
             zones,
             loc: vec![g.box_zone; n],
@@ -224,7 +224,7 @@ impl State {
                 None => def.lo.max(0).min(def.hi),
             };
             let base = g.counter_base[c] as usize;
-            let n = if def.per_player { g.players as usize } else { 1 };
+            let n = g.counter_base.get(c + 1).copied().unwrap_or(g.counter_slots) as usize - base;
             for s in &mut self.counters[base..base + n] {
                 *s = v;
             }
@@ -235,7 +235,7 @@ impl State {
                 None => Value::None,
             };
             let base = g.var_base[i] as usize;
-            let n = if def.per_player { g.players as usize } else { 1 };
+            let n = g.var_base.get(i + 1).copied().unwrap_or(g.var_slots) as usize - base;
             for s in &mut self.vars[base..base + n] {
                 *s = v;
             }

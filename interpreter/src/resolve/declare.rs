@@ -115,12 +115,12 @@ impl Resolver {
                 ItemKind::Counter(c) => {
                     let id = CounterId(self.model.counters.len() as u16);
                     let at = self.loc(c.name.span);
-                    self.model.counters.push(CounterDef { name: c.name.name.clone(), per_player: c.per_player, lo: c.bounds.lo, hi: c.bounds.hi, init: None, at });
+                    self.model.counters.push(CounterDef { name: c.name.name.clone(), per_player: c.per_player, per_piece: None, lo: c.bounds.lo, hi: c.bounds.hi, init: None, at });
                     self.declare(&c.name, Sym::Counter(id));
                 }
                 ItemKind::Var(v) => {
                     let id = VarId(self.model.vars.len() as u16);
-                    self.model.vars.push(VarDef { name: v.name.name.clone(), per_player: v.per_player, ty: Ty::Any, init: None, visibility: v.visibility });
+                    self.model.vars.push(VarDef { name: v.name.name.clone(), per_player: v.per_player, per_piece: None, ty: Ty::Any, init: None, visibility: v.visibility });
                     self.declare(&v.name, Sym::Var(id));
                 }
                 ItemKind::Table(t) => {
@@ -327,6 +327,18 @@ impl Resolver {
             if self.model.procs.get(t).is_some_and(|p| p.kind == ProcKind::Trigger) {
                 self.model.triggers.push(ProcId(t as u16));
             }
+        }
+    }
+
+    /// The component kind a name stands for, reporting anything else.
+    fn kind_named(&mut self, n: &ast::Ident) -> Option<KindId> {
+        match self.lookup(n, &[]) {
+            Some(Sym::Kind(k)) => Some(k),
+            Some(other) => {
+                self.wrong_sort(n, other, "a component kind");
+                None
+            }
+            None => None,
         }
     }
 
@@ -610,8 +622,10 @@ impl Resolver {
                     let loc = self.loc(c.bounds.span);
                     self.error(Diagnostic::new(codes::TOTAL, format!("the counter `{}` has an empty range", c.name.name), loc, "low end above high end"));
                 }
+                let per_piece = c.per_piece.as_ref().and_then(|k| self.kind_named(k));
                 if let Some(def) = self.model.counters.get_mut(id.idx()) {
                     def.init = init;
+                    def.per_piece = per_piece;
                 }
                 self.record(RecordKind::Encoded, name, None, &item.provenance, at);
             }
@@ -622,9 +636,11 @@ impl Resolver {
                     let mut sc = Scope::default();
                     self.expect(&mut sc, e, ty, "the initial value of a var")
                 });
+                let per_piece = v.per_piece.as_ref().and_then(|k| self.kind_named(k));
                 if let Some(def) = self.model.vars.get_mut(id.idx()) {
                     def.ty = ty;
                     def.init = init;
+                    def.per_piece = per_piece;
                 }
                 self.record(RecordKind::Encoded, name, None, &item.provenance, at);
             }

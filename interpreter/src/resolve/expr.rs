@@ -263,14 +263,14 @@ impl Resolver {
                 }
             }
             Sym::Var(v) => {
-                let (per, ty) = self.model.vars.get(v.idx()).map(|d| (d.per_player, d.ty)).unwrap_or((false, Ty::Any));
+                let (per, ty) = self.model.vars.get(v.idx()).map(|d| (d.per_player || d.per_piece.is_some(), d.ty)).unwrap_or((false, Ty::Any));
                 if per {
                     self.needs_index(n, "var", "curse[p]");
                 }
                 self.val(Expr::Var(v, None), ty, span)
             }
             Sym::Counter(c) => {
-                if self.model.counters.get(c.idx()).is_some_and(|d| d.per_player) {
+                if self.model.counters.get(c.idx()).is_some_and(|d| d.per_player || d.per_piece.is_some()) {
                     self.needs_index(n, "counter", "vp[p]");
                 }
                 self.val(Expr::Counter(c, None), Ty::Int, span)
@@ -331,12 +331,18 @@ impl Resolver {
                 self.val(Expr::Zone(z, Some(i)), Ty::Zone, span)
             }
             Sym::Var(v) => {
-                let ty = self.model.vars.get(v.idx()).map(|d| d.ty).unwrap_or(Ty::Any);
-                let i = self.expect(sc, idx, Ty::Player, "the index of a per-player var");
+                let (ty, per_piece) = self.model.vars.get(v.idx()).map(|d| (d.ty, d.per_piece)).unwrap_or((Ty::Any, None));
+                let i = match per_piece {
+                    Some(k) => self.expect(sc, idx, Ty::Piece(Some(k)), "the index of a per-piece var"),
+                    None => self.expect(sc, idx, Ty::Player, "the index of a per-player var"),
+                };
                 self.val(Expr::Var(v, Some(i)), ty, span)
             }
             Sym::Counter(c) => {
-                let i = self.expect(sc, idx, Ty::Player, "the index of a per-player counter");
+                let i = match self.model.counters.get(c.idx()).and_then(|d| d.per_piece) {
+                    Some(k) => self.expect(sc, idx, Ty::Piece(Some(k)), "the index of a per-piece counter"),
+                    None => self.expect(sc, idx, Ty::Player, "the index of a per-player counter"),
+                };
                 self.val(Expr::Counter(c, Some(i)), Ty::Int, span)
             }
             Sym::Kind(k) if self.model.kinds.get(k.idx()).is_some_and(|d| d.per_player && d.count == 1) => {
