@@ -103,7 +103,7 @@ impl Game {
 
     fn step(&self, st: &mut State, scratch: &mut Vec<Value>) -> Result<(), ExecError> {
         let Some(frame) = st.frames.last().copied() else {
-            return self.next_stage(st);
+            return self.next_stage(st, scratch);
         };
         let stmts = self.model.block(frame.block);
         if let Some(&s) = stmts.get(frame.pc as usize) {
@@ -199,14 +199,15 @@ impl Game {
     }
 
     /// Setup, then rounds until the game ends or runs out of rounds.
-    fn next_stage(&self, st: &mut State) -> Result<(), ExecError> {
+    /// Setup, then rounds, each called like any rule so that modules'
+    /// exceptions to `setup` and to the round apply.
+    fn next_stage(&self, st: &mut State, scratch: &mut Vec<Value>) -> Result<(), ExecError> {
         let m = &*self.model;
-        if st.stage == Stage::Setup && st.round == 0 && st.fired.iter().all(|f| *f == 0) {
+        let top = Frame { kind: FrameKind::Seq, block: BlockId(0), pc: 0, base: st.stack.len() as u32, mark: st.stack.len() as u32, actor: NO_ACTOR, depth: 0 };
+        if st.stage == Stage::Start {
+            st.stage = Stage::Setup;
             if let Some(setup) = m.setup {
-                // Mark setup as started even when it is empty.
-                st.fired[setup.idx()] += 1;
-                self.push_proc(st, setup, &[], NO_ACTOR, 0, true, false);
-                return Ok(());
+                return self.call(st, scratch, setup, &[], top);
             }
         }
         if st.stage == Stage::Setup {
@@ -223,9 +224,7 @@ impl Game {
             }
         }
         st.round += 1;
-        st.fired[round.idx()] += 1;
-        self.push_proc(st, round, &[], NO_ACTOR, 0, true, false);
-        Ok(())
+        self.call(st, scratch, round, &[], top)
     }
 
     #[allow(clippy::too_many_arguments, reason = "a frame has this many parts")]

@@ -26,7 +26,11 @@ pub enum Outcome {
 /// Where the top-level driver is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Stage {
+    /// Nothing has run yet.
+    Start,
+    /// The setup (and its exceptions) is running.
     Setup,
+    /// Rounds follow each other.
     Rounds,
 }
 
@@ -152,7 +156,7 @@ impl State {
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
             round: 0,
-            stage: Stage::Setup,
+            stage: Stage::Start,
             decisions: 0,
             fired: vec![0; g.model.procs.len()],
             ends_fired: vec![0; g.model.ends.len()],
