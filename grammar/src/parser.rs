@@ -208,7 +208,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::because => "`because \"...\"`",
         Rule::narrative => "a narrative rule",
         Rule::replace => "`replace` and a declaration",
-        Rule::remove => "`remove KIND NAME`",
+        Rule::remove | Rule::remove_kind => "`remove KIND NAME`",
         Rule::block => "a block `{ ... }`",
         Rule::stmt => "a statement",
         Rule::let_stmt => "`let`",

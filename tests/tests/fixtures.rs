@@ -93,7 +93,6 @@ fn assign(want: &[Expect], got: &[Diagnostic], used: &mut Vec<bool>) -> bool {
     false
 }
 
-#[allow(dead_code, reason = "called by the generated tests")]
 fn err_case(rel: &str) {
     let srcs = sources(rel);
     let want = comments(&srcs, "error");
@@ -132,7 +131,6 @@ fn err_case(rel: &str) {
     assert!(!text.contains("could not be rendered"), "{rel}:\n{text}");
 }
 
-#[allow(dead_code, reason = "called by the generated tests")]
 fn ok_case(rel: &str) {
     let srcs = sources(rel);
     let stray = comments(&srcs, "error");

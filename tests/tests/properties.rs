@@ -35,10 +35,10 @@ use std::sync::{Arc, OnceLock};
 /// unlucky seeds while still catching a game that loops.
 const MAX_DECISIONS: u32 = 1000;
 
-/// Random games per player count and property. A debug build plays roughly
-/// 150 Grail Cup games a second; 24 cases x 6 counts x (1 + 3) games stay
-/// within a few seconds on two cores.
-const CASES_PER_PLAYER_COUNT: u32 = 24;
+/// Random games per player count and property. A debug build plays about
+/// 200 Grail Cup games a second (8 players, one core); 64 cases x 6 counts x
+/// (1 + 3 games) is about 1,500 games, a few seconds on two cores.
+const CASES_PER_PLAYER_COUNT: u32 = 64;
 
 const GRAIL_CUP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulebooks/grail-cup/grail-cup.rules");
 

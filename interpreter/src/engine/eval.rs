@@ -213,7 +213,7 @@ impl Game {
             }
             Expr::Space(t, i) => {
                 let i = self.eval_int(st, scratch, cx, *i)?;
-                match self.space_zone(*t, i - 1) {
+                match self.space_zone(*t, i.saturating_sub(1)) {
                     Some(z) => Value::Zone(z),
                     None => return Err(self.err(ExecErrorKind::OutOfRange, format!("space {i} is off the track `{}`", m.tracks[t.idx()].name), e)),
                 }
@@ -347,7 +347,18 @@ impl Game {
                         if y == 0 {
                             return Err(self.err(ExecErrorKind::OutOfRange, "division by zero", e));
                         }
-                        Value::Int(if op == BinOp::Div { x.div_euclid(y) } else { x.rem_euclid(y) })
+                        // Floor division, as the text's "arrondi à l'entier inférieur":
+                        // the remainder takes the divisor's sign.
+                        let (Some(q), Some(r)) = (x.checked_div(y), x.checked_rem(y)) else {
+                            return Err(self.err(ExecErrorKind::OutOfRange, format!("{x} / {y} does not fit in a number"), e));
+                        };
+                        let floor = r != 0 && ((r < 0) != (y < 0));
+                        Value::Int(match (op, floor) {
+                            (BinOp::Div, true) => q - 1,
+                            (BinOp::Div, false) => q,
+                            (_, true) => r + y,
+                            (_, false) => r,
+                        })
                     }
                     BinOp::Lt => Value::Bool(x < y),
                     BinOp::Le => Value::Bool(x <= y),
@@ -478,8 +489,8 @@ impl Game {
                 if let (Some((mut r, mut c)), Some((t, _))) = (self.grid_pos(z), self.zones[z as usize].space) {
                     if (dr, dc) != (0, 0) {
                         loop {
-                            r += dr;
-                            c += dc;
+                            let (Some(nr), Some(nc)) = (r.checked_add(dr), c.checked_add(dc)) else { break };
+                            (r, c) = (nr, nc);
                             match self.cell_zone(t, r, c) {
                                 Some(x) => scratch.push(Value::Zone(x)),
                                 None => break,

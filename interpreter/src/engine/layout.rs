@@ -44,6 +44,9 @@ pub enum SetupError {
     /// An option the rulebook does not declare.
     #[error("the rulebook has no option `{0}`")]
     UnknownOption(String),
+    /// More pieces or zones than the engine's 16-bit ids can number.
+    #[error("{0} at this player count: at most 65,535 can be numbered")]
+    TooLarge(String),
 }
 
 /// A model laid out for a player count: immutable while games run.
@@ -97,6 +100,10 @@ impl Game {
             }
         }
         let n = players as usize;
+        let total: usize = model.kinds.iter().map(|k| k.count as usize * if k.per_player { n } else { 1 }).sum();
+        if total > usize::from(u16::MAX) {
+            return Err(SetupError::TooLarge(format!("{total} component instances")));
+        }
         let (mut inst_kind, mut inst_variant, mut inst_owner, mut kind_range) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (k, kind) in model.kinds.iter().enumerate() {
             let first = inst_kind.len() as u16;
@@ -168,6 +175,9 @@ impl Game {
                     }
                 }
             }
+        }
+        if zones.len() >= usize::from(u16::MAX) {
+            return Err(SetupError::TooLarge(format!("{} zones", zones.len() + 1)));
         }
         let box_zone = zones.len() as u16;
         zones.push(ZoneInfo {

@@ -227,6 +227,13 @@ impl State {
                 Some(e) => g.eval_const_int(self, e)?,
                 None => def.lo.max(0).min(def.hi),
             };
+            if v < def.lo || v > def.hi {
+                return Err(ExecError::new(
+                    super::error::ExecErrorKind::CounterBounds,
+                    format!("the counter `{}` would start at {v}, outside {}..{}", def.name, def.lo, def.hi),
+                    Some(def.at),
+                ));
+            }
             let base = g.counter_base[c] as usize;
             let n = g.counter_base.get(c + 1).copied().unwrap_or(g.counter_slots) as usize - base;
             for s in &mut self.counters[base..base + n] {

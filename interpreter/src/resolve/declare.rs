@@ -66,6 +66,10 @@ impl Resolver {
                 ItemKind::Component(c) => {
                     let k = KindId(self.model.kinds.len() as u16);
                     let at = self.loc(c.name.span);
+                    if !(0..=4096).contains(&c.count) {
+                        let loc = self.loc(c.count_span);
+                        self.error(Diagnostic::new(codes::TOTAL, format!("`{}` declares {} pieces; a kind has 0 to 4096", c.name.name, c.count), loc, "out of range").help("split the kind into several, or check the number"));
+                    }
                     self.model.kinds.push(Kind { name: c.name.name.clone(), count: c.count.clamp(0, 4096) as u16, per_player: c.per_player, variants: Vec::new(), at });
                     self.declare(&c.name, Sym::Kind(k));
                     for v in &c.variants {
@@ -80,6 +84,10 @@ impl Resolver {
                 }
                 ItemKind::Die(d) => {
                     let id = DieId(self.model.dice.len() as u16);
+                    if !(1..=1000).contains(&d.sides) {
+                        let loc = self.loc(d.sides_span);
+                        self.error(Diagnostic::new(codes::TOTAL, format!("the die `{}` has {} sides; a die has 1 to 1000", d.name.name, d.sides), loc, "out of range"));
+                    }
                     self.model.dice.push(Die { name: d.name.name.clone(), sides: Vec::new(), size: d.sides.clamp(1, 1000) as u16 });
                     self.declare(&d.name, Sym::Die(id));
                     for f in &d.faces {

@@ -191,8 +191,22 @@ impl Resolver {
                         }
                     }
                     ItemKind::Remove { what, name } => {
+                        if !DECLARATION_WORDS.contains(&what.name.as_str()) {
+                            let at = self.loc(what.span);
+                            let mut d = Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is not a sort of declaration", what.name), at, "unknown").help("write `remove rule NAME`, `remove trigger NAME`, `remove zone NAME`...");
+                            if let Some(s) = did_you_mean(&what.name, DECLARATION_WORDS.iter().copied()) {
+                                d = d.help(format!("did you mean `{s}`?"));
+                            }
+                            self.error(d);
+                            continue;
+                        }
                         let pos = items.iter().position(|p| item_name(&p.item.kind).map(|m| &m.name) == Some(&name.name));
                         match pos {
+                            Some(pos) if items.get(pos).map(|p| declaration_word(&p.item.kind)) != Some(what.name.as_str()) => {
+                                let found = items.get(pos).map(|p| declaration_word(&p.item.kind)).unwrap_or("?");
+                                let at = self.loc(name.span);
+                                self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is a {found}, not a {}", name.name, what.name), at, "another sort").help(format!("write `remove {found} {}`", name.name)));
+                            }
                             Some(pos) => {
                                 items.remove(pos);
                             }
@@ -267,6 +281,43 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "index", "zone_of", "owner", "holder", "next_player", "abs", "min", "max", "tagged", "space", "spaces", "pieces",
     "leader", "rearmost", "enabled", "is", "opposite", "row", "col", "neighbors", "line", "cell", "player", "linked",
 ];
+
+/// The words a declaration starts with, as `remove WORD NAME` names them.
+pub(crate) const DECLARATION_WORDS: &[&str] = &[
+    "piece", "token", "card", "die", "zone", "spacetype", "track", "grid", "graph", "counter", "var", "table", "option", "setup", "round",
+    "phase", "rule", "trigger", "end", "exception", "assumption", "discrepancy", "narrative", "fn",
+];
+
+/// The word a declaration starts with.
+pub(crate) fn declaration_word(kind: &ItemKind) -> &str {
+    match kind {
+        ItemKind::Component(c) => c.category.name.as_str(),
+        ItemKind::Die(_) => "die",
+        ItemKind::Zone(_) => "zone",
+        ItemKind::SpaceType { .. } => "spacetype",
+        ItemKind::Track(_) => "track",
+        ItemKind::Grid { .. } => "grid",
+        ItemKind::Graph { .. } => "graph",
+        ItemKind::Counter(_) => "counter",
+        ItemKind::Var(_) => "var",
+        ItemKind::Table(_) => "table",
+        ItemKind::Option { .. } => "option",
+        ItemKind::Setup(_) => "setup",
+        ItemKind::Round { .. } => "round",
+        ItemKind::Procedure(p) => match p.kind {
+            ast::ProcKind::Phase => "phase",
+            ast::ProcKind::Rule => "rule",
+            ast::ProcKind::Trigger => "trigger",
+        },
+        ItemKind::End { .. } => "end",
+        ItemKind::Exception(_) => "exception",
+        ItemKind::Assumption { .. } => "assumption",
+        ItemKind::Discrepancy { .. } => "discrepancy",
+        ItemKind::Narrative { .. } => "narrative",
+        ItemKind::Function { .. } => "fn",
+        ItemKind::Replace(_) | ItemKind::Remove { .. } => "module change",
+    }
+}
 
 /// The name a declaration introduces, if any.
 pub(crate) fn item_name(kind: &ItemKind) -> Option<&ast::Ident> {

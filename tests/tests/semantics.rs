@@ -1,0 +1,339 @@
+//! What docs/language.md promises, one small rulebook per promise: the order
+//! triggers and exceptions run in, decks, the front of a space, `actor`,
+//! arithmetic, and the run-time errors the engine must report instead of
+//! going on (or panicking).
+//!
+//! The last section holds the cases where the engine or the grammar
+//! disagreed with the documentation or panicked when this suite was written
+//! (fixed since): each says what the fix must keep true.
+
+use grimoire_interpreter::engine::{ExecError, Game, Outcome, State};
+use grimoire_interpreter::{compile, Diagnostic, Model, Source};
+use std::sync::Arc;
+
+fn compiled(text: &str) -> Result<Model, Vec<Diagnostic>> {
+    compile(&[Source { name: "t.rules".into(), text: text.into() }])
+}
+
+/// Compile and run a rulebook whose setup and rounds need no decision.
+fn run(text: &str, players: u8) -> (Game, Result<State, ExecError>) {
+    let model = compiled(text).unwrap_or_else(|d| panic!("{d:#?}"));
+    let game = Game::new(Arc::new(model), players, &[]).expect("valid player count");
+    let st = game.start(1);
+    (game, st)
+}
+
+/// The value of a public counter or var, as `observe` shows it.
+fn value(game: &Game, st: &State, name: &str) -> String {
+    let prefix = format!("{name} = ");
+    game.observe(st, 0).values.iter().find_map(|v| v.strip_prefix(prefix.as_str()).map(str::to_owned)).unwrap_or_else(|| panic!("no value {name}"))
+}
+
+fn finished(text: &str, players: u8) -> (Game, State) {
+    let (game, st) = run(text, players);
+    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
+    assert!(st.is_over());
+    (game, st)
+}
+
+fn error_code(text: &str, players: u8) -> &'static str {
+    match run(text, players).1 {
+        Ok(st) => panic!("expected a rule error, the game ended with {:?}", st.outcome),
+        Err(e) => e.kind.code(),
+    }
+}
+
+#[test]
+fn triggers_on_one_arrival_run_in_declaration_order() {
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+piece p 1 assume "x"
+counter x 0..100 = 0
+zone a of p
+zone b of p
+setup { move p to a  move p to b }
+trigger t1 on arrive(k: p, s) when s == b { x = x * 10 + 1 }
+trigger t2 on arrive(k: p, s) when s == b { x = x * 10 + 2 }
+round turn { draw }"#,
+        2,
+    );
+    assert_eq!(value(&g, &st, "x"), "12");
+}
+
+#[test]
+fn moving_a_piece_to_its_own_zone_fires_the_triggers_again() {
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+piece p 1 assume "x"
+counter x 0..100 = 0
+zone a of p
+setup { move p to a  move p to a }
+trigger t on arrive(k: p, s) when s == a { x += 1 }
+round turn { draw }"#,
+        2,
+    );
+    assert_eq!(value(&g, &st, "x"), "2");
+}
+
+#[test]
+fn the_top_of_a_deck_is_the_last_piece_put_in_and_bottom_goes_under() {
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+token c 3 assume "x" { c1 c2 c3 }
+zone deck of c ordered
+zone out of c
+var t : piece
+var u : piece
+setup {
+  move first x in pieces(c) where is(x, c1) to deck
+  move first x in pieces(c) where is(x, c2) to deck
+  move first x in pieces(c) where is(x, c3) to deck bottom
+  t = top(deck)
+  move top of deck to out
+  u = top(deck)
+}
+round turn { draw }"#,
+        2,
+    );
+    assert_eq!(value(&g, &st, "t"), "c2");
+    assert_eq!(value(&g, &st, "u"), "c1");
+}
+
+#[test]
+fn the_first_piece_to_arrive_on_a_space_is_in_front() {
+    let (g, st) = finished(
+        r#"rulebook a { players 3..3 }
+piece k per_player 1 assume "x"
+spacetype s
+track t { 1..5: s }
+var l : piece
+var r : piece
+setup {
+  move k[player(1)] to space(t, 2)
+  move k[player(3)] to space(t, 4)
+  move k[player(2)] to space(t, 4)
+  l = leader(t, k)
+  r = rearmost(t, k)
+}
+round turn { draw }"#,
+        3,
+    );
+    assert_eq!(value(&g, &st, "l"), "k of player 3");
+    assert_eq!(value(&g, &st, "r"), "k of player 1");
+}
+
+#[test]
+fn before_and_after_exceptions_compose_in_declaration_order() {
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+counter x 0..99999 = 0
+rule r() { x = x * 10 + 1 }
+exception b to r when true before { x = x * 10 + 2 }
+exception c to r when true after { x = x * 10 + 3 }
+exception d to r when true before { x = x * 10 + 4 }
+exception e to r when false before { x = x * 10 + 5 }
+setup { do r() }
+round turn { draw }"#,
+        2,
+    );
+    assert_eq!(value(&g, &st, "x"), "2413");
+}
+
+#[test]
+fn proceed_runs_the_rule_as_written_with_the_same_arguments() {
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+counter x 0..100 = 0
+rule r(n: int) { x += n }
+exception e to r when n < 5 { x += 10  proceed }
+setup { do r(1)  do r(7) }
+round turn { draw }"#,
+        2,
+    );
+    assert_eq!(value(&g, &st, "x"), (10 + 1 + 7).to_string());
+}
+
+#[test]
+fn two_replacing_exceptions_that_both_hold_are_a_conflict() {
+    let conflict = r#"rulebook a { players 2..2 }
+counter x 0..9 = 0
+rule r() { x = 1 }
+exception b to r when true { x = 2 }
+exception c to r when true { x = 3 }
+setup { do r() }
+round turn { draw }"#;
+    assert_eq!(error_code(conflict, 2), "R0009");
+    // `over` settles it.
+    let settled = conflict.replace("exception c to r when true", "exception c to r when true over b");
+    let (g, st) = finished(&settled, 2);
+    assert_eq!(value(&g, &st, "x"), "3");
+}
+
+#[test]
+fn as_sets_the_actor_only_inside_its_block() {
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+piece p per_player 1 assume "x"
+zone z of p
+zone y of p
+var inside : player
+var outside : player
+setup { as player(2) { move p[player(1)] to z }  move p[player(2)] to y }
+trigger t on arrive(k: p, s) when s == z { inside = actor }
+trigger u on arrive(k: p, s) when s == y { outside = actor }
+round turn { draw }"#,
+        2,
+    );
+    assert_eq!(value(&g, &st, "inside"), "player 2");
+    assert_eq!(value(&g, &st, "outside"), "none");
+}
+
+#[test]
+fn an_end_condition_is_checked_as_soon_as_it_holds() {
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+counter x 0..100 = 0
+setup { pass }
+round turn { x += 1 }
+end enough when x >= 4 { win player(2) }"#,
+        2,
+    );
+    assert_eq!(value(&g, &st, "x"), "4");
+    assert_eq!(st.outcome, Some(Outcome::Winner(1)));
+}
+
+#[test]
+fn players_directions_and_shared_victory() {
+    let (g, st) = finished(
+        r#"rulebook a { players 3..3 }
+var a : player
+var b : player
+setup { a = next_player(player(1), clockwise)  b = next_player(player(1), counterclockwise) }
+round turn { win [p in players where p != player(2)] }"#,
+        3,
+    );
+    assert_eq!(value(&g, &st, "a"), "player 2");
+    assert_eq!(value(&g, &st, "b"), "player 3");
+    assert_eq!(st.outcome.map(|o| o.winners().collect::<Vec<_>>()), Some(vec![0, 2]));
+}
+
+#[test]
+fn floor_division_and_remainder_by_a_positive_number() {
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+counter q -10..10 = 0
+counter r -10..10 = 0
+counter s -10..10 = 0
+setup { q = (0 - 7) / 2  r = (0 - 7) % 2  s = 7 / 2 }
+round turn { draw }"#,
+        2,
+    );
+    assert_eq!((value(&g, &st, "q"), value(&g, &st, "r"), value(&g, &st, "s")), ("-4".into(), "1".into(), "3".into()));
+}
+
+#[test]
+fn run_time_errors_are_reported_not_ignored() {
+    let game = |setup: &str| format!("rulebook a {{ players 2..2 }}\ntoken c 3 assume \"x\"\nzone z of c capacity 2\ncounter x 0..3 = 0\nsetup {{ {setup} }}\nround turn {{ draw }}");
+    assert_eq!(error_code(&game("x += 5"), 2), "R0004", "leaving a counter's bounds");
+    assert_eq!(error_code(&game("x = 1 / (x - x)"), 2), "R0012", "division by zero");
+    assert_eq!(error_code(&game("move 3 of c from box to z"), 2), "R0006", "a zone over its capacity");
+    assert_eq!(error_code(&game("move top of z to box"), 2), "R0005", "taking from an empty zone");
+    assert_eq!(error_code(&game("choose q from [p in players where false] by player(1)"), 2), "R0001", "a choice with no option");
+    // The counter and capacity checks are not always on: within the bounds, nothing fails.
+    let (_, ok) = run(&game("x += 3  move 2 of c from box to z"), 2);
+    assert!(ok.is_ok());
+}
+
+// ---------------------------------------------------------------------------
+// Former disagreements with the documentation, and panics (see the module
+// comment): an error or the documented value, never a panic or a silent
+// change of what the rulebook says.
+
+#[test]
+fn floor_division_by_a_negative_number() {
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+counter q -10..10 = 0
+setup { q = 7 / (0 - 2) }
+round turn { draw }"#,
+        2,
+    );
+    assert_eq!(value(&g, &st, "q"), "-4");
+}
+
+#[test]
+fn dividing_the_smallest_int_by_minus_one_does_not_panic() {
+    for op in ["/", "%"] {
+        let text = format!("rulebook a {{ players 2..2 }}\nsetup {{ let y = 0 - 9223372036854775807 - 1  let z = y {op} (0 - 1) }}\nround turn {{ draw }}");
+        let _ = run(&text, 2); // an error or a saturated value, not a panic
+    }
+}
+
+#[test]
+fn extreme_ints_in_board_functions_do_not_panic() {
+    let _ = run("rulebook a { players 2..2 }\nspacetype s\ntrack t circular { 1..4: s }\nvar z : space\nsetup { z = space(t, 0 - 9223372036854775807 - 1) }\nround turn { draw }", 2);
+    let _ = run("rulebook a { players 2..2 }\ngrid g 3 x 3\ncounter n 0..100 = 0\nsetup { n = count x in line(cell(g, 1, 1), 9223372036854775807, 9223372036854775807) where true }\nround turn { draw }", 2);
+}
+
+#[test]
+fn a_counter_cannot_start_outside_its_bounds() {
+    let text = "rulebook a { players 2..2 }\ncounter x 0..10 = 50\nsetup { pass }\nround turn { draw }";
+    if let Ok(model) = compiled(text) {
+        let game = Game::new(Arc::new(model), 2, &[]).expect("valid");
+        let st = game.start(0);
+        assert!(st.as_ref().is_err_and(|e| e.kind.code() == "R0004"), "x starts at {:?}", st.map(|s| value(&game, &s, "x")));
+    }
+}
+
+#[test]
+fn a_die_needs_at_least_one_side() {
+    let diags = compiled("rulebook a { players 2..2 }\ndie d 0\nsetup { roll r = d }\nround turn { draw }").expect_err("a die of 0 sides");
+    assert!(diags.iter().any(|d| d.message.contains("`d`")), "{diags:#?}");
+}
+
+#[test]
+fn a_module_removes_a_trigger_as_documented() {
+    let base = r#"rulebook a { players 2..2 }
+piece p 1 assume "x"
+zone z of p
+counter n 0..9 = 0
+setup { move p to z }
+trigger t on arrive(k: p, s) { n += 1 }
+round turn { if n == 1 { win player(1) } else { win player(2) } }"#;
+    let module = "module m extends \"a.rules\" { title \"no trigger\" }\nremove trigger t";
+    let sources = [Source { name: "a.rules".into(), text: base.into() }, Source { name: "m.rules".into(), text: module.into() }];
+    let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
+    let st = Game::new(Arc::new(model), 2, &[]).expect("valid").start(0).expect("runs");
+    assert_eq!(st.outcome, Some(Outcome::Winner(1)), "without the trigger n stays 0");
+}
+
+#[test]
+fn remove_checks_what_it_removes() {
+    let base = "rulebook a { players 2..2 }\npiece p 1 assume \"x\"\nzone z of p\nsetup { move p to z }\ntrigger t on arrive(k: p, s) { pass }\nround turn { draw }";
+    let module = "module m extends \"a.rules\" { title \"x\" }\nremove banana t";
+    let sources = [Source { name: "a.rules".into(), text: base.into() }, Source { name: "m.rules".into(), text: module.into() }];
+    assert!(compile(&sources).is_err(), "`banana` is not a sort of declaration");
+}
+
+#[test]
+fn a_count_beyond_the_limit_is_reported() {
+    let text = "rulebook a { players 2..2 }\ntoken c 5000 assume \"x\"\nsetup { pass }\nround turn { draw }";
+    match compiled(text) {
+        Err(diags) => assert!(diags.iter().any(|d| d.message.contains("5000")), "{diags:#?}"),
+        Ok(model) => assert_eq!(Game::new(Arc::new(model), 2, &[]).expect("valid").instance_count(), 5000, "5000 tokens are declared"),
+    }
+}
+
+#[test]
+fn too_many_instances_are_reported_not_a_panic() {
+    let kinds: String = (0..17).map(|i| format!("token c{i} 4000 assume \"x\"\n")).collect();
+    let text = format!("rulebook a {{ players 2..2 }}\n{kinds}setup {{ pass }}\nround turn {{ draw }}");
+    // A diagnostic, a setup error, or every instance: not a panic, not fewer.
+    if let Ok(model) = compiled(&text) {
+        if let Ok(game) = Game::new(Arc::new(model), 2, &[]) {
+            assert_eq!(game.instance_count(), 17 * 4000);
+            let st = game.start(0).expect("nothing to run");
+            assert_eq!(st.kind_counts(&game), vec![4000; 17]);
+        }
+    }
+}
