@@ -396,3 +396,32 @@ round turn { if n == 7 { win player(1) } else { win player(2) } }"#;
     let st = game.start(0).expect("runs");
     assert_eq!(st.outcome, Some(grimoire_interpreter::engine::Outcome::Winner(0)));
 }
+
+#[test]
+fn a_module_remove_takes_the_trigger_out() {
+    // base.rules scores a point on the bonus space; module.rules removes
+    // that trigger, so with the same choices nobody ever scores.
+    let base = model("ok/module_remove/base.rules");
+    let without = model("ok/module_remove/module.rules");
+    assert_eq!(base.triggers.len(), without.triggers.len() + 1);
+    let mut scored = 0;
+    for players in base.min_players..=base.max_players {
+        let g1 = Game::new(base.clone(), players, &[]).expect("allowed count");
+        let g2 = Game::new(without.clone(), players, &[]).expect("allowed count");
+        for seed in 0..PLAYOUTS {
+            let (mut s1, mut s2) = (g1.start(seed).expect("starts"), g2.start(seed).expect("starts"));
+            let mut agent = RandomAgent::new(seed);
+            while let Some((_, options)) = g1.choices(&s1) {
+                let i = agent.pick(options.len());
+                g1.apply(&mut s1, i).expect("no rule error");
+                g2.apply(&mut s2, i).expect("no rule error");
+            }
+            assert!(s2.is_over() && s1.outcome == s2.outcome, "the bonus does not decide the race");
+            for p in 0..players {
+                scored += counter(&g1, &s1, "score", p);
+                assert_eq!(counter(&g2, &s2, "score", p), 0, "no bonus without the trigger");
+            }
+        }
+    }
+    assert!(scored > 0, "with the trigger, some pawn must stop on the bonus space");
+}

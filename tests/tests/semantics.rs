@@ -337,3 +337,10 @@ fn too_many_instances_are_reported_not_a_panic() {
         }
     }
 }
+
+#[test]
+fn a_byte_order_mark_at_the_start_is_whitespace() {
+    // Some Windows editors start UTF-8 files with U+FEFF.
+    let text = "\u{feff}rulebook bom { players 2..2 }\nsetup { win player(1) }";
+    assert!(compile(&[Source { name: "bom.rules".into(), text: text.into() }]).is_ok());
+}
