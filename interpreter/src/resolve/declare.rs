@@ -339,7 +339,7 @@ impl Resolver {
     }
 
     /// The component kind a name stands for, reporting anything else.
-    fn kind_named(&mut self, n: &ast::Ident) -> Option<KindId> {
+    pub(crate) fn kind_named(&mut self, n: &ast::Ident) -> Option<KindId> {
         match self.lookup(n, &[]) {
             Some(Sym::Kind(k)) => Some(k),
             Some(other) => {
@@ -431,14 +431,7 @@ impl Resolver {
                         let at = self.loc(ev.name.span);
                         self.error(Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown event `{}`", ev.name.name), at, "unknown event").help("the events are: `arrive(piece: kind, zone)`"));
                     }
-                    let k = match self.lookup(&ev.kind, &[]) {
-                        Some(Sym::Kind(k)) => Some(k),
-                        Some(other) => {
-                            self.wrong_sort(&ev.kind, other, "a component kind");
-                            None
-                        }
-                        None => None,
-                    };
+                    let k = self.kind_named(&ev.kind);
                     sc.bind(&ev.piece.name, Ty::Piece(k));
                     sc.bind(&ev.zone.name, Ty::Zone);
                     if let Some(p) = self.model.procs.get_mut(id.idx()) {
@@ -572,14 +565,7 @@ impl Resolver {
                         None => ZoneMult::Single,
                     },
                 };
-                let mut kinds = Vec::new();
-                for k in &z.kinds {
-                    match self.lookup(k, &[]) {
-                        Some(Sym::Kind(k)) => kinds.push(k),
-                        Some(other) => self.wrong_sort(k, other, "a component kind"),
-                        None => {}
-                    }
-                }
+                let kinds = z.kinds.iter().filter_map(|k| self.kind_named(k)).collect();
                 if let Some(def) = self.model.zones.get_mut(id.idx()) {
                     def.mult = mult;
                     def.kinds = kinds;
@@ -591,14 +577,7 @@ impl Resolver {
                 let len = t.rows.iter().map(|(r, _)| r.hi).max().unwrap_or(0).clamp(0, 4096) as usize;
                 let mut spaces: Vec<Option<u64>> = vec![None; len];
                 for (r, tags) in &t.rows {
-                    let mut mask = 0u64;
-                    for tag in tags {
-                        match self.lookup(tag, &[]) {
-                            Some(Sym::Tag(tg)) => mask |= 1u64 << (tg.0 % 64),
-                            Some(other) => self.wrong_sort(tag, other, "a space type"),
-                            None => {}
-                        }
-                    }
+                    let mask = self.tag_mask(tags);
                     for i in r.lo..=r.hi {
                         let slot = usize::try_from(i - 1).ok().and_then(|i| spaces.get_mut(i));
                         match slot {

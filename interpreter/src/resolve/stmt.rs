@@ -75,14 +75,7 @@ impl Resolver {
                     }
                     MoveWhat::Count { n, kind, from } => {
                         let n = self.expect(sc, n, Ty::Int, "how many pieces `move` moves");
-                        let k = match self.lookup(kind, &[]) {
-                            Some(Sym::Kind(k)) => k,
-                            Some(other) => {
-                                self.wrong_sort(kind, other, "a component kind");
-                                KindId(0)
-                            }
-                            None => KindId(0),
-                        };
+                        let k = self.kind_named(kind).unwrap_or(KindId(0));
                         let from = self.zone(sc, from, "the zone `move` takes from");
                         let to = self.zone(sc, to, "the destination of `move`");
                         Stmt::MoveCount { n, kind: k, from, to, bottom }
