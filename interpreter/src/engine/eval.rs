@@ -488,8 +488,8 @@ impl Game {
                 let dc = self.eval_int(st, scratch, cx, *dc)?;
                 if let (Some((mut r, mut c)), Some((t, _))) = (self.grid_pos(z), self.zones[z as usize].space) {
                     if (dr, dc) != (0, 0) {
-                        loop {
-                            let (Some(nr), Some(nc)) = (r.checked_add(dr), c.checked_add(dc)) else { break };
+                        // Checked steps: a huge direction leaves the grid instead of overflowing.
+                        while let (Some(nr), Some(nc)) = (r.checked_add(dr), c.checked_add(dc)) {
                             (r, c) = (nr, nc);
                             match self.cell_zone(t, r, c) {
                                 Some(x) => scratch.push(Value::Zone(x)),
