@@ -6,3 +6,13 @@ pub mod html;
 pub mod load;
 pub mod render;
 pub mod sources;
+
+/// `println!` that does not panic when the reader has gone away
+/// (`grimoire play --auto | head`): output to a closed pipe is dropped.
+#[macro_export]
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}

@@ -10,7 +10,7 @@ pub fn check(files: &[PathBuf], format: ErrorFormat) -> Result<ExitCode, String>
     match compile_files(files, format)? {
         Some((model, _)) => {
             if format == ErrorFormat::Json {
-                println!("[]");
+                grimoire_cli::say!("[]");
             } else {
                 let rules = model.procs.len();
                 let cites: usize = model.records.iter().map(|r| r.cites.len()).sum();

@@ -33,7 +33,7 @@ pub fn compile_files(files: &[PathBuf], format: ErrorFormat) -> Result<Option<Co
         Ok(model) => Ok(Some((Arc::new(model), sources))),
         Err(diags) => {
             match format {
-                ErrorFormat::Json => println!("{}", render::json(&diags, &sources)),
+                ErrorFormat::Json => grimoire_cli::say!("{}", render::json(&diags, &sources)),
                 _ => eprint!("{}", render::human(&diags, &sources, format)),
             }
             eprintln!("{} problem(s) found", diags.len());

@@ -14,7 +14,7 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     let rulebook = names(&sources);
     let (log, error) = if auto {
         let p = random_playout(&game, &rulebook, seed, 100_000).map_err(|e| exec_error(&e, &sources, ErrorFormat::Human))?;
-        println!("{}", serde_json::to_string_pretty(&p.log).map_err(|e| e.to_string())?);
+        grimoire_cli::say!("{}", serde_json::to_string_pretty(&p.log).map_err(|e| e.to_string())?);
         (p.log, p.error)
     } else {
         interactive(&game, &rulebook, seed).map_err(|e| exec_error(&e, &sources, ErrorFormat::Human))?
@@ -78,7 +78,7 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
         };
         drop(o);
         let Some(i) = choice else {
-            println!("\ninput closed: the game stops here");
+            grimoire_cli::say!("\ninput closed: the game stops here");
             break;
         };
         log.record(game, &st, i);
@@ -88,7 +88,7 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
         }
     }
     if let Some(text) = outcome_text(st.outcome) {
-        println!("\n{text}");
+        grimoire_cli::say!("\n{text}");
     }
     log.finish(&st, error.as_ref().map(|e: &grimoire_interpreter::engine::ExecError| e.message.clone()));
     Ok((log, error))

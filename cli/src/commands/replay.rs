@@ -15,7 +15,7 @@ pub fn replay(path: &Path) -> Result<ExitCode, String> {
     match replay_log(&game, &log) {
         Ok(st) => {
             let outcome = outcome_text(st.outcome).unwrap_or_else(|| "not finished".into());
-            println!("replayed {} decisions: {outcome}; final state {:016x} matches the log", log.steps.len(), st.fingerprint());
+            grimoire_cli::say!("replayed {} decisions: {outcome}; final state {:016x} matches the log", log.steps.len(), st.fingerprint());
             Ok(ExitCode::SUCCESS)
         }
         Err(ReplayError::Exec { step, error }) => {

@@ -180,7 +180,7 @@ pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
         score: score_slot.map(|(counter, _)| ScoreSummary { counter, by_seat: scores.into_iter().map(spread).collect(), winners: spread(winner_scores) }),
     };
     if json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        grimoire_cli::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
         print_human(&report);
         if let Some(e) = &first_error {
@@ -192,30 +192,30 @@ pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
 }
 
 fn print_human(r: &Report) {
-    println!("{} games of `{}` at {} players in {:.2} s: {:.0} games/s", r.games, r.rulebook.first().map(String::as_str).unwrap_or(""), r.players, r.seconds, r.games_per_second);
-    println!("decisions per game: min {}, median {}, max {}; median rounds {}", r.decisions_min, r.decisions_median, r.decisions_max, r.rounds_median);
+    grimoire_cli::say!("{} games of `{}` at {} players in {:.2} s: {:.0} games/s", r.games, r.rulebook.first().map(String::as_str).unwrap_or(""), r.players, r.seconds, r.games_per_second);
+    grimoire_cli::say!("decisions per game: min {}, median {}, max {}; median rounds {}", r.decisions_min, r.decisions_median, r.decisions_max, r.rounds_median);
     let seats: Vec<String> = r.wins_by_seat.iter().enumerate().map(|(i, w)| format!("{}: {w}", i + 1)).collect();
-    println!("wins by seat: {}", seats.join(", "));
+    grimoire_cli::say!("wins by seat: {}", seats.join(", "));
     if r.draws > 0 {
-        println!("draws: {}", r.draws);
+        grimoire_cli::say!("draws: {}", r.draws);
     }
-    println!("unfinished within the bound: {}; failures: {}", r.unfinished, r.failures.len());
+    grimoire_cli::say!("unfinished within the bound: {}; failures: {}", r.unfinished, r.failures.len());
     if let Some(s) = &r.score {
-        println!("final `{}` (min / p10 / median / p90 / max, mean):", s.counter);
+        grimoire_cli::say!("final `{}` (min / p10 / median / p90 / max, mean):", s.counter);
         let line = |x: &Spread| format!("{} / {} / {} / {} / {}, {:.1}", x.min, x.p10, x.median, x.p90, x.max, x.mean);
         for (i, x) in s.by_seat.iter().enumerate() {
-            println!("  seat {}: {}", i + 1, line(x));
+            grimoire_cli::say!("  seat {}: {}", i + 1, line(x));
         }
-        println!("  winners: {}", line(&s.winners));
+        grimoire_cli::say!("  winners: {}", line(&s.winners));
     }
     for f in r.failures.iter().take(5) {
-        println!("  seed {}: {}", f.seed, f.message);
+        grimoire_cli::say!("  seed {}: {}", f.seed, f.message);
     }
-    println!("rules fired (total, in how many games):");
+    grimoire_cli::say!("rules fired (total, in how many games):");
     for rule in &r.rules {
-        println!("  {:<28} {:>9} {:>7}", rule.rule, rule.fired, rule.games);
+        grimoire_cli::say!("  {:<28} {:>9} {:>7}", rule.rule, rule.fired, rule.games);
     }
     if !r.never_fired.is_empty() {
-        println!("never fired: {}", r.never_fired.join(", "));
+        grimoire_cli::say!("never fired: {}", r.never_fired.join(", "));
     }
 }

@@ -44,7 +44,7 @@ pub fn validate(a: Args) -> Result<ExitCode, String> {
     }
     let saved = save_counterexamples(&report, a.save)?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        grimoire_cli::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
         print_human(&report, &sources, a.format, &saved);
     }
@@ -71,33 +71,33 @@ fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], format: Err
             eprintln!("  counterexample: grimoire replay {}\n", p.display());
         }
     }
-    println!("validation of `{}`", r.rulebook);
-    println!("\n  players  options              games  failed  median  longest  seconds");
+    grimoire_cli::say!("validation of `{}`", r.rulebook);
+    grimoire_cli::say!("\n  players  options              games  failed  median  longest  seconds");
     for run in &r.runs {
         let opts = if run.options.is_empty() { "-".to_string() } else { run.options.join(",") };
-        println!("  {:>7}  {:<20} {:>6}  {:>6}  {:>6}  {:>7}  {:>7.2}", run.players, opts, run.games, run.failed, run.median_decisions, run.max_decisions, run.seconds);
+        grimoire_cli::say!("  {:>7}  {:<20} {:>6}  {:>6}  {:>6}  {:>7}  {:>7.2}", run.players, opts, run.games, run.failed, run.median_decisions, run.max_decisions, run.seconds);
     }
     let never: Vec<&str> = r.coverage.iter().filter(|c| c.fired == 0).map(|c| c.rule.as_str()).collect();
-    println!("\n  rule coverage: {} of {} procedures and end conditions fired{}", r.coverage.len() - never.len(), r.coverage.len(), if never.is_empty() { String::new() } else { format!("; never: {}", never.join(", ")) });
-    println!("\n  source coverage ({} citations, {} not found):", r.trace.citations, r.trace.not_found);
+    grimoire_cli::say!("\n  rule coverage: {} of {} procedures and end conditions fired{}", r.coverage.len() - never.len(), r.coverage.len(), if never.is_empty() { String::new() } else { format!("; never: {}", never.join(", ")) });
+    grimoire_cli::say!("\n  source coverage ({} citations, {} not found):", r.trace.citations, r.trace.not_found);
     for s in &r.trace.sources {
-        println!("    {}: {} of {} paragraphs cited ({:.1} %)", s.source, s.covered, s.paragraphs, s.percent);
+        grimoire_cli::say!("    {}: {} of {} paragraphs cited ({:.1} %)", s.source, s.covered, s.paragraphs, s.percent);
         for u in s.uncited.iter().take(20) {
-            println!("      uncited, line {}: {}", u.line, u.text);
+            grimoire_cli::say!("      uncited, line {}: {}", u.line, u.text);
         }
         if s.uncited.len() > 20 {
-            println!("      ... and {} more (see --json)", s.uncited.len() - 20);
+            grimoire_cli::say!("      ... and {} more (see --json)", s.uncited.len() - 20);
         }
     }
-    println!("\n  assumptions ({}):", r.assumptions.len());
+    grimoire_cli::say!("\n  assumptions ({}):", r.assumptions.len());
     for a in &r.assumptions {
-        println!("    - {}: {}", a.name, a.text);
+        grimoire_cli::say!("    - {}: {}", a.name, a.text);
     }
-    println!("\n  discrepancies ({}):", r.discrepancies.len());
+    grimoire_cli::say!("\n  discrepancies ({}):", r.discrepancies.len());
     for d in &r.discrepancies {
-        println!("    - {}: {}", d.name, d.text);
+        grimoire_cli::say!("    - {}: {}", d.name, d.text);
     }
     let errors = r.errors();
     let warnings = r.findings.iter().filter(|f| f.severity == Severity::Warning).count();
-    println!("\n{errors} error(s), {warnings} warning(s)");
+    grimoire_cli::say!("\n{errors} error(s), {warnings} warning(s)");
 }
