@@ -557,23 +557,28 @@ pub enum StmtKind {
     Shuffle(Expr),
     /// `roll x = die`.
     Roll(Ident, Ident),
-    /// `choose x from C by P [prompt "..."]`.
+    /// `choose x from C [, y from D...] [where P] by PLAYER [prompt "..."] [else { }]`:
+    /// one decision over the tuples of the bindings for which P holds.
     Choose {
-        /// Bound local.
-        var: Ident,
-        /// Options.
-        from: Expr,
+        /// Bound locals and their collections; later ones may use earlier ones.
+        binds: Vec<(Ident, Expr)>,
+        /// Which tuples are options.
+        cond: Option<Expr>,
         /// Who decides.
         by: Expr,
         /// Question shown to the player.
         prompt: Option<Str>,
+        /// What happens when there is nothing to choose.
+        otherwise: Option<Block>,
     },
-    /// `choose x from C at random`: chance picks one, uniformly.
+    /// `choose x from C [where P] at random [else { }]`: chance picks one, uniformly.
     ChooseRandom {
-        /// Bound local.
-        var: Ident,
-        /// Options.
-        from: Expr,
+        /// Bound locals and their collections.
+        binds: Vec<(Ident, Expr)>,
+        /// Which tuples are options.
+        cond: Option<Expr>,
+        /// What happens when there is nothing to choose.
+        otherwise: Option<Block>,
     },
     /// `if` / `else if` / `else`.
     If(Vec<(Expr, Block)>, Option<Block>),
@@ -655,6 +660,10 @@ pub enum Quantifier {
     Max,
     /// `min x in C of E`
     Min,
+    /// `count x in C while P`: the leading items for which P holds
+    CountWhile,
+    /// `[x in C while P]`: the leading items for which P holds
+    FilterWhile,
 }
 
 /// An expression with its span.
@@ -703,6 +712,16 @@ pub enum ExprKind {
         /// Where the region grows from.
         start: Box<Expr>,
         /// Which spaces belong.
+        cond: Box<Expr>,
+    },
+    /// `in_a_row x through CELL where P`: the longest straight run of grid
+    /// cells through CELL (along a row, a column or a diagonal) where P holds.
+    InARow {
+        /// Bound name.
+        var: Ident,
+        /// The cell the run goes through.
+        through: Box<Expr>,
+        /// Which cells count.
         cond: Box<Expr>,
     },
     /// A comprehension. For `Sum`/`Max`/`Min` the body is the `of` expression;

@@ -337,6 +337,13 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::kw_win => "`win`",
         Rule::kw_zone => "`zone`",
         Rule::region => "a region `region x from START where P`",
+        Rule::choose_bind => "a binding `x from COLLECTION`",
+        Rule::choose_where => "`where CONDITION`",
+        Rule::choose_else => "`else { ... }`",
+        Rule::comp_while => "`while`",
+        Rule::in_a_row => "`in_a_row x through CELL where P`",
+        Rule::kw_in_a_row => "`in_a_row`",
+        Rule::kw_through => "`through`",
     }
 }
 
@@ -847,14 +854,30 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
         Rule::shuffle_stmt => StmtKind::Shuffle(expr(k.next()?)?),
         Rule::roll_stmt => StmtKind::Roll(ident(k.next()?), ident(k.next()?)),
         Rule::choose_stmt => {
-            let var = ident(k.next()?);
-            let from = expr(k.next()?)?;
+            let mut binds = Vec::new();
+            while let Some(b) = k.next_if(Rule::choose_bind) {
+                let mut bk = Kids::of(b);
+                let var = ident(bk.next()?);
+                binds.push((var, expr(bk.next()?)?));
+            }
+            let cond = match k.next_if(Rule::choose_where) {
+                Some(w) => Some(expr(Kids::of(w).next()?)?),
+                None => None,
+            };
             if k.next_if(Rule::at_random).is_some() {
-                StmtKind::ChooseRandom { var, from }
+                let otherwise = match k.next_if(Rule::choose_else) {
+                    Some(e) => Some(block(Kids::of(e).next()?)?),
+                    None => None,
+                };
+                StmtKind::ChooseRandom { binds, cond, otherwise }
             } else {
                 let by = expr(k.next()?)?;
-                let prompt = k.inner.next().map(string);
-                StmtKind::Choose { var, from, by, prompt }
+                let prompt = k.next_if(Rule::string).map(string);
+                let otherwise = match k.next_if(Rule::choose_else) {
+                    Some(e) => Some(block(Kids::of(e).next()?)?),
+                    None => None,
+                };
+                StmtKind::Choose { binds, cond, by, prompt, otherwise }
             }
         }
         Rule::if_stmt => {
@@ -1034,23 +1057,38 @@ fn primary(p: P) -> Result<Expr, ParseError> {
             let cond = Box::new(expr(k.next()?)?);
             ExprKind::Region { var, start, cond }
         }
+        Rule::in_a_row => {
+            let mut k = Kids::of(p);
+            let var = ident(k.next()?);
+            let through = Box::new(expr(k.next()?)?);
+            let cond = Box::new(expr(k.next()?)?);
+            ExprKind::InARow { var, through, cond }
+        }
         Rule::comprehension | Rule::filter => {
             let mut k = Kids::of(p);
-            let q = if rule == Rule::filter {
-                Quantifier::Filter
-            } else {
-                match k.next()?.as_str() {
-                    "count" => Quantifier::Count,
-                    "any" => Quantifier::Any,
-                    "all" => Quantifier::All,
-                    "first" => Quantifier::First,
-                    "sum" => Quantifier::Sum,
-                    "max" => Quantifier::Max,
-                    _ => Quantifier::Min,
-                }
-            };
+            let word = if rule == Rule::filter { "[" } else { k.next()?.as_str() };
             let var = ident(k.next()?);
             let coll = Box::new(expr(k.next()?)?);
+            let prefix = k.next_if(Rule::comp_while).is_some();
+            let q = match (word, prefix) {
+                ("[", false) => Quantifier::Filter,
+                ("[", true) => Quantifier::FilterWhile,
+                ("count", false) => Quantifier::Count,
+                ("count", true) => Quantifier::CountWhile,
+                ("any", _) => Quantifier::Any,
+                ("all", _) => Quantifier::All,
+                ("first", _) => Quantifier::First,
+                ("sum", _) => Quantifier::Sum,
+                ("max", _) => Quantifier::Max,
+                _ => Quantifier::Min,
+            };
+            if prefix && !matches!(q, Quantifier::CountWhile | Quantifier::FilterWhile) {
+                return Err(ParseError {
+                    expected: "`where` or `of`".into(),
+                    span: sp,
+                    help: Some(format!("`while` only goes with `count x in C while P` and `[x in C while P]`; `{word}` takes `where` or `of`")),
+                });
+            }
             let body = match k.inner.next() {
                 Some(b) => Some(Box::new(expr(b)?)),
                 None => None,

@@ -1,7 +1,7 @@
 //! Game logs: the seed and the list of choices, from which `replay`
 //! reproduces the exact same game; plus readable labels for people.
 
-use crate::engine::{ExecError, Game, Outcome, State, Value};
+use crate::engine::{ExecError, Game, Outcome, State};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -63,7 +63,7 @@ impl GameLog {
     /// Record option `choice` of the decision pending in `st`, before it is applied.
     pub fn record(&mut self, game: &Game, st: &State, choice: usize) {
         if let Some((player, options)) = game.choices(st) {
-            let label = options.get(choice).map(|v| game.label(*v)).unwrap_or_default();
+            let label = options.get(choice).map(|o| game.option_label(o)).unwrap_or_default();
             self.steps.push(LogStep { player: player_number(player), choice: choice as u32, label });
         }
     }
@@ -206,7 +206,7 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
         if player_number(player) != step.player {
             return Err(ReplayError::Mismatch { step: i + 1, message: format!("player {} must decide, the log says player {}", player_number(player), step.player) });
         }
-        let label = options.get(step.choice as usize).map(|v: &Value| game.label(*v));
+        let label = options.get(step.choice as usize).map(|o| game.option_label(o));
         if label.as_deref() != Some(step.label.as_str()) {
             return Err(ReplayError::Mismatch { step: i + 1, message: format!("option {} is {:?}, the log says {:?}", step.choice, label, step.label) });
         }

@@ -515,6 +515,14 @@ pub enum Expr {
     Line(ExprId, ExprId, ExprId),
     /// `region x from start where cond` (a collection).
     Region(u16, ExprId, ExprId),
+    /// `step(space, drow, dcol)`: the cell that many rows and columns away,
+    /// `none` off the grid.
+    Step(ExprId, ExprId, ExprId),
+    /// `in_a_row x through cell where cond`: the longest straight run through
+    /// the cell (row, column, diagonals) of cells where `cond` holds.
+    InARow(u16, ExprId, ExprId),
+    /// `pieces(kind, player)`: a player's pieces of a per-player kind (a collection).
+    PiecesOf(KindId, ExprId),
 }
 
 /// Where an assignment writes.
@@ -588,23 +596,28 @@ pub enum Stmt {
     Shuffle(ExprId),
     /// Roll a die into a local.
     Roll(u16, DieId),
-    /// A decision.
+    /// A decision over the tuples of its bindings for which `cond` holds.
     Choose {
-        /// Local receiving the choice.
-        slot: u16,
-        /// Options.
-        from: ExprId,
+        /// Each binding: the local receiving its part of the choice and the
+        /// collection it ranges over (which may read the earlier bindings).
+        binds: Vec<(u16, ExprId)>,
+        /// Which tuples are options.
+        cond: Option<ExprId>,
         /// Who decides.
         by: ExprId,
         /// The question.
         prompt: Option<String>,
+        /// Run when there is no option (absent: a deadlock).
+        otherwise: Option<BlockId>,
     },
-    /// Chance picks one element, uniformly.
+    /// Chance picks one tuple, uniformly.
     ChooseRandom {
-        /// Local receiving it.
-        slot: u16,
-        /// Options.
-        from: ExprId,
+        /// As for `Choose`.
+        binds: Vec<(u16, ExprId)>,
+        /// Which tuples are options.
+        cond: Option<ExprId>,
+        /// Run when there is no option (absent: a deadlock).
+        otherwise: Option<BlockId>,
     },
     /// Conditional.
     If(Vec<(ExprId, BlockId)>, Option<BlockId>),

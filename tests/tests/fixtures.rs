@@ -216,9 +216,9 @@ fn a_module_replace_takes_effect_and_the_game_still_runs() {
             let mut agent = RandomAgent::new(seed);
             let mut yes = vec![0i64; players as usize];
             while let Some((p, options)) = g1.choices(&s1) {
-                let labels: Vec<String> = options.iter().map(|v| g1.label(*v)).collect();
+                let labels: Vec<String> = options.iter().map(|o| g1.option_label(o)).collect();
                 let (p2, options2) = g2.choices(&s2).expect("the module game is not over either");
-                assert_eq!((p, labels.clone()), (p2, options2.iter().map(|v| g2.label(*v)).collect::<Vec<_>>()));
+                assert_eq!((p, labels.clone()), (p2, options2.iter().map(|o| g2.option_label(o)).collect::<Vec<_>>()));
                 let i = agent.pick(options.len());
                 if labels[i] == "yes" {
                     yes[p as usize] += 1;
@@ -254,7 +254,7 @@ fn exceptions_replace_add_and_give_way_as_declared() {
             let mut agent = RandomAgent::new(seed);
             while let Some((p, options)) = game.choices(&st) {
                 let i = agent.pick(options.len());
-                let n: i64 = game.label(options[i]).parse().expect("an int option");
+                let n: i64 = game.option_label(options.get(i).expect("an option")).parse().expect("an int option");
                 let before = counter(&game, &st, "score", p);
                 let main = if n > 2 {
                     seen[0] += 1;

@@ -40,7 +40,7 @@ fn hidden_information_does_not_leak_into_observations_or_choices() {
                 let (other, changed) = scramble_hidden(&game, &st, who);
                 if changed > 0 {
                     assert_eq!(game.observe(&st, who), game.observe(&other, who), "players {players} seed {seed}");
-                    let labels = |s: &State| game.choices(s).map(|(p, o)| (p, o.iter().map(|v| game.label(*v)).collect::<Vec<_>>()));
+                    let labels = |s: &State| game.choices(s).map(|(p, o)| (p, o.iter().map(|x| game.option_label(x)).collect::<Vec<_>>()));
                     assert_eq!(labels(&st), labels(&other));
                     compared += 1;
                 }

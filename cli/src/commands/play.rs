@@ -59,7 +59,7 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
             let _ = writeln!(o, "  {v}");
         }
         let _ = writeln!(o, "{}", game.prompt(&st).unwrap_or("Choose:"));
-        let labels: Vec<String> = options.iter().map(|v| game.label(*v)).collect();
+        let labels: Vec<String> = options.iter().map(|o| game.option_label(o)).collect();
         for (i, l) in labels.iter().enumerate() {
             let _ = writeln!(o, "  {}) {l}", i + 1);
         }

@@ -265,7 +265,52 @@ impl Game {
                     None => Value::None,
                 }
             }
-            Expr::Players | Expr::Range(..) | Expr::List(_) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::Contents(_) | Expr::Neighbors(_) | Expr::Line(..) | Expr::Region(..) => {
+            Expr::Step(z, dr, dc) => {
+                let z = self.eval_zone(st, scratch, cx, *z)?;
+                let dr = self.eval_int(st, scratch, cx, *dr)?;
+                let dc = self.eval_int(st, scratch, cx, *dc)?;
+                match (self.grid_pos(z), self.zones[z as usize].space) {
+                    (Some((r, c)), Some((t, _))) => match (r.checked_add(dr), c.checked_add(dc)) {
+                        (Some(r), Some(c)) => self.cell_zone(t, r, c).map(Value::Zone).unwrap_or(Value::None),
+                        _ => Value::None,
+                    },
+                    _ => return Err(self.err(ExecErrorKind::Type, format!("`step` needs a cell of a grid, found {}", self.label(Value::Zone(z))), e)),
+                }
+            }
+            Expr::InARow(slot, cell, cond) => {
+                let z = self.eval_zone(st, scratch, cx, *cell)?;
+                let (Some((r, c)), Some((t, _))) = (self.grid_pos(z), self.zones[z as usize].space) else {
+                    return Err(self.err(ExecErrorKind::Type, format!("`in_a_row` needs a cell of a grid, found {}", self.label(Value::Zone(z))), e));
+                };
+                let at = (cx.base + u32::from(*slot)) as usize;
+                if st.stack.len() <= at {
+                    st.stack.resize(at + 1, Value::None);
+                }
+                let holds = |g: &Game, st: &mut State, scratch: &mut Vec<Value>, z: u16| -> Result<bool, ExecError> {
+                    st.stack[at] = Value::Zone(z);
+                    g.eval_bool(st, scratch, cx, *cond)
+                };
+                if !holds(self, st, scratch, z)? {
+                    return Ok(Value::Int(0));
+                }
+                let mut best = 1;
+                for (dr, dc) in [(0i64, 1i64), (1, 0), (1, 1), (1, -1)] {
+                    let mut run = 1;
+                    for sign in [1i64, -1] {
+                        let (mut rr, mut cc) = (r, c);
+                        loop {
+                            (rr, cc) = (rr + sign * dr, cc + sign * dc);
+                            match self.cell_zone(t, rr, cc) {
+                                Some(x) if holds(self, st, scratch, x)? => run += 1,
+                                _ => break,
+                            }
+                        }
+                    }
+                    best = best.max(run);
+                }
+                Value::Int(best)
+            }
+            Expr::Players | Expr::Range(..) | Expr::PiecesOf(..) | Expr::List(_) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::Contents(_) | Expr::Neighbors(_) | Expr::Line(..) | Expr::Region(..) => {
                 return Err(self.err(ExecErrorKind::Type, "a collection was used where one value is needed", e));
             }
         })
@@ -413,7 +458,8 @@ impl Game {
                             result = Some(item);
                             break;
                         }
-                        (Quantifier::Filter, true) => scratch[start + count as usize] = item,
+                        (Quantifier::CountWhile | Quantifier::FilterWhile, false) => break,
+                        (Quantifier::Filter | Quantifier::FilterWhile, true) => scratch[start + count as usize] = item,
                         _ => {}
                     }
                     if keep {
@@ -423,7 +469,7 @@ impl Game {
             }
         }
         let value = match q {
-            Quantifier::Count => Value::Int(count),
+            Quantifier::Count | Quantifier::CountWhile => Value::Int(count),
             Quantifier::Any => Value::Bool(result.is_some()),
             Quantifier::All => Value::Bool(result.is_none()),
             Quantifier::First => result.unwrap_or(Value::None),
@@ -435,7 +481,7 @@ impl Game {
                     Value::Int(acc)
                 }
             }
-            Quantifier::Filter => {
+            Quantifier::Filter | Quantifier::FilterWhile => {
                 // A filter leaves its kept items on the scratch stack for the caller.
                 scratch.truncate(start + count as usize);
                 return Ok(Value::None);
@@ -474,6 +520,13 @@ impl Game {
                 let (first, n) = self.kind_range[k.idx()];
                 scratch.extend((first..first + n).map(Value::Piece));
             }
+            Expr::PiecesOf(k, p) => {
+                let p = self.eval_player(st, scratch, cx, *p)?;
+                let (first, n) = self.kind_range[k.idx()];
+                let each = m.kinds[k.idx()].count;
+                let from = first + u16::from(p) * each;
+                scratch.extend((from..(from + each).min(first + n)).map(Value::Piece));
+            }
             Expr::Contents(z) => {
                 let z = self.eval_zone(st, scratch, cx, *z)?;
                 scratch.extend(st.zones[z as usize].iter().map(|p| Value::Piece(*p)));
@@ -503,8 +556,8 @@ impl Game {
                 let s = self.eval_zone(st, scratch, cx, *start)?;
                 self.region(st, scratch, cx, *slot, s, *cond)?;
             }
-            Expr::Comp(Quantifier::Filter, slot, coll, body) => {
-                self.comprehension(st, scratch, cx, Quantifier::Filter, *slot, *coll, *body, e)?;
+            Expr::Comp(q @ (Quantifier::Filter | Quantifier::FilterWhile), slot, coll, body) => {
+                self.comprehension(st, scratch, cx, *q, *slot, *coll, *body, e)?;
             }
             _ => return Err(self.err(ExecErrorKind::Type, "a collection was needed here", e)),
         }

@@ -7,18 +7,18 @@ use super::eval::Ctx;
 use super::layout::Game;
 use super::state::{Frame, FrameKind, Outcome, Pending, Stage, State, CHANCE, NO_ACTOR, SHUFFLE_SAMPLES};
 use super::value::Value;
-use super::{STEP_FUEL, TRIGGER_DEPTH};
+use super::{Options, STEP_FUEL, TRIGGER_DEPTH};
 use crate::model::*;
 use grimoire_grammar::ast::{AssignOp, ExceptionMode};
 
 impl Game {
     /// The player who must decide now and the legal options, or `None` when
     /// the game is over.
-    pub fn choices<'s>(&self, st: &'s State) -> Option<(u8, &'s [Value])> {
+    pub fn choices<'s>(&self, st: &'s State) -> Option<(u8, Options<'s>)> {
         if st.outcome.is_some() {
             return None;
         }
-        st.pending.map(|p| (p.player, st.options.as_slice()))
+        st.pending.map(|p| (p.player, Options::new(st.arity as usize, &st.options)))
     }
 
     /// The question being asked, if the rulebook gave one.
@@ -40,17 +40,27 @@ impl Game {
         let Some(p) = st.pending else {
             return Err(ExecError::new(ExecErrorKind::BadChoice, "no decision is pending: the game is over", None));
         };
-        let Some(v) = st.options.get(index).copied() else {
-            return Err(ExecError::new(ExecErrorKind::BadChoice, format!("option {index} does not exist; there are {}", st.options.len()), None));
-        };
-        match p.shuffle {
-            Some(z) => self.shuffle_as_chance(st, z, v),
-            None => st.stack[p.slot as usize] = v,
+        let arity = st.arity.max(1) as usize;
+        let n = st.options.len() / arity;
+        if index >= n {
+            return Err(ExecError::new(ExecErrorKind::BadChoice, format!("option {index} does not exist; there are {n}"), None));
+        }
+        let first = index * arity;
+        match (p.shuffle, &self.model.stmt(p.stmt).stmt) {
+            (Some(z), _) => self.shuffle_as_chance(st, z, st.options[first]),
+            (None, Stmt::Choose { binds, .. } | Stmt::ChooseRandom { binds, .. }) => {
+                for (k, (slot, _)) in binds.iter().enumerate() {
+                    st.stack[(p.slot + u32::from(*slot)) as usize] = st.options[first + k];
+                }
+            }
+            (None, _) => st.stack[p.slot as usize] = st.options[first],
         }
         st.pending = None;
         st.options.clear();
+        st.arity = 1;
         if p.player != super::state::CHANCE {
             st.decisions += 1;
+            st.plies += 1;
         }
         self.run(st)
     }
@@ -278,7 +288,11 @@ impl Game {
                 let count = self.eval_int(st, scratch, cx, *n)?;
                 let f = self.eval_zone(st, scratch, cx, *from)?;
                 let z = self.eval_zone(st, scratch, cx, *to)?;
-                let have = st.zones[f as usize].iter().filter(|p| self.inst_kind[**p as usize] == *kind).count() as i64;
+                // Out of the box, a player's zone receives that player's own
+                // pieces of a per-player kind, never another player's.
+                let owner = if f == self.box_zone && self.model.kinds[kind.idx()].per_player { self.zones[z as usize].owner } else { None };
+                let takes = |p: &u16| self.inst_kind[*p as usize] == *kind && (owner.is_none() || self.inst_owner[*p as usize] == owner);
+                let have = st.zones[f as usize].iter().filter(|p| takes(p)).count() as i64;
                 if have < count {
                     return Err(ExecError::new(
                         ExecErrorKind::Underflow,
@@ -287,7 +301,7 @@ impl Game {
                     ));
                 }
                 for _ in 0..count.max(0) {
-                    let p = st.zones[f as usize].iter().rev().find(|p| self.inst_kind[**p as usize] == *kind).copied();
+                    let p = st.zones[f as usize].iter().rev().find(|p| takes(p)).copied();
                     if let Some(p) = p {
                         self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
                     }
@@ -337,46 +351,56 @@ impl Game {
                 };
                 st.stack[(frame.base + u32::from(*slot)) as usize] = v;
             }
-            Stmt::Choose { slot, from, by, .. } => {
+            Stmt::Choose { binds, cond, by, otherwise, .. } => {
                 let who = self.eval_player(st, scratch, cx, *by)?;
-                let start = scratch.len();
-                self.collect(st, scratch, cx, *from)?;
-                let target = (frame.base + u32::from(*slot)) as usize;
-                match scratch.len() - start {
-                    0 => {
-                        scratch.truncate(start);
-                        return Err(ExecError::new(ExecErrorKind::Deadlock, format!("player {} must choose but has no legal option", who + 1), at));
-                    }
-                    1 => {
-                        // A forced choice is no decision: take it and go on.
-                        st.stack[target] = scratch[start];
-                    }
-                    _ => {
-                        st.options.clear();
-                        st.options.extend_from_slice(&scratch[start..]);
-                        st.pending = Some(Pending { player: who, slot: target as u32, stmt: s, shuffle: None });
-                    }
-                }
-                scratch.truncate(start);
-            }
-            Stmt::ChooseRandom { slot, from } => {
-                let start = scratch.len();
-                self.collect(st, scratch, cx, *from)?;
-                let n = scratch.len() - start;
-                let target = (frame.base + u32::from(*slot)) as usize;
+                st.options.clear();
+                self.collect_tuples(st, scratch, cx, binds, 0, *cond)?;
+                let n = st.options.len() / binds.len().max(1);
                 if n == 0 {
-                    scratch.truncate(start);
-                    return Err(ExecError::new(ExecErrorKind::Deadlock, "`choose ... at random` has nothing to choose from", at));
+                    return match otherwise {
+                        Some(b) => {
+                            self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);
+                            Ok(())
+                        }
+                        None => Err(ExecError::new(ExecErrorKind::Deadlock, format!("player {} must choose but has no legal option", who + 1), at)),
+                    };
+                }
+                if n == 1 && !st.forced_decisions {
+                    // A forced choice is no decision: take it and go on.
+                    for (k, (slot, _)) in binds.iter().enumerate() {
+                        st.stack[(frame.base + u32::from(*slot)) as usize] = st.options[k];
+                    }
+                    st.options.clear();
+                    st.plies += 1;
+                } else {
+                    st.arity = binds.len() as u8;
+                    st.pending = Some(Pending { player: who, slot: frame.base, stmt: s, shuffle: None });
+                }
+            }
+            Stmt::ChooseRandom { binds, cond, otherwise } => {
+                st.options.clear();
+                self.collect_tuples(st, scratch, cx, binds, 0, *cond)?;
+                let arity = binds.len().max(1);
+                let n = st.options.len() / arity;
+                if n == 0 {
+                    return match otherwise {
+                        Some(b) => {
+                            self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);
+                            Ok(())
+                        }
+                        None => Err(ExecError::new(ExecErrorKind::Deadlock, "`choose ... at random` has nothing to choose from", at)),
+                    };
                 }
                 if st.exploring && n > 1 {
-                    st.options.clear();
-                    st.options.extend_from_slice(&scratch[start..]);
-                    st.pending = Some(Pending { player: CHANCE, slot: target as u32, stmt: s, shuffle: None });
+                    st.arity = binds.len() as u8;
+                    st.pending = Some(Pending { player: CHANCE, slot: frame.base, stmt: s, shuffle: None });
                 } else {
                     let i = st.random_below(n as u64) as usize;
-                    st.stack[target] = scratch[start + i];
+                    for (k, (slot, _)) in binds.iter().enumerate() {
+                        st.stack[(frame.base + u32::from(*slot)) as usize] = st.options[i * arity + k];
+                    }
+                    st.options.clear();
                 }
-                scratch.truncate(start);
             }
             Stmt::If(arms, otherwise) => {
                 for (c, b) in arms {
@@ -473,6 +497,36 @@ impl Game {
             Stmt::End => st.outcome = Some(Outcome::Ended),
             Stmt::Pass => {}
         }
+        Ok(())
+    }
+
+    /// Append to `st.options` every tuple of the bindings' collections for
+    /// which `cond` holds: nested loops in binding order, so that a later
+    /// collection can depend on an earlier binding.
+    #[allow(clippy::too_many_arguments, reason = "the evaluation context is spread over borrowed parts of the engine")]
+    fn collect_tuples(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, binds: &[(u16, ExprId)], depth: usize, cond: Option<ExprId>) -> Result<(), ExecError> {
+        let Some((slot, from)) = binds.get(depth) else {
+            let keep = match cond {
+                Some(c) => self.eval_bool(st, scratch, cx, c)?,
+                None => true,
+            };
+            if keep {
+                for (slot, _) in binds {
+                    let v = st.stack[(cx.base + u32::from(*slot)) as usize];
+                    st.options.push(v);
+                }
+            }
+            return Ok(());
+        };
+        let start = scratch.len();
+        self.collect(st, scratch, cx, *from)?;
+        let end = scratch.len();
+        let at = (cx.base + u32::from(*slot)) as usize;
+        for i in start..end {
+            st.stack[at] = scratch[i];
+            self.collect_tuples(st, scratch, cx, binds, depth + 1, cond)?;
+        }
+        scratch.truncate(start);
         Ok(())
     }
 

@@ -256,10 +256,12 @@ impl Game {
     }
 
     /// A fresh game whose dice and shuffles are chance nodes (decided by
-    /// `CHANCE`), for exhaustive exploration.
+    /// `CHANCE`) and where every ply is a decision, even a forced one, for
+    /// exhaustive exploration and move counting.
     pub fn start_exploring(&self) -> Result<State, ExecError> {
         let mut st = State::new(self, 0);
         st.exploring = true;
+        st.forced_decisions = true;
         st.init_values(self)?;
         self.run(&mut st)?;
         Ok(st)

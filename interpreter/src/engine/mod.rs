@@ -13,12 +13,14 @@ mod eval;
 mod exec;
 mod layout;
 mod observe;
+mod options;
 mod state;
 mod value;
 
 pub use error::{ExecError, ExecErrorKind};
 pub use layout::{Game, SetupError, ZoneInfo};
 pub use observe::{Observation, ZoneView};
+pub use options::Options;
 pub use state::{Outcome, State, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;
 

@@ -71,6 +71,13 @@ impl Game {
         }
     }
 
+    /// A readable label for an option: its value, or the values of a tuple
+    /// joined by commas.
+    pub fn option_label(&self, option: &[Value]) -> String {
+        let parts: Vec<String> = option.iter().map(|v| self.label(*v)).collect();
+        parts.join(", ")
+    }
+
     /// The slots of a var or counter: slot, how to write its index (`[2]`,
     /// `[sword of player 1]` or nothing) and the player it belongs to.
     fn slots(&self, base: u32, per_player: bool, per_piece: Option<crate::model::KindId>) -> Vec<(usize, String, Option<u8>)> {
@@ -131,7 +138,7 @@ impl Game {
             }
         }
         let options = match self.choices(st) {
-            Some((who, opts)) if who == player => Some(opts.iter().map(|v| self.label(*v)).collect()),
+            Some((who, opts)) if who == player => Some(opts.iter().map(|o| self.option_label(o)).collect()),
             _ => None,
         };
         Observation { player, round: st.round, zones, values, options }

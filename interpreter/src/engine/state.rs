@@ -73,7 +73,8 @@ pub(crate) const NO_ACTOR: u8 = u8::MAX;
 pub(crate) struct Pending {
     /// The player deciding, or `CHANCE`.
     pub(crate) player: u8,
-    /// Stack slot receiving the choice (or the roll).
+    /// Stack slot receiving a roll; for a `choose`, where the locals of its
+    /// procedure start (its bindings say which slots receive the tuple).
     pub(crate) slot: u32,
     pub(crate) stmt: StmtId,
     /// For a chance node of a shuffle: the zone to shuffle.
@@ -101,6 +102,8 @@ pub struct State {
     pub(crate) frames: Vec<Frame>,
     pub(crate) pending: Option<Pending>,
     pub(crate) options: Vec<Value>,
+    /// Values per option (the number of bindings of the pending `choose`).
+    pub(crate) arity: u8,
     /// Work space of the evaluator; always empty between two calls.
     pub(crate) scratch: Vec<Value>,
     /// How the game ended, once it has.
@@ -111,6 +114,11 @@ pub struct State {
     pub(crate) stage: Stage,
     /// Decisions taken so far.
     pub decisions: u32,
+    /// Moves made by players so far: every `choose ... by`, forced or not.
+    pub plies: u32,
+    /// A `choose` with a single option waits for a decision instead of
+    /// taking it (exploration and move counting see every ply).
+    pub forced_decisions: bool,
     /// How many times each procedure ran (rule coverage).
     pub fired: Vec<u32>,
     /// How many times each end condition fired.
@@ -152,12 +160,15 @@ impl State {
             frames: Vec::with_capacity(16),
             pending: None,
             options: Vec::with_capacity(16),
+            arity: 1,
             scratch: Vec::with_capacity(64),
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
             round: 0,
             stage: Stage::Start,
             decisions: 0,
+            plies: 0,
+            forced_decisions: false,
             fired: vec![0; g.model.procs.len()],
             ends_fired: vec![0; g.model.ends.len()],
             exploring: false,

@@ -207,6 +207,14 @@ impl Resolver {
                 sc.reset(mark);
                 self.coll(Expr::Region(slot, s, c), Ty::Zone, span)
             }
+            ExprKind::InARow { var, through, cond } => {
+                let c = self.expect(sc, through, Ty::Zone, "the cell of `in_a_row`");
+                let mark = sc.mark();
+                let slot = sc.bind(&var.name, Ty::Zone);
+                let p = self.expect(sc, cond, Ty::Bool, "the `where` condition of `in_a_row`");
+                sc.reset(mark);
+                self.val(Expr::InARow(slot, c, p), Ty::Int, span)
+            }
             ExprKind::Comprehension { q, var, coll, body } => {
                 let (c, elem) = self.collection(sc, coll);
                 let mark = sc.mark();
@@ -226,10 +234,10 @@ impl Resolver {
                 }
                 let comp = Expr::Comp(*q, slot, c, b);
                 match q {
-                    Quantifier::Count | Quantifier::Sum | Quantifier::Max | Quantifier::Min => self.val(comp, Ty::Int, span),
+                    Quantifier::Count | Quantifier::CountWhile | Quantifier::Sum | Quantifier::Max | Quantifier::Min => self.val(comp, Ty::Int, span),
                     Quantifier::Any | Quantifier::All => self.val(comp, Ty::Bool, span),
                     Quantifier::First => self.val(comp, elem, span),
-                    Quantifier::Filter => self.coll(comp, elem, span),
+                    Quantifier::Filter | Quantifier::FilterWhile => self.coll(comp, elem, span),
                 }
             }
         }
@@ -485,13 +493,38 @@ impl Resolver {
                 }
             }
             "pieces" => {
-                if !arity(self, 1) {
+                if args.len() != 1 && args.len() != 2 {
+                    let at = self.loc(span);
+                    self.error(Diagnostic::new(codes::ARITY, format!("`pieces` takes 1 or 2 arguments, {} given", args.len()), at, "wrong number of arguments").help("`pieces(kind)` or `pieces(kind, player)`"));
                     return self.bad(span);
                 }
-                match self.sym_arg(args, 0, "a component kind") {
-                    Some(Sym::Kind(k)) => self.coll(Expr::Pieces(k), Ty::Piece(Some(k)), span),
-                    Some(other) => self.sort_arg(args, 0, other, "a component kind", span),
-                    None => self.bad(span),
+                let owner = args.get(1).map(|a| self.expect(sc, a, Ty::Player, "the player of `pieces`"));
+                match (self.sym_arg(args, 0, "a component kind"), owner) {
+                    (Some(Sym::Kind(k)), None) => self.coll(Expr::Pieces(k), Ty::Piece(Some(k)), span),
+                    (Some(Sym::Kind(k)), Some(p)) => {
+                        if !self.model.kinds.get(k.idx()).is_some_and(|d| d.per_player) {
+                            let at = self.loc(span);
+                            let name = self.model.kinds.get(k.idx()).map(|d| d.name.clone()).unwrap_or_default();
+                            self.error(Diagnostic::new(codes::WRONG_SORT, format!("`{name}` is not a per-player kind: its pieces belong to nobody"), at, "no owner").help(format!("write `pieces({name})`, or declare the kind `per_player`")));
+                        }
+                        self.coll(Expr::PiecesOf(k, p), Ty::Piece(Some(k)), span)
+                    }
+                    (Some(other), _) => self.sort_arg(args, 0, other, "a component kind", span),
+                    (None, _) => self.bad(span),
+                }
+            }
+            "step" => {
+                if !arity(self, 3) {
+                    return self.bad(span);
+                }
+                let ids: Vec<ExprId> = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| self.expect(sc, a, if i == 0 { Ty::Zone } else { Ty::Int }, "an argument of `step`"))
+                    .collect();
+                match ids.as_slice() {
+                    [z, dr, dc] => self.val(Expr::Step(*z, *dr, *dc), Ty::Zone, span),
+                    _ => self.bad(span),
                 }
             }
             "row" | "col" => {

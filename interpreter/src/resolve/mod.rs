@@ -279,7 +279,7 @@ impl Resolver {
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "actor", "players", "player_count", "round_number", "box", "clockwise", "counterclockwise", "count", "top", "pos",
     "index", "zone_of", "owner", "holder", "next_player", "abs", "min", "max", "tagged", "space", "spaces", "pieces",
-    "leader", "rearmost", "enabled", "is", "opposite", "row", "col", "neighbors", "line", "cell", "player", "linked",
+    "leader", "rearmost", "enabled", "is", "opposite", "row", "col", "neighbors", "line", "cell", "player", "linked", "step",
 ];
 
 /// The words a declaration starts with, as `remove WORD NAME` names them.

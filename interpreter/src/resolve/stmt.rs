@@ -98,16 +98,17 @@ impl Resolver {
                 let slot = sc.bind(&var.name, ty);
                 Stmt::Roll(slot, d)
             }
-            StmtKind::Choose { var, from, by, prompt } => {
-                let (from, elem) = self.collection(sc, from);
+            StmtKind::Choose { binds, cond, by, prompt, otherwise } => {
+                // Who decides and what happens without options cannot see the bindings.
                 let by = self.expect(sc, by, Ty::Player, "who chooses (`by`)");
-                let slot = sc.bind(&var.name, elem);
-                Stmt::Choose { slot, from, by, prompt: prompt.as_ref().map(|p| p.value.clone()) }
+                let otherwise = otherwise.as_ref().map(|b| self.block(sc, b));
+                let (binds, cond) = self.choose_binds(sc, binds, cond.as_ref());
+                Stmt::Choose { binds, cond, by, prompt: prompt.as_ref().map(|p| p.value.clone()), otherwise }
             }
-            StmtKind::ChooseRandom { var, from } => {
-                let (from, elem) = self.collection(sc, from);
-                let slot = sc.bind(&var.name, elem);
-                Stmt::ChooseRandom { slot, from }
+            StmtKind::ChooseRandom { binds, cond, otherwise } => {
+                let otherwise = otherwise.as_ref().map(|b| self.block(sc, b));
+                let (binds, cond) = self.choose_binds(sc, binds, cond.as_ref());
+                Stmt::ChooseRandom { binds, cond, otherwise }
             }
             StmtKind::If(arms, otherwise) => {
                 let arms = arms.iter().map(|(c, b)| (self.expect(sc, c, Ty::Bool, "the condition of `if`"), self.block(sc, b))).collect();
@@ -167,6 +168,19 @@ impl Resolver {
                 }
             },
         }
+    }
+
+    /// The bindings of a `choose`, each seeing the ones before it, and the
+    /// `where` condition seeing them all. The names stay bound after the
+    /// statement, holding the choice.
+    fn choose_binds(&mut self, sc: &mut Scope, binds: &[(ast::Ident, ast::Expr)], cond: Option<&ast::Expr>) -> (Vec<(u16, ExprId)>, Option<ExprId>) {
+        let mut out = Vec::new();
+        for (var, from) in binds {
+            let (from, elem) = self.collection(sc, from);
+            out.push((sc.bind(&var.name, elem), from));
+        }
+        let cond = cond.map(|c| self.expect(sc, c, Ty::Bool, "the `where` condition of `choose`"));
+        (out, cond)
     }
 
     fn assign(&mut self, sc: &mut Scope, lhs: &ast::Expr, op: AssignOp, rhs: &ast::Expr) -> Stmt {

@@ -13,6 +13,7 @@
 pub mod checks;
 pub mod explore;
 pub mod invariants;
+pub mod perft;
 pub mod simulate;
 pub mod trace;
 

@@ -46,10 +46,17 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
                 walk_expr(model, *from, expr);
                 walk_expr(model, *to, expr);
             }
-            Stmt::ChooseRandom { from, .. } => walk_expr(model, *from, expr),
-            Stmt::Choose { from, by, .. } => {
-                walk_expr(model, *from, expr);
-                walk_expr(model, *by, expr);
+            Stmt::ChooseRandom { binds, cond, otherwise } | Stmt::Choose { binds, cond, otherwise, .. } => {
+                if let Stmt::Choose { by, .. } = node {
+                    walk_expr(model, *by, expr);
+                }
+                binds.iter().for_each(|(_, from)| walk_expr(model, *from, expr));
+                if let Some(c) = cond {
+                    walk_expr(model, *c, expr);
+                }
+                if let Some(blk) = otherwise {
+                    walk_block(model, *blk, stmt, expr);
+                }
             }
             Stmt::If(arms, otherwise) => {
                 for (c, blk) in arms {
@@ -90,7 +97,12 @@ pub(crate) fn walk_expr(model: &Model, id: ExprId, f: &mut dyn FnMut(ExprId)) {
             g(a);
             g(b);
         }
-        Expr::Line(a, b, c) => {
+        Expr::PiecesOf(_, x) => g(x),
+        Expr::InARow(_, a, b) => {
+            g(a);
+            g(b);
+        }
+        Expr::Line(a, b, c) | Expr::Step(a, b, c) => {
             g(a);
             g(b);
             g(c);
