@@ -11,6 +11,8 @@ pub mod resolve;
 pub use diagnostic::Diagnostic;
 pub use model::Model;
 pub mod engine;
+#[cfg(feature = "legacy-engine")]
+pub mod legacy;
 pub mod log;
 pub mod validate;
 

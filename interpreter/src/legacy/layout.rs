@@ -1,0 +1,280 @@
+//! A model laid out for one player count and set of options: every component
+//! instance, runtime zone, counter slot and var slot gets its index.
+
+use super::error::ExecError;
+use super::state::State;
+use crate::model::*;
+use grimoire_grammar::ast::Visibility;
+use std::sync::Arc;
+
+/// One runtime zone.
+#[derive(Debug, Clone)]
+pub struct ZoneInfo {
+    /// Display name: `hand[2]`, `path 12`, `lance_supply`.
+    pub name: String,
+    /// The declaration, if not a track space or the box.
+    pub def: Option<ZoneDefId>,
+    /// The player it belongs to.
+    pub owner: Option<u8>,
+    /// Track and index (from 0) if it is a space.
+    pub space: Option<(TrackId, u16)>,
+    /// Order matters.
+    pub ordered: bool,
+    /// Capacity.
+    pub capacity: Option<u16>,
+    /// Allowed kinds (empty: any).
+    pub kinds: Vec<KindId>,
+    /// Who sees inside.
+    pub visibility: Visibility,
+}
+
+/// The game cannot be set up as asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Player count outside the rulebook's range.
+    #[error("the rulebook is for {min} to {max} players, not {asked}")]
+    Players {
+        /// Lowest allowed.
+        min: u8,
+        /// Highest allowed.
+        max: u8,
+        /// Asked for.
+        asked: u8,
+    },
+    /// An option the rulebook does not declare.
+    #[error("the rulebook has no option `{0}`")]
+    UnknownOption(String),
+    /// More pieces or zones than the engine's 16-bit ids can number.
+    #[error("{0} at this player count: at most 65,535 can be numbered")]
+    TooLarge(String),
+}
+
+/// A model laid out for a player count: immutable while games run.
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// The rulebook.
+    pub model: Arc<Model>,
+    /// Number of players.
+    pub players: u8,
+    /// Options switched on, by `OptionId`.
+    pub options: Vec<bool>,
+    /// Kind of each instance.
+    pub inst_kind: Vec<KindId>,
+    /// Variant of each instance.
+    pub inst_variant: Vec<Option<VariantId>>,
+    /// Owner of each instance (per-player kinds).
+    pub inst_owner: Vec<Option<u8>>,
+    /// First instance of each kind and how many.
+    pub kind_range: Vec<(u16, u16)>,
+    /// Runtime zones.
+    pub zones: Vec<ZoneInfo>,
+    /// First runtime zone of each zone declaration.
+    pub zone_base: Vec<u16>,
+    /// First runtime zone (space 1) of each track.
+    pub track_base: Vec<u16>,
+    /// The box: where every component starts, out of the game.
+    pub box_zone: u16,
+    /// First slot of each counter.
+    pub counter_base: Vec<u32>,
+    /// First slot of each var.
+    pub var_base: Vec<u32>,
+    /// Counter slots in all.
+    pub counter_slots: u32,
+    /// Var slots in all.
+    pub var_slots: u32,
+    /// Triggers listening to arrivals of each kind.
+    pub triggers_by_kind: Vec<Vec<ProcId>>,
+}
+
+impl Game {
+    /// Lay the model out for `players` players with the named options on.
+    pub fn new(model: Arc<Model>, players: u8, options: &[String]) -> Result<Game, SetupError> {
+        if players < model.min_players || players > model.max_players {
+            return Err(SetupError::Players { min: model.min_players, max: model.max_players, asked: players });
+        }
+        let mut on = vec![false; model.options.len()];
+        for o in options {
+            match model.options.iter().position(|x| x == o) {
+                Some(i) => on[i] = true,
+                None => return Err(SetupError::UnknownOption(o.clone())),
+            }
+        }
+        let n = players as usize;
+        let total: usize = model.kinds.iter().map(|k| k.count as usize * if k.per_player { n } else { 1 }).sum();
+        if total > usize::from(u16::MAX) {
+            return Err(SetupError::TooLarge(format!("{total} component instances")));
+        }
+        let (mut inst_kind, mut inst_variant, mut inst_owner, mut kind_range) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (k, kind) in model.kinds.iter().enumerate() {
+            let first = inst_kind.len() as u16;
+            let owners: Vec<Option<u8>> = if kind.per_player { (0..players).map(Some).collect() } else { vec![None] };
+            for owner in owners {
+                if kind.variants.is_empty() {
+                    for _ in 0..kind.count {
+                        inst_kind.push(KindId(k as u16));
+                        inst_variant.push(None);
+                        inst_owner.push(owner);
+                    }
+                } else {
+                    for v in &kind.variants {
+                        for _ in 0..model.variants[v.idx()].count {
+                            inst_kind.push(KindId(k as u16));
+                            inst_variant.push(Some(*v));
+                            inst_owner.push(owner);
+                        }
+                    }
+                }
+            }
+            kind_range.push((first, inst_kind.len() as u16 - first));
+        }
+        let mut zones = Vec::new();
+        let mut track_base = Vec::new();
+        for t in &model.tracks {
+            track_base.push(zones.len() as u16);
+            for i in 0..t.spaces.len() {
+                zones.push(ZoneInfo {
+                    name: match t.shape {
+                        Shape::Grid { cols, .. } => format!("{} {},{}", t.name, i / cols as usize + 1, i % cols as usize + 1),
+                        Shape::Graph => t.node_names.get(i).cloned().unwrap_or_default(),
+                        _ => format!("{} {}", t.name, i + 1),
+                    },
+                    def: None,
+                    owner: None,
+                    space: Some((TrackId(track_base.len() as u16 - 1), i as u16)),
+                    ordered: true,
+                    capacity: None,
+                    kinds: Vec::new(),
+                    visibility: Visibility::Public,
+                });
+            }
+        }
+        let mut zone_base = Vec::new();
+        for (d, def) in model.zones.iter().enumerate() {
+            zone_base.push(zones.len() as u16);
+            let make = |name: String, owner: Option<u8>| ZoneInfo {
+                name,
+                def: Some(ZoneDefId(d as u16)),
+                owner,
+                space: None,
+                ordered: def.ordered,
+                capacity: def.capacity,
+                kinds: def.kinds.clone(),
+                visibility: def.visibility,
+            };
+            match def.mult {
+                ZoneMult::Single => zones.push(make(def.name.clone(), None)),
+                ZoneMult::PerPlayer => {
+                    for p in 0..players {
+                        zones.push(make(format!("{}[{}]", def.name, p + 1), Some(p)));
+                    }
+                }
+                ZoneMult::PerSpace(t) => {
+                    let len = model.tracks[t.idx()].spaces.len();
+                    for i in 0..len {
+                        zones.push(make(format!("{}[{} {}]", def.name, model.tracks[t.idx()].name, i + 1), None));
+                    }
+                }
+            }
+        }
+        if zones.len() >= usize::from(u16::MAX) {
+            return Err(SetupError::TooLarge(format!("{} zones", zones.len() + 1)));
+        }
+        let box_zone = zones.len() as u16;
+        zones.push(ZoneInfo {
+            name: "box".into(),
+            def: None,
+            owner: None,
+            space: None,
+            ordered: false,
+            capacity: None,
+            kinds: Vec::new(),
+            visibility: Visibility::Hidden,
+        });
+        // A var or counter has one slot, one per player, or one per piece of a kind.
+        let width = |per_player: bool, per_piece: Option<KindId>| -> u32 {
+            match per_piece {
+                Some(k) => u32::from(kind_range[k.idx()].1),
+                None if per_player => n as u32,
+                None => 1,
+            }
+        };
+        let mut counter_base = Vec::new();
+        let mut slots = 0u32;
+        for c in &model.counters {
+            counter_base.push(slots);
+            slots += width(c.per_player, c.per_piece);
+        }
+        let mut var_base = Vec::new();
+        let mut vslots = 0u32;
+        for v in &model.vars {
+            var_base.push(vslots);
+            vslots += width(v.per_player, v.per_piece);
+        }
+        let mut triggers_by_kind = vec![Vec::new(); model.kinds.len()];
+        for t in &model.triggers {
+            if let Some(k) = model.procs[t.idx()].on_arrive {
+                triggers_by_kind[k.idx()].push(*t);
+            }
+        }
+        Ok(Game {
+            model,
+            players,
+            options: on,
+            inst_kind,
+            inst_variant,
+            inst_owner,
+            kind_range,
+            zones,
+            zone_base,
+            track_base,
+            box_zone,
+            counter_base,
+            var_base,
+            counter_slots: slots,
+            var_slots: vslots,
+            triggers_by_kind,
+        })
+    }
+
+    /// Number of component instances.
+    pub fn instance_count(&self) -> usize {
+        self.inst_kind.len()
+    }
+
+    /// A fresh game from a seed, run up to its first decision.
+    pub fn start(&self, seed: u64) -> Result<State, ExecError> {
+        let (st, result) = self.begin(seed);
+        result.map(|()| st)
+    }
+
+    /// Like [`Game::start`], but keeps the state when the rules fail before
+    /// the first decision (for coverage and reports).
+    pub fn begin(&self, seed: u64) -> (State, Result<(), ExecError>) {
+        let mut st = State::new(self, seed);
+        let result = st.init_values(self).and_then(|()| self.run(&mut st));
+        (st, result)
+    }
+
+    /// A fresh game whose dice and shuffles are chance nodes (decided by
+    /// `CHANCE`) and where every ply is a decision, even a forced one, for
+    /// exhaustive exploration and move counting.
+    pub fn start_exploring(&self) -> Result<State, ExecError> {
+        let mut st = State::new(self, 0);
+        st.exploring = true;
+        st.forced_decisions = true;
+        st.init_values(self)?;
+        self.run(&mut st)?;
+        Ok(st)
+    }
+
+    /// Runtime zone of space `i` (from 0) of a track, wrapping on circular tracks.
+    pub(crate) fn space_zone(&self, t: TrackId, i: i64) -> Option<u16> {
+        let track = &self.model.tracks[t.idx()];
+        let len = track.spaces.len() as i64;
+        let i = match track.shape {
+            Shape::Circular if len > 0 => i.rem_euclid(len),
+            _ => i,
+        };
+        (0..len).contains(&i).then(|| self.track_base[t.idx()] + i as u16)
+    }
+}

@@ -1,0 +1,146 @@
+//! What one player may see, and readable labels for values.
+
+use super::layout::Game;
+use super::state::State;
+use super::value::Value;
+use grimoire_grammar::ast::Visibility;
+use serde::Serialize;
+
+/// One zone as a player sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ZoneView {
+    /// Zone name.
+    pub zone: String,
+    /// Number of pieces.
+    pub count: usize,
+    /// The pieces, front first, if the player may see them.
+    pub pieces: Option<Vec<String>>,
+}
+
+/// Everything one player may see of a state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Observation {
+    /// Whose view this is.
+    pub player: u8,
+    /// Current round.
+    pub round: u32,
+    /// Non-empty zones.
+    pub zones: Vec<ZoneView>,
+    /// Counters and vars the player may see, as `name = value`.
+    pub values: Vec<String>,
+    /// The options, if this player must decide now.
+    pub options: Option<Vec<String>>,
+}
+
+impl Game {
+    /// A readable label for a value.
+    pub fn label(&self, v: Value) -> String {
+        let m = &*self.model;
+        match v {
+            Value::None => "none".into(),
+            Value::Int(i) => i.to_string(),
+            Value::Bool(true) => "yes".into(),
+            Value::Bool(false) => "no".into(),
+            Value::Player(p) => format!("player {}", u16::from(p) + 1),
+            Value::Piece(p) => {
+                let i = p as usize;
+                let (Some(k), Some(variant), Some(owner)) = (self.inst_kind.get(i), self.inst_variant.get(i), self.inst_owner.get(i)) else {
+                    return format!("piece #{p}");
+                };
+                let mut s = match variant {
+                    Some(v) => {
+                        let var = &m.variants[v.idx()];
+                        match &var.label {
+                            Some(l) => format!("{} ({l})", var.name),
+                            None => var.name.clone(),
+                        }
+                    }
+                    None => m.kinds[k.idx()].name.clone(),
+                };
+                if let Some(o) = owner {
+                    s.push_str(&format!(" of player {}", u16::from(*o) + 1));
+                }
+                s
+            }
+            Value::Zone(z) => self.zones.get(z as usize).map(|z| z.name.clone()).unwrap_or_else(|| format!("zone #{z}")),
+            Value::Face(f) => m.faces.get(f as usize).map(|f| f.label.clone().unwrap_or_else(|| f.name.clone())).unwrap_or_default(),
+            Value::Variant(v) => m.variants.get(v as usize).map(|v| v.name.clone()).unwrap_or_default(),
+            Value::Dir(1) => "clockwise".into(),
+            Value::Dir(_) => "counterclockwise".into(),
+            Value::Row(t, r) => format!("row {} of {}", r + 1, m.tables.get(t as usize).map(|t| t.name.as_str()).unwrap_or("?")),
+        }
+    }
+
+    /// A readable label for an option: its value, or the values of a tuple
+    /// joined by commas.
+    pub fn option_label(&self, option: &[Value]) -> String {
+        let parts: Vec<String> = option.iter().map(|v| self.label(*v)).collect();
+        parts.join(", ")
+    }
+
+    /// The slots of a var or counter: slot, how to write its index (`[2]`,
+    /// `[sword of player 1]` or nothing) and the player it belongs to.
+    fn slots(&self, base: u32, per_player: bool, per_piece: Option<crate::model::KindId>) -> Vec<(usize, String, Option<u8>)> {
+        let base = base as usize;
+        match per_piece {
+            Some(k) => {
+                let (first, n) = self.kind_range[k.idx()];
+                (0..n).map(|i| (base + i as usize, format!("[{} #{}]", self.label(Value::Piece(first + i)), i + 1), self.inst_owner[(first + i) as usize])).collect()
+            }
+            None if per_player => (0..self.players).map(|p| (base + p as usize, format!("[{}]", p + 1), Some(p))).collect(),
+            None => vec![(base, String::new(), None)],
+        }
+    }
+
+    /// Whether `player` may see inside zone `z`.
+    pub fn sees_zone(&self, player: u8, z: u16) -> bool {
+        match self.zones.get(z as usize) {
+            Some(info) => match info.visibility {
+                Visibility::Public => true,
+                Visibility::Owner => info.owner == Some(player),
+                Visibility::Hidden => false,
+            },
+            None => false,
+        }
+    }
+
+    /// What `player` may see of `st`.
+    pub fn observe(&self, st: &State, player: u8) -> Observation {
+        let m = &*self.model;
+        let mut zones = Vec::new();
+        for (z, pieces) in st.zones.iter().enumerate() {
+            if pieces.is_empty() || z as u16 == self.box_zone {
+                continue;
+            }
+            let visible = self.sees_zone(player, z as u16);
+            zones.push(ZoneView {
+                zone: self.zones[z].name.clone(),
+                count: pieces.len(),
+                pieces: visible.then(|| pieces.iter().map(|p| self.label(Value::Piece(*p))).collect()),
+            });
+        }
+        let mut values = Vec::new();
+        for (c, def) in m.counters.iter().enumerate() {
+            for (slot, index, _) in self.slots(self.counter_base[c], def.per_player, def.per_piece) {
+                values.push(format!("{}{index} = {}", def.name, st.counters[slot]));
+            }
+        }
+        for (i, def) in m.vars.iter().enumerate() {
+            for (slot, index, owner) in self.slots(self.var_base[i], def.per_player, def.per_piece) {
+                let shown = match def.visibility {
+                    Visibility::Public => true,
+                    Visibility::Owner => owner == Some(player),
+                    Visibility::Hidden => false,
+                };
+                if shown {
+                    values.push(format!("{}{index} = {}", def.name, self.label(st.vars[slot])));
+                }
+            }
+        }
+        let options = match self.choices(st) {
+            Some((who, opts)) if who == player => Some(opts.iter().map(|o| self.option_label(o)).collect()),
+            _ => None,
+        };
+        Observation { player, round: st.round, zones, values, options }
+    }
+}
