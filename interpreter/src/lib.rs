@@ -14,6 +14,7 @@ pub mod engine;
 #[cfg(feature = "legacy-engine")]
 pub mod legacy;
 pub mod log;
+pub mod parallel;
 pub mod validate;
 
 use model::{FileId, Loc};

@@ -1,0 +1,93 @@
+//! Independent seeded games on several threads, with the result of one.
+//!
+//! Game `i` of a batch depends on its seed alone, so the range `0..n` is cut
+//! into contiguous chunks; threads take the next chunk as they finish one
+//! (a short game does not leave a thread idle), each chunk folds its indices
+//! in increasing order into its own accumulator, and the accumulators come
+//! back in chunk order. Merging them in that order gives what one thread
+//! playing `0..n` in order gives: the same counts, the same lists in the same
+//! order, the same first failure.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Chunks per thread: enough for a thread that finishes early to take more.
+const CHUNKS_PER_JOB: u32 = 8;
+
+/// Fold `0..n` on up to `jobs` threads. Each chunk starts from `init()` and
+/// calls `step` on its indices in increasing order; the chunks' accumulators
+/// are returned in order, the first holding index 0. With `jobs <= 1` (or a
+/// single index) everything runs on the calling thread, in one chunk.
+///
+/// A panic in `step` is raised again on the calling thread.
+pub fn in_chunks<A, I, S>(n: u32, jobs: usize, init: I, step: S) -> Vec<A>
+where
+    A: Send,
+    I: Fn() -> A + Sync,
+    S: Fn(&mut A, u32) + Sync,
+{
+    if jobs <= 1 || n <= 1 {
+        let mut acc = init();
+        for i in 0..n {
+            step(&mut acc, i);
+        }
+        return vec![acc];
+    }
+    let wanted = u32::try_from(jobs).unwrap_or(u32::MAX).saturating_mul(CHUNKS_PER_JOB).min(n);
+    let size = n.div_ceil(wanted);
+    let chunks = n.div_ceil(size) as usize;
+    let threads = jobs.min(chunks);
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, A)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let c = next.fetch_add(1, Ordering::Relaxed);
+                        if c >= chunks {
+                            break mine;
+                        }
+                        // c < chunks = ceil(n / size), so c * size < n fits in u32.
+                        let lo = c as u32 * size;
+                        let hi = lo.saturating_add(size).min(n);
+                        let mut acc = init();
+                        for i in lo..hi {
+                            step(&mut acc, i);
+                        }
+                        mine.push((c, acc));
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    done.sort_unstable_by_key(|(c, _)| *c);
+    done.into_iter().map(|(_, acc)| acc).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_chunks;
+
+    #[test]
+    fn chunks_cover_the_range_once_and_in_order() {
+        for n in [0, 1, 2, 7, 16, 17, 100, 1001] {
+            for jobs in [1, 2, 3, 8, 200] {
+                let chunks = in_chunks(n, jobs, Vec::new, |v: &mut Vec<u32>, i| v.push(i));
+                assert!(jobs > 1 || chunks.len() == 1, "one thread, one chunk");
+                assert!(chunks.len() <= (n as usize).max(1));
+                let all: Vec<u32> = chunks.into_iter().flatten().collect();
+                assert_eq!(all, (0..n).collect::<Vec<_>>(), "n = {n}, jobs = {jobs}");
+            }
+        }
+    }
+
+    #[test]
+    fn several_jobs_use_several_threads() {
+        let ids = in_chunks(64, 4, Vec::new, |v: &mut Vec<std::thread::ThreadId>, _| v.push(std::thread::current().id()));
+        let main = std::thread::current().id();
+        assert!(ids.iter().flatten().all(|t| *t != main), "the work runs on spawned threads");
+        let one = in_chunks(64, 1, Vec::new, |v: &mut Vec<std::thread::ThreadId>, _| v.push(std::thread::current().id()));
+        assert!(one.iter().flatten().all(|t| *t == main), "one job runs on the calling thread");
+    }
+}
