@@ -103,6 +103,9 @@ enum Command {
         /// How to print findings.
         #[arg(long, value_enum, default_value = "human")]
         error_format: ErrorFormat,
+        /// Threads to play the games on (the report does not depend on it).
+        #[arg(long, short, default_value_t = commands::cores(), value_parser = clap::value_parser!(u32).range(1..))]
+        jobs: u32,
     },
     /// Visit every reachable state of a game, breadth first, within a budget.
     Explore {
@@ -141,8 +144,8 @@ fn main() -> ExitCode {
             commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json })
         }
         Command::Replay { log } => commands::replay(&log),
-        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format } => {
-            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref() })
+        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs } => {
+            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize })
         }
         Command::Explore { files, players, options, max_states, max_depth, json } => {
             commands::explore(&files, players, &options, grimoire_interpreter::validate::explore::Budget { max_states, max_depth }, json)

@@ -25,7 +25,7 @@ fn load(name: &str) -> (Arc<grimoire_interpreter::Model>, String) {
 fn run(name: &str) -> (Report, String) {
     let (model, text) = load(name);
     let source = SourceText { name: "source.txt".into(), text: std::fs::read_to_string(dir().join("source.txt")).ok() };
-    let cfg = Config { games: 40, max_decisions: 200, rulebook: vec![dir().join(name).display().to_string()] };
+    let cfg = Config { games: 40, max_decisions: 200, rulebook: vec![dir().join(name).display().to_string()], ..Config::default() };
     (validate(model, &[source], &cfg), text)
 }
 

@@ -27,6 +27,8 @@ pub struct Args<'a> {
     pub format: ErrorFormat,
     /// Also write the side-by-side page here.
     pub html: Option<&'a Path>,
+    /// Threads to play the games on.
+    pub jobs: usize,
 }
 
 /// Validate a rulebook.
@@ -35,7 +37,7 @@ pub fn validate(a: Args) -> Result<ExitCode, String> {
     let Some((model, sources)) = compile_files(a.files, format)? else { return Ok(ExitCode::from(INVALID)) };
     let main = a.files.first().cloned().unwrap_or_default();
     let texts = find_sources(&model, &main, a.sources);
-    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources) };
+    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs };
     let report = run_validate(model.clone(), &texts, &cfg);
     if let Some(path) = a.html {
         let page = grimoire_cli::html::side_by_side(&report, &model, &sources);

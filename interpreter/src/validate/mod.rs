@@ -99,11 +99,14 @@ pub struct Config {
     pub max_decisions: u32,
     /// The rulebook files, for counterexample logs.
     pub rulebook: Vec<String>,
+    /// Threads to play the games on (1: the calling thread only). The
+    /// report is the same whatever the number.
+    pub jobs: usize,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new() }
+        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new(), jobs: 1 }
     }
 }
 

@@ -1,15 +1,18 @@
 //! Simulation checks: seeded random playouts at every player count and
-//! option set, with the invariants checked after every step. The first
-//! failing seed of each finding is the smallest, since seeds are tried in
-//! order; its log is the counterexample.
+//! option set, with the invariants checked after every step. The games of a
+//! configuration run on several threads (`Config::jobs`) in chunks of
+//! consecutive seeds, merged in seed order, so the first failing seed of each
+//! finding is the smallest, as if seeds were tried in order; its log is the
+//! counterexample.
 
 use super::invariants::{self, Baseline};
 use super::{Config, Finding, Severity};
 use crate::engine::{ExecErrorKind, Game, State};
 use crate::log::{GameLog, RandomAgent};
 use crate::model::{Loc, Model, ProcKind};
+use crate::parallel::in_chunks;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -143,7 +146,49 @@ fn option_sets(model: &Model) -> Vec<Vec<String>> {
 /// One finding per code and rulebook place: (code, file, span start, span end).
 type FindingKey = (String, Option<(u16, usize, usize)>);
 
-/// Run the simulation checks.
+/// What a chunk of consecutive seeds of one configuration found.
+struct Chunk {
+    /// Runs of each procedure, and in how many games.
+    fired: Vec<(u64, u32)>,
+    /// Firings of each end condition, and in how many games.
+    ends: Vec<(u64, u32)>,
+    /// Decisions of each game that started, in seed order.
+    lengths: Vec<u32>,
+    /// Games that hit a problem.
+    failed: u32,
+    /// The first game of the chunk to hit each key, in seed order.
+    first: Vec<(FindingKey, u64, Problem, GameLog)>,
+}
+
+impl Chunk {
+    fn new(model: &Model) -> Chunk {
+        Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], lengths: Vec::new(), failed: 0, first: Vec::new() }
+    }
+
+    fn play(&mut self, game: &Game, cfg: &Config, seed: u64) {
+        let c = play_checked(game, &cfg.rulebook, seed, cfg.max_decisions);
+        if let Some(st) = &c.state {
+            for (f, n) in self.fired.iter_mut().zip(&st.fired) {
+                f.0 += u64::from(*n);
+                f.1 += u32::from(*n > 0);
+            }
+            for (e, n) in self.ends.iter_mut().zip(&st.ends_fired) {
+                e.0 += u64::from(*n);
+                e.1 += u32::from(*n > 0);
+            }
+            self.lengths.push(st.decisions);
+        }
+        let Some(p) = c.problem else { return };
+        self.failed += 1;
+        let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
+        if !self.first.iter().any(|(k, ..)| *k == key) {
+            self.first.push((key, seed, p, c.log));
+        }
+    }
+}
+
+/// Run the simulation checks, the games of each configuration on `cfg.jobs`
+/// threads; the result does not depend on the number of threads.
 pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     let procs = model.procs.len();
     let mut fired = vec![0u64; procs];
@@ -151,35 +196,33 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     let mut ends = vec![(0u64, 0u32); model.ends.len()];
     let mut findings: Vec<Finding> = Vec::new();
     // Loc compares spans loosely (spans are ignored by equality), so key by offsets.
-    let mut seen: HashMap<FindingKey, usize> = HashMap::new();
+    let mut seen: HashSet<FindingKey> = HashSet::new();
     let mut runs = Vec::new();
     for players in model.min_players..=model.max_players {
         for options in option_sets(model) {
             let Ok(game) = Game::new(model.clone(), players, &options) else { continue };
             let start = Instant::now();
+            let chunks = in_chunks(cfg.games, cfg.jobs, || Chunk::new(model), |chunk, i| chunk.play(&game, cfg, u64::from(i)));
             let mut lengths = Vec::with_capacity(cfg.games as usize);
             let mut failed = 0;
-            for seed in 0..u64::from(cfg.games) {
-                let c = play_checked(&game, &cfg.rulebook, seed, cfg.max_decisions);
-                if let Some(st) = &c.state {
-                    for (j, n) in st.fired.iter().enumerate() {
-                        fired[j] += u64::from(*n);
-                        fired_games[j] += u32::from(*n > 0);
-                    }
-                    for (j, n) in st.ends_fired.iter().enumerate() {
-                        ends[j].0 += u64::from(*n);
-                        ends[j].1 += u32::from(*n > 0);
-                    }
-                    lengths.push(st.decisions);
+            // Chunks in seed order, each one's first problems in seed order:
+            // the first game to hit a key is the smallest failing seed.
+            for chunk in chunks {
+                for (j, (n, g)) in chunk.fired.into_iter().enumerate() {
+                    fired[j] += n;
+                    fired_games[j] += g;
                 }
-                let Some(p) = c.problem else { continue };
-                failed += 1;
-                let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
-                if seen.contains_key(&key) {
-                    continue;
+                for (total, (n, g)) in ends.iter_mut().zip(chunk.ends) {
+                    total.0 += n;
+                    total.1 += g;
                 }
-                seen.insert(key, findings.len());
-                findings.push(to_finding(model, p, players, &options, seed, c.log));
+                lengths.extend(chunk.lengths);
+                failed += chunk.failed;
+                for (key, seed, p, log) in chunk.first {
+                    if seen.insert(key) {
+                        findings.push(to_finding(model, p, players, &options, seed, log));
+                    }
+                }
             }
             lengths.sort_unstable();
             runs.push(RunSummary {
