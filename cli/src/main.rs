@@ -75,6 +75,9 @@ enum Command {
         /// Print a JSON report.
         #[arg(long)]
         json: bool,
+        /// Threads to play the games on (the report does not depend on it).
+        #[arg(long, short, default_value_t = commands::cores(), value_parser = clap::value_parser!(u32).range(1..))]
+        jobs: u32,
     },
     /// Check everything a good rulebook must satisfy: static checks, random
     /// games at every player count and option, citations and source coverage.
@@ -140,8 +143,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { files, error_format } => commands::check(&files, error_format),
         Command::Play { files, players, seed, options, auto, log } => commands::play(&files, players, seed, &options, auto, log.as_deref()),
-        Command::Simulate { files, players, games, seed, options, max_decisions, score, json } => {
-            commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json })
+        Command::Simulate { files, players, games, seed, options, max_decisions, score, json, jobs } => {
+            commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json, jobs: jobs as usize })
         }
         Command::Replay { log } => commands::replay(&log),
         Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs } => {

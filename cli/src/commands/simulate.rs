@@ -2,8 +2,9 @@
 
 use super::{game_for, names, INVALID};
 use grimoire_cli::render::{exec_error, ErrorFormat};
-use grimoire_interpreter::engine::Outcome;
+use grimoire_interpreter::engine::{ExecError, Game, Outcome};
 use grimoire_interpreter::log::random_playout;
+use grimoire_interpreter::parallel::in_chunks;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -21,6 +22,11 @@ struct Report {
     decisions_min: u32,
     decisions_median: u32,
     decisions_max: u32,
+    /// Moves of players per game, forced ones included.
+    plies_min: u32,
+    plies_median: u32,
+    plies_max: u32,
+    plies_mean: f64,
     rounds_median: u32,
     wins_by_seat: Vec<u32>,
     draws: u32,
@@ -63,6 +69,8 @@ pub struct SimArgs<'a> {
     pub score: Option<&'a str>,
     /// JSON output.
     pub json: bool,
+    /// Threads to play on.
+    pub jobs: usize,
 }
 
 /// Final values of a per-player counter, by seat.
@@ -90,75 +98,139 @@ fn spread(mut v: Vec<i64>) -> Spread {
     Spread { min: at(0.0), p10: at(0.1), median: at(0.5), p90: at(0.9), max: at(1.0), mean }
 }
 
-/// Run `games` random playouts.
-#[allow(clippy::indexing_slicing, reason = "the counters are sized from the model and the player count they are indexed by")]
+/// What the games of a chunk of consecutive seeds gave, in seed order.
+struct Tally {
+    /// Runs of each procedure, and in how many games.
+    fired: Vec<(u64, u32)>,
+    /// Decisions, plies and rounds of each game that started.
+    decisions: Vec<u32>,
+    plies: Vec<u32>,
+    rounds: Vec<u32>,
+    /// Final score of each seat, and of each winner.
+    scores: Vec<Vec<i64>>,
+    winner_scores: Vec<i64>,
+    wins: Vec<u32>,
+    draws: u32,
+    unfinished: u32,
+    failures: Vec<Failure>,
+    first_error: Option<ExecError>,
+}
+
+impl Tally {
+    fn new(procs: usize, players: u8) -> Tally {
+        Tally {
+            fired: vec![(0, 0); procs],
+            decisions: Vec::new(),
+            plies: Vec::new(),
+            rounds: Vec::new(),
+            scores: vec![Vec::new(); players as usize],
+            winner_scores: Vec::new(),
+            wins: vec![0; players as usize],
+            draws: 0,
+            unfinished: 0,
+            failures: Vec::new(),
+            first_error: None,
+        }
+    }
+
+    /// Play the game of seed `s` and count it.
+    #[allow(clippy::indexing_slicing, reason = "the counters are sized from the model and the player count they are indexed by")]
+    fn play(&mut self, game: &Game, rulebook: &[String], s: u64, max_decisions: u32, score_slot: Option<usize>) {
+        let p = match random_playout(game, rulebook, s, max_decisions) {
+            Ok(p) => p,
+            Err(e) => {
+                self.failures.push(Failure { seed: s, message: e.message.clone() });
+                self.first_error.get_or_insert(e);
+                return;
+            }
+        };
+        for (f, n) in self.fired.iter_mut().zip(&p.state.fired) {
+            f.0 += u64::from(*n);
+            f.1 += u32::from(*n > 0);
+        }
+        self.decisions.push(p.state.decisions);
+        self.plies.push(p.state.plies);
+        if let Some(base) = score_slot {
+            for (seat, v) in self.scores.iter_mut().enumerate() {
+                v.push(p.state.counters[base + seat]);
+            }
+            if let Some(o) = p.state.outcome {
+                self.winner_scores.extend(o.winners().map(|w| p.state.counters[base + w as usize]));
+            }
+        }
+        self.rounds.push(p.state.round);
+        match (p.state.outcome, p.error) {
+            (_, Some(e)) => {
+                self.failures.push(Failure { seed: s, message: e.message.clone() });
+                self.first_error.get_or_insert(e);
+            }
+            (Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))), None) => o.winners().for_each(|w| self.wins[w as usize] += 1),
+            (Some(_), None) => self.draws += 1,
+            (None, None) => self.unfinished += 1,
+        }
+    }
+
+    /// Add the games of the chunk that follows this one.
+    fn then(mut self, next: Tally) -> Tally {
+        for (f, n) in self.fired.iter_mut().zip(next.fired) {
+            f.0 += n.0;
+            f.1 += n.1;
+        }
+        self.decisions.extend(next.decisions);
+        self.plies.extend(next.plies);
+        self.rounds.extend(next.rounds);
+        for (v, more) in self.scores.iter_mut().zip(next.scores) {
+            v.extend(more);
+        }
+        self.winner_scores.extend(next.winner_scores);
+        for (w, more) in self.wins.iter_mut().zip(next.wins) {
+            *w += more;
+        }
+        self.draws += next.draws;
+        self.unfinished += next.unfinished;
+        self.failures.extend(next.failures);
+        self.first_error = self.first_error.or(next.first_error);
+        self
+    }
+}
+
+/// Run `games` random playouts on `jobs` threads; the report (but for its
+/// timings) does not depend on `jobs`.
 pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
-    let SimArgs { files, players, games, seed, options, max_decisions, score, json } = a;
+    let SimArgs { files, players, games, seed, options, max_decisions, score, json, jobs } = a;
     let Some((game, sources)) = game_for(files, players, options)? else { return Ok(ExitCode::from(INVALID)) };
     let score_slot = match score {
         Some(name) => match game.model.counters.iter().position(|c| c.name == name && c.per_player) {
-            Some(c) => Some((name.to_string(), game.counter_base[c] as usize)),
+            Some(c) => Some((name.to_string(), game.counter_base.get(c).copied().unwrap_or(0) as usize)),
             None => return Err(format!("the rulebook has no per-player counter `{name}`")),
         },
         None => None,
     };
-    let mut scores: Vec<Vec<i64>> = vec![Vec::new(); players as usize];
-    let mut winner_scores: Vec<i64> = Vec::new();
+    let base = score_slot.as_ref().map(|(_, base)| *base);
     let rulebook = names(&sources);
     let bar = if json || games < 200 { ProgressBar::hidden() } else { ProgressBar::new(u64::from(games)) };
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").unwrap_or_else(|_| ProgressStyle::default_bar()));
     let procs = game.model.procs.len();
-    let mut fired = vec![0u64; procs];
-    let mut fired_games = vec![0u32; procs];
-    let mut lengths = Vec::with_capacity(games as usize);
-    let mut rounds = Vec::with_capacity(games as usize);
-    let mut wins = vec![0u32; players as usize];
-    let (mut draws, mut unfinished) = (0u32, 0u32);
-    let mut failures = Vec::new();
-    let mut first_error = None;
     let start = Instant::now();
-    for i in 0..games {
-        let s = seed.wrapping_add(u64::from(i));
-        let p = match random_playout(&game, &rulebook, s, max_decisions) {
-            Ok(p) => p,
-            Err(e) => {
-                failures.push(Failure { seed: s, message: e.message.clone() });
-                first_error.get_or_insert(e);
-                bar.inc(1);
-                continue;
-            }
-        };
-        for (j, n) in p.state.fired.iter().enumerate() {
-            fired[j] += u64::from(*n);
-            fired_games[j] += u32::from(*n > 0);
-        }
-        lengths.push(p.state.decisions);
-        if let Some((_, base)) = &score_slot {
-            for (seat, v) in scores.iter_mut().enumerate() {
-                v.push(p.state.counters[base + seat]);
-            }
-            if let Some(o) = p.state.outcome {
-                winner_scores.extend(o.winners().map(|w| p.state.counters[base + w as usize]));
-            }
-        }
-        rounds.push(p.state.round);
-        match (p.state.outcome, p.error) {
-            (_, Some(e)) => {
-                failures.push(Failure { seed: s, message: e.message.clone() });
-                first_error.get_or_insert(e);
-            }
-            (Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))), None) => o.winners().for_each(|w| wins[w as usize] += 1),
-            (Some(_), None) => draws += 1,
-            (None, None) => unfinished += 1,
-        }
-        bar.inc(1);
-    }
+    let chunks = in_chunks(
+        games,
+        jobs,
+        || Tally::new(procs, players),
+        |t, i| {
+            t.play(&game, &rulebook, seed.wrapping_add(u64::from(i)), max_decisions, base);
+            bar.inc(1);
+        },
+    );
+    let t = chunks.into_iter().reduce(Tally::then).unwrap_or_else(|| Tally::new(procs, players));
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
-    lengths.sort_unstable();
+    let Tally { fired, mut decisions, mut plies, mut rounds, scores, winner_scores, wins, draws, unfinished, failures, first_error } = t;
+    let plies_mean = if plies.is_empty() { 0.0 } else { plies.iter().map(|&p| u64::from(p)).sum::<u64>() as f64 / plies.len() as f64 };
+    decisions.sort_unstable();
+    plies.sort_unstable();
     rounds.sort_unstable();
     let median = |v: &[u32]| v.get(v.len() / 2).copied().unwrap_or(0);
-    let rules: Vec<RuleCount> = game.model.procs.iter().enumerate().map(|(j, p)| RuleCount { rule: p.name.clone(), fired: fired[j], games: fired_games[j] }).collect();
+    let rules: Vec<RuleCount> = game.model.procs.iter().zip(&fired).map(|(p, &(fired, games))| RuleCount { rule: p.name.clone(), fired, games }).collect();
     let never_fired = rules.iter().filter(|r| r.fired == 0).map(|r| r.rule.clone()).collect();
     let report = Report {
         rulebook,
@@ -167,9 +239,13 @@ pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
         first_seed: seed,
         seconds,
         games_per_second: f64::from(games) / seconds.max(1e-9),
-        decisions_min: lengths.first().copied().unwrap_or(0),
-        decisions_median: median(&lengths),
-        decisions_max: lengths.last().copied().unwrap_or(0),
+        decisions_min: decisions.first().copied().unwrap_or(0),
+        decisions_median: median(&decisions),
+        decisions_max: decisions.last().copied().unwrap_or(0),
+        plies_min: plies.first().copied().unwrap_or(0),
+        plies_median: median(&plies),
+        plies_max: plies.last().copied().unwrap_or(0),
+        plies_mean,
         rounds_median: median(&rounds),
         wins_by_seat: wins,
         draws,
@@ -182,7 +258,7 @@ pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
     if json {
         grimoire_cli::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
-        print_human(&report);
+        print_human(&report, jobs);
         if let Some(e) = &first_error {
             eprint!("{}", exec_error(e, &sources, ErrorFormat::Human));
         }
@@ -191,9 +267,11 @@ pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
     Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(INVALID) })
 }
 
-fn print_human(r: &Report) {
-    grimoire_cli::say!("{} games of `{}` at {} players in {:.2} s: {:.0} games/s", r.games, r.rulebook.first().map(String::as_str).unwrap_or(""), r.players, r.seconds, r.games_per_second);
+fn print_human(r: &Report, jobs: usize) {
+    let threads = if jobs == 1 { "1 thread".to_string() } else { format!("{jobs} threads") };
+    grimoire_cli::say!("{} games of `{}` at {} players in {:.2} s on {threads}: {:.0} games/s", r.games, r.rulebook.first().map(String::as_str).unwrap_or(""), r.players, r.seconds, r.games_per_second);
     grimoire_cli::say!("decisions per game: min {}, median {}, max {}; median rounds {}", r.decisions_min, r.decisions_median, r.decisions_max, r.rounds_median);
+    grimoire_cli::say!("plies per game: min {}, median {}, max {}, mean {:.4}", r.plies_min, r.plies_median, r.plies_max, r.plies_mean);
     let seats: Vec<String> = r.wins_by_seat.iter().enumerate().map(|(i, w)| format!("{}: {w}", i + 1)).collect();
     grimoire_cli::say!("wins by seat: {}", seats.join(", "));
     if r.draws > 0 {
