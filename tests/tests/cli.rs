@@ -231,6 +231,83 @@ fn simulate_json_reports_every_game() {
     assert!(lo <= med && med <= hi && lo > Some(0), "{v}");
 }
 
+/// A JSON report without the fields that measure time, which differ from one
+/// run to the next.
+fn without_timings(mut v: serde_json::Value) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        if let Some(o) = v.as_object_mut() {
+            o.remove("seconds");
+            o.remove("games_per_second");
+        }
+    }
+    strip(&mut v);
+    if let Some(runs) = v.get_mut("runs").and_then(serde_json::Value::as_array_mut) {
+        runs.iter_mut().for_each(strip);
+    }
+    v
+}
+
+fn json_of(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("JSON on stdout ({e}): {}{}", String::from_utf8_lossy(&out.stdout), stderr(out)))
+}
+
+#[test]
+fn simulate_gives_the_same_report_on_one_thread_and_on_three() {
+    let args = ["simulate", GRAIL_CUP, "-p", "4", "-g", "300", "-s", "5", "--json"];
+    let one = run(&[&args[..], &["--jobs", "1"]].concat());
+    let three = run(&[&args[..], &["--jobs", "3"]].concat());
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    assert_eq!(three.status.code(), Some(0), "{}", stderr(&three));
+    let (one, three) = (json_of(&one), json_of(&three));
+    assert!(one["seconds"].is_f64() && one["games_per_second"].is_f64(), "the timings are there: {one}");
+    let wins: u64 = one["wins_by_seat"].as_array().expect("wins by seat").iter().filter_map(serde_json::Value::as_u64).sum();
+    assert_eq!((one["games"].as_u64(), one["first_seed"].as_u64(), wins), (Some(300), Some(5), 300), "{one}");
+    assert_eq!(without_timings(one), without_timings(three));
+
+    // A rulebook whose games fail (two exceptions in conflict, not on every
+    // seed) and a score: the failures come in seed order, the first one is
+    // the one printed, the score spreads are the same.
+    let conflict = ["simulate", "tests/fixtures/validate/conflict.rules", "-p", "2", "-g", "200", "--score", "score"];
+    let one = run(&[&conflict[..], &["--jobs", "1", "--json"]].concat());
+    let three = run(&[&conflict[..], &["--jobs", "3", "--json"]].concat());
+    assert_eq!(one.status.code(), Some(1), "a game failed: {}", stderr(&one));
+    assert_eq!(three.status.code(), Some(1), "a game failed: {}", stderr(&three));
+    let (one, three) = (json_of(&one), json_of(&three));
+    let seeds: Vec<u64> = one["failures"].as_array().expect("failures").iter().filter_map(|f| f["seed"].as_u64()).collect();
+    assert!(seeds.len() > 100 && seeds.len() < 200, "most games fail, not all: {seeds:?}");
+    assert!(seeds.windows(2).all(|w| w[0] < w[1]), "failures in seed order: {seeds:?}");
+    assert!(one["score"]["by_seat"].as_array().is_some_and(|s| s.len() == 2), "{one}");
+    assert_eq!(without_timings(one), without_timings(three));
+    let one = run(&[&conflict[..], &["--jobs", "1"]].concat());
+    let three = run(&[&conflict[..], &["--jobs", "3"]].concat());
+    assert!(stderr(&one).contains("R0009"), "the first failure is shown: {}", stderr(&one));
+    assert_eq!(stderr(&one), stderr(&three), "the same first failure is shown");
+    let said = String::from_utf8_lossy(&three.stdout);
+    assert!(said.contains("on 3 threads"), "{said}");
+}
+
+#[test]
+fn simulate_reports_plies_next_to_decisions() {
+    let out = run(&["simulate", GRAIL_CUP, "-p", "4", "-g", "200", "-s", "1", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json_of(&out);
+    let field = |name: &str| v[name].as_u64().unwrap_or_else(|| panic!("`{name}` is a count: {v}"));
+    let decisions = [field("decisions_min"), field("decisions_median"), field("decisions_max")];
+    let plies = [field("plies_min"), field("plies_median"), field("plies_max")];
+    let mean = v["plies_mean"].as_f64().expect("`plies_mean` is a number");
+    assert!(plies[0] > 0 && plies[0] <= plies[1] && plies[1] <= plies[2], "{plies:?}");
+    assert!(plies.iter().zip(&decisions).all(|(p, d)| p >= d), "a decision is a ply: plies {plies:?}, decisions {decisions:?}");
+    assert!(plies.iter().zip(&decisions).any(|(p, d)| p > d), "Grail Cup has forced moves, which are plies and not decisions: plies {plies:?}, decisions {decisions:?}");
+    assert!(plies[0] as f64 <= mean && mean <= plies[2] as f64, "mean {mean} within {plies:?}");
+    assert!(mean.fract() != 0.0, "a mean over 200 games, not a rounded count: {mean}");
+
+    let human = run(&["simulate", GRAIL_CUP, "-p", "4", "-g", "200", "-s", "1"]);
+    assert_eq!(human.status.code(), Some(0), "{}", stderr(&human));
+    let said = String::from_utf8_lossy(&human.stdout);
+    let line = format!("plies per game: min {}, median {}, max {}, mean {mean:.4}", plies[0], plies[1], plies[2]);
+    assert!(said.contains(&line), "expected `{line}` in:\n{said}");
+}
+
 /// Whether the source text Grail Cup cites can be found. It is not in the
 /// repository: `validate` looks for it in `shared/seeds/` above the
 /// checkout (see `grimoire_cli::sources`), as CI lays it out.
@@ -264,6 +341,38 @@ fn validate_passes_grail_cup_and_fails_a_broken_fixture() {
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
     let v: serde_json::Value = serde_json::from_slice(&ok.stdout).expect("JSON");
     assert_eq!(v["trace"]["not_found"], 0, "every citation is found in the source");
+}
+
+#[test]
+fn validate_gives_the_same_findings_on_one_thread_and_on_two() {
+    // leak: a chip goes back to the box in most games, not all; conflict:
+    // two exceptions apply, and rules no game reaches (coverage warnings).
+    for fixture in ["tests/fixtures/validate/leak.rules", "tests/fixtures/validate/conflict.rules"] {
+        let mut reports = Vec::new();
+        let mut saved = Vec::new();
+        for jobs in ["1", "2"] {
+            let dir = temp_file(&format!("counterexamples-jobs{jobs}"));
+            let _ = std::fs::remove_dir_all(&dir);
+            let out = run(&["validate", fixture, "--games", "300", "--json", "--jobs", jobs, "--save", dir.to_str().expect("utf-8 path")]);
+            assert_eq!(out.status.code(), Some(1), "{fixture} is broken: {}", stderr(&out));
+            reports.push(json_of(&out));
+            let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+                .map(|d| d.filter_map(Result::ok).map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap_or_default())).collect())
+                .unwrap_or_default();
+            files.sort();
+            let _ = std::fs::remove_dir_all(&dir);
+            saved.push(files);
+        }
+        let seeds: Vec<(String, u64)> = reports[0]["findings"].as_array().expect("findings").iter().filter_map(|f| Some((f["code"].as_str()?.to_string(), f["seed"].as_u64()?))).collect();
+        assert!(!seeds.is_empty(), "{fixture}: a finding with a counterexample seed: {}", reports[0]);
+        let runs = reports[0]["runs"].as_array().expect("runs");
+        assert!(runs.iter().all(|r| r["games"] == 300 && r["failed"].as_u64().is_some_and(|f| f > 0 && f < 300)), "{fixture}: some games fail, not all: {runs:?}");
+        assert!(!saved[0].is_empty() && saved[0].len() == seeds.len(), "{fixture}: one counterexample per finding with a seed: {:?}", saved[0].iter().map(|f| &f.0).collect::<Vec<_>>());
+        let two = reports.pop().expect("two reports");
+        let one = reports.pop().expect("two reports");
+        assert_eq!(without_timings(one), without_timings(two), "{fixture}: the same findings, seeds, runs and coverage");
+        assert_eq!(saved[0], saved[1], "{fixture}: the same counterexample files");
+    }
 }
 
 #[test]
