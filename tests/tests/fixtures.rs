@@ -185,7 +185,7 @@ fn counter(game: &Game, st: &State, name: &str, p: u8) -> i64 {
 
 fn zone_len(game: &Game, st: &State, name: &str) -> usize {
     let z = game.zones.iter().position(|z| z.name == name).unwrap_or_else(|| panic!("no zone {name}"));
-    st.zones[z].len()
+    st.zone_len(z as u16)
 }
 
 /// The instance of a `per_player` kind with one piece each owned by `p`.

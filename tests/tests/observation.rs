@@ -18,9 +18,11 @@ fn grail_cup(players: u8) -> Game {
 fn scramble_hidden(game: &Game, st: &State, viewer: u8) -> (State, usize) {
     let mut other = st.clone();
     let mut changed = 0;
-    for (z, pieces) in other.zones.iter_mut().enumerate() {
-        if z as u16 != game.box_zone && !game.sees_zone(viewer, z as u16) && pieces.len() > 1 {
+    for z in 0..game.zones.len() as u16 {
+        let mut pieces: Vec<u16> = st.zone_pieces(z).collect();
+        if z != game.box_zone && !game.sees_zone(viewer, z) && pieces.len() > 1 {
             pieces.reverse();
+            assert!(other.reorder_zone(z, &pieces));
             changed += 1;
         }
     }

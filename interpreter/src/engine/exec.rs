@@ -1,15 +1,20 @@
-//! The step machine: runs statements frame by frame until a decision is
-//! needed or the game ends. Nothing of the game lives on the Rust stack
-//! between two calls, so a state can be cloned or saved at any decision.
+//! The step machine: runs the compiled operations of the top frame until a
+//! decision is needed or the game ends. Nothing of the game lives on the Rust
+//! stack between two calls, so a state can be cloned or saved at any
+//! decision.
 
+use super::compile::{arith, resolve_slot, Op, Target, NONE_INT};
 use super::error::{ExecError, ExecErrorKind};
-use super::eval::Ctx;
 use super::layout::Game;
-use super::state::{Frame, FrameKind, Outcome, Pending, Stage, State, CHANCE, NO_ACTOR, SHUFFLE_SAMPLES};
+use super::run::Run;
+use super::state::{Frame, Outcome, Pending, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
 use super::value::Value;
 use super::{Options, STEP_FUEL, TRIGGER_DEPTH};
 use crate::model::*;
 use grimoire_grammar::ast::{AssignOp, ExceptionMode};
+
+/// Most exceptions one rule may have (they are tracked as bits).
+pub const MAX_EXCEPTIONS_PER_RULE: usize = 128;
 
 impl Game {
     /// The player who must decide now and the legal options, or `None` when
@@ -21,18 +26,28 @@ impl Game {
         st.pending.map(|p| (p.player, Options::new(st.arity as usize, &st.options)))
     }
 
+    /// The operation that asks the pending decision.
+    fn pending_op(&self, st: &State) -> Option<(&Op, Loc)> {
+        let p = st.pending?;
+        let frame = st.frames.last()?;
+        let code = self.program.procs.get(frame.proc.idx())?;
+        Some((code.ops.get(p.pc as usize)?, *code.at.get(p.pc as usize)?))
+    }
+
     /// The question being asked, if the rulebook gave one.
     pub fn prompt(&self, st: &State) -> Option<&str> {
-        let p = st.pending?;
-        match &self.model.stmt(p.stmt).stmt {
-            Stmt::Choose { prompt, .. } => prompt.as_deref(),
+        match self.pending_op(st)? {
+            (Op::Choose { stmt, .. }, _) => match &self.model.stmt(*stmt).stmt {
+                Stmt::Choose { prompt, .. } => prompt.as_deref(),
+                _ => None,
+            },
             _ => None,
         }
     }
 
     /// Where in the rulebook the pending decision is asked.
     pub fn pending_at(&self, st: &State) -> Option<Loc> {
-        st.pending.map(|p| self.model.stmt(p.stmt).at)
+        self.pending_op(st).map(|(_, at)| at)
     }
 
     /// Take option `index` of the pending decision and run to the next one.
@@ -46,19 +61,31 @@ impl Game {
             return Err(ExecError::new(ExecErrorKind::BadChoice, format!("option {index} does not exist; there are {n}"), None));
         }
         let first = index * arity;
-        match (p.shuffle, &self.model.stmt(p.stmt).stmt) {
-            (Some(z), _) => self.shuffle_as_chance(st, z, st.options[first]),
-            (None, Stmt::Choose { binds, .. } | Stmt::ChooseRandom { binds, .. }) => {
+        match (p.shuffle, self.pending_op(st).map(|(op, _)| op)) {
+            (Some(z), _) => {
+                let k = st.options.get(first).copied().unwrap_or_default();
+                self.shuffle_as_chance(st, z, k);
+            }
+            (None, Some(Op::Choose { binds, .. })) => {
                 for (k, (slot, _)) in binds.iter().enumerate() {
-                    st.stack[(p.slot + u32::from(*slot)) as usize] = st.options[first + k];
+                    let v = st.options.get(first + k).copied().unwrap_or_default();
+                    if let Some(x) = st.stack.get_mut(p.base as usize + *slot as usize) {
+                        *x = v;
+                    }
                 }
             }
-            (None, _) => st.stack[p.slot as usize] = st.options[first],
+            (None, Some(Op::Roll(slot, _))) => {
+                let v = st.options.get(first).copied().unwrap_or_default();
+                if let Some(x) = st.stack.get_mut(p.base as usize + *slot as usize) {
+                    *x = v;
+                }
+            }
+            _ => return Err(ExecError::new(ExecErrorKind::BadChoice, "the pending decision is not at a `choose`, `roll` or `shuffle`", None)),
         }
         st.pending = None;
         st.options.clear();
         st.arity = 1;
-        if p.player != super::state::CHANCE {
+        if p.player != CHANCE {
             st.decisions += 1;
             st.plies += 1;
         }
@@ -67,640 +94,724 @@ impl Game {
 
     /// Run until a decision or the end.
     pub(crate) fn run(&self, st: &mut State) -> Result<(), ExecError> {
-        // The scratch buffer travels with the state so that its capacity is
-        // reused from one decision to the next.
-        let mut scratch = std::mem::take(&mut st.scratch);
-        let result = self.run_with(st, &mut scratch);
-        scratch.clear();
-        st.scratch = scratch;
+        let mut r = Run::new(self, st, STEP_FUEL);
+        let result = self.run_loop(&mut r);
+        r.st.scratch.clear();
         result
     }
 
-    fn run_with(&self, st: &mut State, scratch: &mut Vec<Value>) -> Result<(), ExecError> {
-        let mut fuel = STEP_FUEL;
+    fn run_loop(&self, r: &mut Run) -> Result<(), ExecError> {
         loop {
-            if st.outcome.is_some() || st.pending.is_some() {
+            if r.st.outcome.is_some() || r.st.pending.is_some() {
                 return Ok(());
             }
-            if fuel == 0 {
-                let (at, rule) = self.innermost(st);
-                let mut e = ExecError::new(ExecErrorKind::Fuel, format!("the rules took more than {STEP_FUEL} steps without a decision: this rule seems to loop"), at);
-                e.rule = rule;
+            let Some(frame) = r.st.frames.last().copied() else {
+                self.next_stage(r);
+                self.stop_on_error(r, None)?;
+                continue;
+            };
+            let code = &self.program.procs[frame.proc.idx()];
+            let pc = frame.pc as usize;
+            let Some(op) = code.ops.get(pc) else {
+                self.leave(r, frame);
+                self.stop_on_error(r, Some(frame.proc))?;
+                continue;
+            };
+            let at = code.at[pc];
+            if !r.tick() {
+                r.err = None;
+                let mut e = ExecError::new(ExecErrorKind::Fuel, format!("the rules took more than {STEP_FUEL} steps without a decision: this rule seems to loop"), Some(at));
+                e.rule = Some(self.model.proc(frame.proc).name.clone());
                 return Err(e);
             }
-            fuel -= 1;
-            if let Err(mut e) = self.step(st, scratch) {
+            let top = r.st.frames.len() - 1;
+            r.st.frames[top].pc += 1;
+            r.base = frame.base as usize;
+            r.actor = frame.actor;
+            self.exec(r, frame, top, pc as u32, op, at);
+            self.stop_on_error(r, Some(frame.proc))?;
+        }
+    }
+
+    /// The error recorded by the last operation, with the rule it ran in.
+    fn stop_on_error(&self, r: &mut Run, proc: Option<ProcId>) -> Result<(), ExecError> {
+        match r.err.take() {
+            None => Ok(()),
+            Some(e) => {
+                let mut e = *e;
                 if e.rule.is_none() {
-                    e.rule = self.innermost(st).1;
+                    e.rule = proc.map(|p| self.model.proc(p).name.clone());
                 }
-                return Err(e);
+                Err(e)
             }
         }
     }
 
-    /// The statement and procedure running deepest, for error reports.
-    fn innermost(&self, st: &State) -> (Option<Loc>, Option<String>) {
-        let at = st.frames.last().and_then(|f| {
-            let stmts = self.model.block(f.block);
-            stmts.get((f.pc as usize).saturating_sub(1)).map(|s| self.model.stmt(*s).at)
-        });
-        let rule = st.frames.iter().rev().find_map(|f| match f.kind {
-            FrameKind::Proc { proc, .. } => Some(self.model.proc(proc).name.clone()),
-            _ => None,
-        });
-        (at, rule)
+    /// A procedure's code is done: leave its frame.
+    fn leave(&self, r: &mut Run, frame: Frame) {
+        r.st.frames.pop();
+        r.st.stack.truncate(frame.base as usize);
+        if frame.end && r.st.outcome.is_none() {
+            let p = self.model.proc(frame.proc);
+            r.fail(ExecErrorKind::NoOutcome, format!("the end condition `{}` held but its body did not end the game", p.name), p.at);
+            return;
+        }
+        if frame.phase {
+            self.check_ends(r, frame.actor);
+        }
     }
 
-    fn step(&self, st: &mut State, scratch: &mut Vec<Value>) -> Result<(), ExecError> {
-        let Some(frame) = st.frames.last().copied() else {
-            return self.next_stage(st, scratch);
-        };
-        let stmts = self.model.block(frame.block);
-        if let Some(&s) = stmts.get(frame.pc as usize) {
-            if let Some(f) = st.frames.last_mut() {
-                f.pc += 1;
-            }
-            return self.exec(st, scratch, frame, s);
+    /// Set the next operation of the frame at `index` of the stack.
+    fn jump(r: &mut Run, index: usize, target: u32) {
+        if let Some(f) = r.st.frames.get_mut(index) {
+            f.pc = target;
         }
-        // The block is done: loop again or leave the frame.
-        let cx = Ctx { base: frame.base, actor: frame.actor };
-        match frame.kind {
-            FrameKind::Seq => {
-                st.frames.pop();
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
+    fn exec(&self, r: &mut Run, frame: Frame, index: usize, pc: u32, op: &Op, at: Loc) {
+        match op {
+            Op::Let(slot, v) => {
+                let x = v(r);
+                r.set_local(*slot, x);
             }
-            FrameKind::While(c) => {
-                let v = self.eval(st, scratch, cx, c)?;
-                if self.boolean(v, c)? {
-                    self.restart(st);
-                } else {
-                    st.frames.pop();
+            Op::Assign(target, op, v) => self.assign(r, target, *op, v, at),
+            Op::MovePiece { piece, to, bottom } => {
+                let (p, z) = (piece(r), to(r));
+                if r.err.is_none() {
+                    self.move_piece(r, frame, p, z, *bottom, at);
                 }
             }
-            FrameKind::Repeat(left) => {
-                if left > 1 {
-                    if let Some(f) = st.frames.last_mut() {
-                        f.kind = FrameKind::Repeat(left - 1);
-                        f.pc = 0;
+            Op::MoveTop { from, to, bottom } => {
+                let (f, z) = (from(r), to(r));
+                if r.err.is_some() {
+                    return;
+                }
+                match r.st.zone_top(f) {
+                    Some(p) => self.move_piece(r, frame, p, z, *bottom, at),
+                    None => {
+                        let msg = format!("`move top of` found `{}` empty", self.zones[f as usize].name);
+                        r.fail(ExecErrorKind::Underflow, msg, at);
                     }
-                } else {
-                    st.frames.pop();
                 }
             }
-            FrameKind::For { slot, start, len, next } => {
+            Op::MoveAll { from, to, bottom } => {
+                let (f, z) = (from(r), to(r));
+                if r.err.is_some() || f == z {
+                    return;
+                }
+                while let Some(p) = r.st.zone_pieces(f).next() {
+                    self.move_piece(r, frame, p, z, *bottom, at);
+                    if r.err.is_some() {
+                        return;
+                    }
+                }
+            }
+            Op::MoveCount { n, kind, from, to, bottom } => {
+                let (n, f, z) = (n(r), from(r), to(r));
+                self.move_count(r, frame, n, *kind, f, z, *bottom, at);
+            }
+            Op::Shuffle(z) => {
+                let z = z(r);
+                if r.err.is_none() {
+                    self.shuffle(r, z, pc);
+                }
+            }
+            Op::Roll(slot, die) => self.roll(r, *slot, *die, pc),
+            Op::Choose { binds, cond, by, otherwise, .. } => {
+                let who = by.as_ref().map(|f| f(r));
+                r.st.options.clear();
+                if r.err.is_none() {
+                    collect_tuples(r, binds, 0, cond.as_ref());
+                }
+                if r.err.is_some() {
+                    r.st.options.clear();
+                    return;
+                }
+                let arity = binds.len().max(1);
+                let n = r.st.options.len() / arity;
+                if n == 0 {
+                    match (otherwise, who) {
+                        (Some(target), _) => Self::jump(r, index, *target),
+                        (None, Some(who)) => r.fail(ExecErrorKind::Deadlock, format!("player {} must choose but has no legal option", who + 1), at),
+                        (None, None) => r.fail(ExecErrorKind::Deadlock, "`choose ... at random` has nothing to choose from".into(), at),
+                    }
+                    return;
+                }
+                let decide = match who {
+                    Some(who) if n > 1 || r.st.forced_decisions => Some(who as u8),
+                    Some(_) => {
+                        // A forced choice is no decision: take it and go on.
+                        take_option(r, binds, 0);
+                        r.st.plies += 1;
+                        None
+                    }
+                    None if r.st.exploring && n > 1 => Some(CHANCE),
+                    None => {
+                        let i = r.st.random_below(n as u64) as usize;
+                        take_option(r, binds, i * arity);
+                        None
+                    }
+                };
+                match decide {
+                    Some(player) => {
+                        r.st.arity = arity as u8;
+                        r.st.pending = Some(Pending { player, base: frame.base, pc, shuffle: None });
+                    }
+                    None => r.st.options.clear(),
+                }
+            }
+            Op::Jump(target) => Self::jump(r, index, *target),
+            Op::JumpUnless(cond, target) => {
+                if !cond(r) && r.err.is_none() {
+                    Self::jump(r, index, *target);
+                }
+            }
+            Op::ForStart { slot, items, state, exit } => {
+                let start = r.st.stack.len();
+                items(r, &mut |r, v| {
+                    r.st.stack.push(v);
+                    true
+                });
+                let len = r.st.stack.len() - start;
+                if r.err.is_some() || len == 0 {
+                    r.st.stack.truncate(start);
+                    Self::jump(r, index, *exit);
+                    return;
+                }
+                let first = r.st.stack[start];
+                r.set_local(*slot, first);
+                r.set_local(*state, Value::Int(start as i64));
+                r.set_local(state + 1, Value::Int(len as i64));
+                r.set_local(state + 2, Value::Int(1));
+            }
+            Op::ForNext { slot, state, body } => {
+                let (Value::Int(start), Value::Int(len), Value::Int(next)) = (r.local(*state), r.local(state + 1), r.local(state + 2)) else { return };
                 if next < len {
-                    let item = st.stack[(start + next) as usize];
-                    st.stack[(frame.base + u32::from(slot)) as usize] = item;
-                    if let Some(f) = st.frames.last_mut() {
-                        f.kind = FrameKind::For { slot, start, len, next: next + 1 };
-                        f.pc = 0;
-                    }
+                    let item = r.st.stack.get((start + next) as usize).copied().unwrap_or_default();
+                    r.set_local(*slot, item);
+                    r.set_local(state + 2, Value::Int(next + 1));
+                    Self::jump(r, index, *body);
                 } else {
-                    st.frames.pop();
-                    st.stack.truncate(frame.mark as usize);
+                    r.st.stack.truncate(start as usize);
                 }
             }
-            FrameKind::Proc { phase, end, proc } => {
-                st.frames.pop();
-                st.stack.truncate(frame.mark as usize);
-                if end && st.outcome.is_none() {
-                    let at = Some(self.model.proc(proc).at);
-                    return Err(ExecError::new(ExecErrorKind::NoOutcome, format!("the end condition `{}` held but its body did not end the game", self.model.proc(proc).name), at));
+            Op::RepeatStart { n, left, exit } => {
+                let n = n(r);
+                if n <= 0 {
+                    Self::jump(r, index, *exit);
+                } else {
+                    r.set_local(*left, Value::Int(n));
                 }
-                if phase {
-                    self.check_ends(st, scratch, frame.actor)?;
+            }
+            Op::RepeatNext { left, body } => {
+                if let Value::Int(l) = r.local(*left) {
+                    if l > 1 {
+                        r.set_local(*left, Value::Int(l - 1));
+                        Self::jump(r, index, *body);
+                    }
+                }
+            }
+            Op::Match { value, arms, default } => {
+                let v = value(r);
+                let arm = arms.iter().find(|(keys, _)| {
+                    keys.iter().any(|k| match (k, v) {
+                        (MatchKey::Face(f), Value::Face(x)) => f.0 == x,
+                        (MatchKey::Variant(vr), Value::Variant(x)) => vr.0 == x,
+                        (MatchKey::Variant(vr), Value::Piece(p)) => self.inst_variant.get(p as usize).copied().flatten() == Some(*vr),
+                        _ => false,
+                    })
+                });
+                Self::jump(r, index, arm.map(|(_, t)| *t).unwrap_or(*default));
+            }
+            Op::Call(p, args) => {
+                let mut vals = [Value::None; 8];
+                let n = args.len().min(8);
+                for (i, a) in args.iter().take(8).enumerate() {
+                    vals[i] = a(r);
+                }
+                if r.err.is_none() {
+                    self.call(r, *p, &vals[..n], frame.actor, frame.depth);
+                }
+            }
+            Op::Proceed(target) => {
+                // The rule an exception changes, run as written, with the
+                // exception's own arguments (its first locals).
+                let n = (self.model.proc(*target).params as usize).min(8);
+                let mut vals = [Value::None; 8];
+                for (i, v) in vals.iter_mut().enumerate().take(n) {
+                    *v = r.local(i as u16);
+                }
+                r.st.fired[target.idx()] += 1;
+                let phase = self.model.proc(*target).kind == ProcKind::Phase;
+                self.push_proc(r.st, *target, &vals[..n], frame.actor, frame.depth, phase, false);
+            }
+            Op::SetActor { player, save } => {
+                let p = player(r);
+                if r.err.is_none() {
+                    r.set_local(*save, Value::Int(i64::from(frame.actor)));
+                    if let Some(f) = r.st.frames.get_mut(index) {
+                        f.actor = p as u8;
+                    }
+                }
+            }
+            Op::RestoreActor(save) => {
+                if let Value::Int(a) = r.local(*save) {
+                    if let Some(f) = r.st.frames.get_mut(index) {
+                        f.actor = a as u8;
+                    }
+                }
+            }
+            Op::Win(p) => {
+                let p = p(r);
+                if r.err.is_none() {
+                    r.st.outcome = Some(Outcome::Winner(p as u8));
+                }
+            }
+            Op::WinAll(c) => {
+                let mut mask = 0u16;
+                c(r, &mut |r, v| {
+                    match v {
+                        Value::Player(p) if p < r.g.players => mask |= 1 << p,
+                        other => r.wrong("a player", other, at),
+                    }
+                    r.err.is_none()
+                });
+                if r.err.is_none() {
+                    r.st.outcome = Some(match mask.count_ones() {
+                        0 => Outcome::Ended,
+                        1 => Outcome::Winner(mask.trailing_zeros() as u8),
+                        _ => Outcome::Shared(mask),
+                    });
+                }
+            }
+            Op::Draw => r.st.outcome = Some(Outcome::Draw),
+            Op::End => r.st.outcome = Some(Outcome::Ended),
+            Op::Pass => {}
+        }
+    }
+
+    fn assign(&self, r: &mut Run, target: &Target, op: AssignOp, v: &super::compile::ValF, at: Loc) {
+        let value = v(r);
+        if r.err.is_some() {
+            return;
+        }
+        let combine = |r: &mut Run, old: Value| -> Value {
+            if op == AssignOp::Set {
+                return value;
+            }
+            let (a, b) = (r.as_int(old, at), r.as_int(value, at));
+            let (a, b) = (r.need_int(a, at), r.need_int(b, at));
+            Value::Int(arith(r, if op == AssignOp::Add { grimoire_grammar::ast::BinOp::Add } else { grimoire_grammar::ast::BinOp::Sub }, a, b, at))
+        };
+        match target {
+            Target::Local(s) => {
+                let new = combine(r, r.local(*s));
+                if r.err.is_none() {
+                    r.set_local(*s, new);
+                }
+            }
+            Target::Var(base, index) => {
+                let Some(slot) = resolve_slot(r, *base, index, at) else { return };
+                let old = r.st.vars.get(slot).copied().unwrap_or_default();
+                let new = combine(r, old);
+                if r.err.is_none() {
+                    if let Some(x) = r.st.vars.get_mut(slot) {
+                        *x = new;
+                    }
+                }
+            }
+            Target::Counter(base, index, lo, hi, c) => {
+                let Some(slot) = resolve_slot(r, *base, index, at) else { return };
+                let old = Value::Int(r.st.counters.get(slot).copied().unwrap_or(0));
+                let new = combine(r, old);
+                let new = r.as_int(new, at);
+                let new = r.need_int(new, at);
+                if r.err.is_some() {
+                    return;
+                }
+                if new < *lo || new > *hi || new == NONE_INT {
+                    let name = &self.model.counters[c.idx()].name;
+                    r.fail(ExecErrorKind::CounterBounds, format!("the counter `{name}` would become {new}, outside {lo}..{hi}"), at);
+                    return;
+                }
+                if let Some(x) = r.st.counters.get_mut(slot) {
+                    *x = new;
                 }
             }
         }
-        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
+    fn move_count(&self, r: &mut Run, frame: Frame, count: i64, kind: KindId, f: u16, z: u16, bottom: bool, at: Loc) {
+        if r.err.is_some() {
+            return;
+        }
+        // Out of the box, a player's zone receives that player's own pieces
+        // of a per-player kind, never another player's.
+        let owner = if f == self.box_zone && self.model.kinds[kind.idx()].per_player { self.zones[z as usize].owner } else { None };
+        let takes = |p: &u16| self.inst_kind[*p as usize] == kind && (owner.is_none() || self.inst_owner[*p as usize] == owner);
+        let have = r.st.zone_pieces(f).filter(takes).count() as i64;
+        if have < count {
+            let msg = format!("the rule takes {count} `{}` from `{}`, which holds {have}: the text does not say what happens then", self.model.kinds[kind.idx()].name, self.zones[f as usize].name);
+            r.fail(ExecErrorKind::Underflow, msg, at);
+            return;
+        }
+        for _ in 0..count.max(0) {
+            // The top-most piece of the kind: walk from the back.
+            let mut p = r.st.zone_top(f).unwrap_or(NIL);
+            while p != NIL && !takes(&p) {
+                p = r.st.prev[p as usize];
+            }
+            if p == NIL {
+                return;
+            }
+            self.move_piece(r, frame, p, z, bottom, at);
+            if r.err.is_some() {
+                return;
+            }
+        }
+    }
+
+    fn shuffle(&self, r: &mut Run, z: u16, pc: u32) {
+        let n = r.st.zone_len(z);
+        if r.st.exploring {
+            let perms = (1..=n as u64).try_fold(1u64, |acc, k| acc.checked_mul(k).filter(|x| *x <= SHUFFLE_SAMPLES));
+            let options = match perms {
+                Some(p) => p,
+                None => {
+                    r.st.sampled_shuffle = true;
+                    SHUFFLE_SAMPLES
+                }
+            };
+            if options > 1 {
+                let base = r.st.frames.last().map(|f| f.base).unwrap_or(0);
+                r.st.options.clear();
+                r.st.options.extend((0..options as i64).map(Value::Int));
+                r.st.arity = 1;
+                r.st.pending = Some(Pending { player: CHANCE, base, pc, shuffle: Some(z) });
+            }
+            return;
+        }
+        // Fisher-Yates from the back, on the pieces front first: the same
+        // draws give the same order whatever the zone's storage.
+        let mut order = std::mem::take(&mut r.st.scratch);
+        let start = order.len();
+        order.extend(r.st.zone_pieces(z).map(Value::Piece));
+        for i in (1..n).rev() {
+            let j = r.st.random_below(i as u64 + 1) as usize;
+            order.swap(start + i, start + j);
+        }
+        r.st.relink(z, &order[start..]);
+        order.truncate(start);
+        r.st.scratch = order;
+    }
+
+    fn roll(&self, r: &mut Run, slot: u16, die: DieId, pc: u32) {
+        let d = &self.model.dice[die.idx()];
+        if r.st.exploring {
+            r.st.options.clear();
+            if d.sides.is_empty() {
+                r.st.options.extend((1..=i64::from(d.size)).map(Value::Int));
+            } else {
+                r.st.options.extend(d.sides.iter().map(|f| Value::Face(f.0)));
+            }
+            r.st.arity = 1;
+            let base = r.base as u32;
+            r.st.pending = Some(Pending { player: CHANCE, base, pc, shuffle: None });
+            return;
+        }
+        let side = r.st.random_below(u64::from(d.size)) as usize;
+        let v = match d.sides.get(side) {
+            Some(f) => Value::Face(f.0),
+            None => Value::Int(side as i64 + 1),
+        };
+        r.set_local(slot, v);
     }
 
     /// Apply chance option `k` of a shuffle: the k-th permutation when all are
     /// enumerated, else an order drawn from a generator seeded with `k`.
     fn shuffle_as_chance(&self, st: &mut State, z: u16, k: Value) {
         let Value::Int(k) = k else { return };
-        let zone = &mut st.zones[z as usize];
-        let n = zone.len();
+        let mut order: Vec<Value> = st.zone_pieces(z).map(Value::Piece).collect();
+        let n = order.len();
         let all: Option<u64> = (1..=n as u64).try_fold(1u64, |acc, i| acc.checked_mul(i).filter(|x| *x <= SHUFFLE_SAMPLES));
         if all.is_some() {
             // Unrank k in the factorial number system.
-            let mut pool: Vec<u16> = zone.clone();
+            let mut pool = std::mem::take(&mut order);
             let mut k = k as u64;
-            zone.clear();
             for i in (1..=n).rev() {
                 let f: u64 = (1..i as u64).product();
                 let j = (k / f.max(1)) as usize;
                 k %= f.max(1);
-                zone.push(pool.remove(j.min(pool.len() - 1)));
+                order.push(pool.remove(j.min(pool.len() - 1)));
             }
         } else {
             use rand_chacha::rand_core::{RngCore, SeedableRng};
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k as u64);
             for i in (1..n).rev() {
                 let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                zone.swap(i, j);
+                order.swap(i, j);
             }
         }
+        st.relink(z, &order);
     }
 
-    fn restart(&self, st: &mut State) {
-        if let Some(f) = st.frames.last_mut() {
-            f.pc = 0;
-        }
-    }
-
-    /// Setup, then rounds until the game ends or runs out of rounds.
     /// Setup, then rounds, each called like any rule so that modules'
     /// exceptions to `setup` and to the round apply.
-    fn next_stage(&self, st: &mut State, scratch: &mut Vec<Value>) -> Result<(), ExecError> {
+    fn next_stage(&self, r: &mut Run) {
         let m = &*self.model;
-        let top = Frame { kind: FrameKind::Seq, block: BlockId(0), pc: 0, base: st.stack.len() as u32, mark: st.stack.len() as u32, actor: NO_ACTOR, depth: 0 };
-        if st.stage == Stage::Start {
-            st.stage = Stage::Setup;
+        if r.st.stage == Stage::Start {
+            r.st.stage = Stage::Setup;
             if let Some(setup) = m.setup {
-                return self.call(st, scratch, setup, &[], top);
+                self.call(r, setup, &[], super::state::NO_ACTOR, 0);
+                return;
             }
         }
-        if st.stage == Stage::Setup {
-            st.box_after_setup = Some(st.zones[self.box_zone as usize].len() as u32);
+        if r.st.stage == Stage::Setup {
+            r.st.box_after_setup = Some(r.st.zone_len(self.box_zone) as u32);
         }
-        st.stage = Stage::Rounds;
-        let Some((round, times)) = m.round else {
-            return Err(ExecError::new(ExecErrorKind::NoOutcome, "the rulebook has no `round`, and setup did not end the game", None));
+        r.st.stage = Stage::Rounds;
+        let Some((round, _)) = m.round else {
+            if r.err.is_none() {
+                r.err = Some(Box::new(ExecError::new(ExecErrorKind::NoOutcome, "the rulebook has no `round`, and setup did not end the game", None)));
+            }
+            return;
         };
-        if let Some(t) = times {
-            let n = self.eval_const_int(st, t)?;
-            if i64::from(st.round) >= n {
-                return Err(ExecError::new(ExecErrorKind::NoOutcome, format!("all {n} rounds were played and no rule decided the outcome"), Some(m.proc(round).at)));
+        if let Some(times) = &self.program.round_times {
+            let n = self.in_window(r, self.program.init_locals, super::state::NO_ACTOR, |r| times(r));
+            if r.err.is_some() {
+                return;
+            }
+            if i64::from(r.st.round) >= n {
+                r.fail(ExecErrorKind::NoOutcome, format!("all {n} rounds were played and no rule decided the outcome"), m.proc(round).at);
+                return;
             }
         }
-        st.round += 1;
-        self.call(st, scratch, round, &[], top)
+        r.st.round += 1;
+        self.call(r, round, &[], super::state::NO_ACTOR, 0);
+    }
+
+    /// Evaluate `f` in a window of `locals` fresh slots on top of the stack.
+    pub(crate) fn in_window<T>(&self, r: &mut Run, locals: u16, actor: u8, f: impl FnOnce(&mut Run) -> T) -> T {
+        let base = r.st.stack.len();
+        r.st.stack.resize(base + locals as usize, Value::None);
+        let (saved_base, saved_actor) = (r.base, r.actor);
+        r.base = base;
+        r.actor = actor;
+        let v = f(r);
+        r.base = saved_base;
+        r.actor = saved_actor;
+        r.st.stack.truncate(base);
+        v
+    }
+
+    /// A cell of a table, evaluated in a fresh window.
+    pub(crate) fn table_cell(&self, r: &mut Run, table: u16, row: u16, col: u16) -> Value {
+        let cell = self.program.table_cells.get(table as usize).and_then(|rows| rows.get(row as usize)).and_then(|cells| cells.get(col as usize));
+        match cell {
+            Some(f) => {
+                let actor = r.actor;
+                self.in_window(r, self.program.table_locals, actor, |r| f(r))
+            }
+            None => Value::None,
+        }
     }
 
     #[allow(clippy::too_many_arguments, reason = "a frame has this many parts")]
     fn push_proc(&self, st: &mut State, proc: ProcId, args: &[Value], actor: u8, depth: u8, phase: bool, end: bool) -> u32 {
-        let p = self.model.proc(proc);
+        let locals = self.program.procs[proc.idx()].locals as usize;
         let base = st.stack.len() as u32;
         st.stack.extend_from_slice(args);
-        st.stack.resize(base as usize + (p.locals as usize).max(args.len()), Value::None);
-        st.frames.push(Frame { kind: FrameKind::Proc { proc, phase, end }, block: p.body, pc: 0, base, mark: base, actor, depth });
+        st.stack.resize(base as usize + locals.max(args.len()), Value::None);
+        st.frames.push(Frame { proc, pc: 0, base, actor, depth, phase, end });
         base
-    }
-
-    fn push_block(&self, st: &mut State, kind: FrameKind, block: BlockId, frame: Frame, actor: u8) {
-        let mark = st.stack.len() as u32;
-        st.frames.push(Frame { kind, block, pc: 0, base: frame.base, mark, actor, depth: frame.depth });
-    }
-
-    fn exec(&self, st: &mut State, scratch: &mut Vec<Value>, frame: Frame, s: StmtId) -> Result<(), ExecError> {
-        let cx = Ctx { base: frame.base, actor: frame.actor };
-        let node = self.model.stmt(s);
-        let at = Some(node.at);
-        match &node.stmt {
-            Stmt::Let(slot, e) => {
-                let v = self.eval(st, scratch, cx, *e)?;
-                st.stack[(frame.base + u32::from(*slot)) as usize] = v;
-            }
-            Stmt::Assign(lv, op, e) => self.assign(st, scratch, cx, lv, *op, *e, at)?,
-            Stmt::MovePiece { piece, to, bottom } => {
-                let p = self.eval_piece(st, scratch, cx, *piece)?;
-                let z = self.eval_zone(st, scratch, cx, *to)?;
-                self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
-            }
-            Stmt::MoveTop { from, to, bottom } => {
-                let f = self.eval_zone(st, scratch, cx, *from)?;
-                let z = self.eval_zone(st, scratch, cx, *to)?;
-                let Some(&p) = st.zones[f as usize].last() else {
-                    return Err(ExecError::new(ExecErrorKind::Underflow, format!("`move top of` found `{}` empty", self.zones[f as usize].name), at));
-                };
-                self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
-            }
-            Stmt::MoveAll { from, to, bottom } => {
-                let f = self.eval_zone(st, scratch, cx, *from)?;
-                let z = self.eval_zone(st, scratch, cx, *to)?;
-                if f != z {
-                    while let Some(&p) = st.zones[f as usize].first() {
-                        self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
-                    }
-                }
-            }
-            Stmt::MoveCount { n, kind, from, to, bottom } => {
-                let count = self.eval_int(st, scratch, cx, *n)?;
-                let f = self.eval_zone(st, scratch, cx, *from)?;
-                let z = self.eval_zone(st, scratch, cx, *to)?;
-                // Out of the box, a player's zone receives that player's own
-                // pieces of a per-player kind, never another player's.
-                let owner = if f == self.box_zone && self.model.kinds[kind.idx()].per_player { self.zones[z as usize].owner } else { None };
-                let takes = |p: &u16| self.inst_kind[*p as usize] == *kind && (owner.is_none() || self.inst_owner[*p as usize] == owner);
-                let have = st.zones[f as usize].iter().filter(|p| takes(p)).count() as i64;
-                if have < count {
-                    return Err(ExecError::new(
-                        ExecErrorKind::Underflow,
-                        format!("the rule takes {count} `{}` from `{}`, which holds {have}: the text does not say what happens then", self.model.kinds[kind.idx()].name, self.zones[f as usize].name),
-                        at,
-                    ));
-                }
-                for _ in 0..count.max(0) {
-                    let p = st.zones[f as usize].iter().rev().find(|p| takes(p)).copied();
-                    if let Some(p) = p {
-                        self.move_piece(st, scratch, frame, p, z, *bottom, at)?;
-                    }
-                }
-            }
-            Stmt::Shuffle(z) if st.exploring => {
-                let z = self.eval_zone(st, scratch, cx, *z)?;
-                let n = st.zones[z as usize].len() as u64;
-                let perms = (1..=n).try_fold(1u64, |acc, k| acc.checked_mul(k).filter(|x| *x <= SHUFFLE_SAMPLES));
-                let options = match perms {
-                    Some(p) => p,
-                    None => {
-                        st.sampled_shuffle = true;
-                        SHUFFLE_SAMPLES
-                    }
-                };
-                if options > 1 {
-                    st.options.clear();
-                    st.options.extend((0..options as i64).map(Value::Int));
-                    st.pending = Some(Pending { player: CHANCE, slot: 0, stmt: s, shuffle: Some(z) });
-                }
-            }
-            Stmt::Roll(slot, die) if st.exploring => {
-                let d = &self.model.dice[die.idx()];
-                st.options.clear();
-                if d.sides.is_empty() {
-                    st.options.extend((1..=i64::from(d.size)).map(Value::Int));
-                } else {
-                    st.options.extend(d.sides.iter().map(|f| Value::Face(f.0)));
-                }
-                st.pending = Some(Pending { player: CHANCE, slot: frame.base + u32::from(*slot), stmt: s, shuffle: None });
-            }
-            Stmt::Shuffle(z) => {
-                let z = self.eval_zone(st, scratch, cx, *z)? as usize;
-                let len = st.zones[z].len();
-                for i in (1..len).rev() {
-                    let j = st.random_below(i as u64 + 1) as usize;
-                    st.zones[z].swap(i, j);
-                }
-            }
-            Stmt::Roll(slot, die) => {
-                let d = &self.model.dice[die.idx()];
-                let side = st.random_below(u64::from(d.size)) as usize;
-                let v = match d.sides.get(side) {
-                    Some(f) => Value::Face(f.0),
-                    None => Value::Int(side as i64 + 1),
-                };
-                st.stack[(frame.base + u32::from(*slot)) as usize] = v;
-            }
-            Stmt::Choose { binds, cond, by, otherwise, .. } => {
-                let who = self.eval_player(st, scratch, cx, *by)?;
-                st.options.clear();
-                self.collect_tuples(st, scratch, cx, binds, 0, *cond)?;
-                let n = st.options.len() / binds.len().max(1);
-                if n == 0 {
-                    return match otherwise {
-                        Some(b) => {
-                            self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);
-                            Ok(())
-                        }
-                        None => Err(ExecError::new(ExecErrorKind::Deadlock, format!("player {} must choose but has no legal option", who + 1), at)),
-                    };
-                }
-                if n == 1 && !st.forced_decisions {
-                    // A forced choice is no decision: take it and go on.
-                    for (k, (slot, _)) in binds.iter().enumerate() {
-                        st.stack[(frame.base + u32::from(*slot)) as usize] = st.options[k];
-                    }
-                    st.options.clear();
-                    st.plies += 1;
-                } else {
-                    st.arity = binds.len() as u8;
-                    st.pending = Some(Pending { player: who, slot: frame.base, stmt: s, shuffle: None });
-                }
-            }
-            Stmt::ChooseRandom { binds, cond, otherwise } => {
-                st.options.clear();
-                self.collect_tuples(st, scratch, cx, binds, 0, *cond)?;
-                let arity = binds.len().max(1);
-                let n = st.options.len() / arity;
-                if n == 0 {
-                    return match otherwise {
-                        Some(b) => {
-                            self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);
-                            Ok(())
-                        }
-                        None => Err(ExecError::new(ExecErrorKind::Deadlock, "`choose ... at random` has nothing to choose from", at)),
-                    };
-                }
-                if st.exploring && n > 1 {
-                    st.arity = binds.len() as u8;
-                    st.pending = Some(Pending { player: CHANCE, slot: frame.base, stmt: s, shuffle: None });
-                } else {
-                    let i = st.random_below(n as u64) as usize;
-                    for (k, (slot, _)) in binds.iter().enumerate() {
-                        st.stack[(frame.base + u32::from(*slot)) as usize] = st.options[i * arity + k];
-                    }
-                    st.options.clear();
-                }
-            }
-            Stmt::If(arms, otherwise) => {
-                for (c, b) in arms {
-                    let v = self.eval(st, scratch, cx, *c)?;
-                    if self.boolean(v, *c)? {
-                        self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);
-                        return Ok(());
-                    }
-                }
-                if let Some(b) = otherwise {
-                    self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);
-                }
-            }
-            Stmt::While(c, b) => {
-                let v = self.eval(st, scratch, cx, *c)?;
-                if self.boolean(v, *c)? {
-                    self.push_block(st, FrameKind::While(*c), *b, frame, frame.actor);
-                }
-            }
-            Stmt::Repeat(n, b) => {
-                let n = self.eval_int(st, scratch, cx, *n)?;
-                if n > 0 {
-                    self.push_block(st, FrameKind::Repeat(n), *b, frame, frame.actor);
-                }
-            }
-            Stmt::For(slot, c, b) => {
-                let start = scratch.len();
-                self.collect(st, scratch, cx, *c)?;
-                let len = (scratch.len() - start) as u32;
-                if len > 0 {
-                    let mark = st.stack.len() as u32;
-                    st.stack.extend_from_slice(&scratch[start..]);
-                    st.stack[(frame.base + u32::from(*slot)) as usize] = scratch[start];
-                    st.frames.push(Frame { kind: FrameKind::For { slot: *slot, start: mark, len, next: 1 }, block: *b, pc: 0, base: frame.base, mark, actor: frame.actor, depth: frame.depth });
-                }
-                scratch.truncate(start);
-            }
-            Stmt::Match(e, arms, default) => {
-                let v = self.eval(st, scratch, cx, *e)?;
-                let arm = arms.iter().find(|(keys, _)| {
-                    keys.iter().any(|k| match (k, v) {
-                        (MatchKey::Face(f), Value::Face(x)) => f.0 == x,
-                        (MatchKey::Variant(vr), Value::Variant(x)) => vr.0 == x,
-                        (MatchKey::Variant(vr), Value::Piece(p)) => self.inst_variant[p as usize] == Some(*vr),
-                        _ => false,
-                    })
-                });
-                if let Some(b) = arm.map(|(_, b)| *b).or(*default) {
-                    self.push_block(st, FrameKind::Seq, b, frame, frame.actor);
-                }
-            }
-            Stmt::Call(p, args) => {
-                let mut vals = [Value::None; 8];
-                let n = args.len().min(8);
-                for (i, a) in args.iter().take(8).enumerate() {
-                    vals[i] = self.eval(st, scratch, cx, *a)?;
-                }
-                self.call(st, scratch, *p, &vals[..n], frame)?;
-            }
-            Stmt::Proceed(target) => {
-                // The rule an exception changes, run as written, with the
-                // exception's own arguments (its first locals).
-                let n = self.model.proc(*target).params as usize;
-                let mut vals = [Value::None; 8];
-                for (i, v) in vals.iter_mut().enumerate().take(n.min(8)) {
-                    *v = st.stack[frame.base as usize + i];
-                }
-                st.fired[target.idx()] += 1;
-                let phase = self.model.proc(*target).kind == ProcKind::Phase;
-                self.push_proc(st, *target, &vals[..n.min(8)], frame.actor, frame.depth, phase, false);
-            }
-            Stmt::As(p, b) => {
-                let who = self.eval_player(st, scratch, cx, *p)?;
-                self.push_block(st, FrameKind::Seq, *b, frame, who);
-            }
-            Stmt::Win(p) => {
-                let v = self.eval(st, scratch, cx, *p)?;
-                st.outcome = Some(Outcome::Winner(self.player(v, *p)?));
-            }
-            Stmt::WinAll(c) => {
-                let start = scratch.len();
-                self.collect(st, scratch, cx, *c)?;
-                let mut mask = 0u16;
-                for v in scratch.drain(start..) {
-                    mask |= 1 << self.player(v, *c)?;
-                }
-                st.outcome = Some(match mask.count_ones() {
-                    0 => Outcome::Ended,
-                    1 => Outcome::Winner(mask.trailing_zeros() as u8),
-                    _ => Outcome::Shared(mask),
-                });
-            }
-            Stmt::Draw => st.outcome = Some(Outcome::Draw),
-            Stmt::End => st.outcome = Some(Outcome::Ended),
-            Stmt::Pass => {}
-        }
-        Ok(())
-    }
-
-    /// Append to `st.options` every tuple of the bindings' collections for
-    /// which `cond` holds: nested loops in binding order, so that a later
-    /// collection can depend on an earlier binding.
-    #[allow(clippy::too_many_arguments, reason = "the evaluation context is spread over borrowed parts of the engine")]
-    fn collect_tuples(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, binds: &[(u16, ExprId)], depth: usize, cond: Option<ExprId>) -> Result<(), ExecError> {
-        let Some((slot, from)) = binds.get(depth) else {
-            let keep = match cond {
-                Some(c) => self.eval_bool(st, scratch, cx, c)?,
-                None => true,
-            };
-            if keep {
-                for (slot, _) in binds {
-                    let v = st.stack[(cx.base + u32::from(*slot)) as usize];
-                    st.options.push(v);
-                }
-            }
-            return Ok(());
-        };
-        let start = scratch.len();
-        self.collect(st, scratch, cx, *from)?;
-        let end = scratch.len();
-        let at = (cx.base + u32::from(*slot)) as usize;
-        for i in start..end {
-            st.stack[at] = scratch[i];
-            self.collect_tuples(st, scratch, cx, binds, depth + 1, cond)?;
-        }
-        scratch.truncate(start);
-        Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments, reason = "the evaluation context is spread over borrowed parts of the engine")]
-    fn assign(&self, st: &mut State, scratch: &mut Vec<Value>, cx: Ctx, lv: &LValue, op: AssignOp, e: ExprId, at: Option<Loc>) -> Result<(), ExecError> {
-        let v = self.eval(st, scratch, cx, e)?;
-        let combine = |old: Value| -> Result<Value, ExecError> {
-            match op {
-                AssignOp::Set => Ok(v),
-                _ => {
-                    let a = self.int(old, e)?;
-                    let b = self.int(v, e)?;
-                    Ok(Value::Int(if op == AssignOp::Add { a.saturating_add(b) } else { a.saturating_sub(b) }))
-                }
-            }
-        };
-        match lv {
-            LValue::Local(s) => {
-                let i = (cx.base + u32::from(*s)) as usize;
-                st.stack[i] = combine(st.stack[i])?;
-            }
-            LValue::Var(var, idx) => {
-                let slot = self.slot(st, scratch, cx, self.var_base[var.idx()], *idx, self.model.vars[var.idx()].per_piece)?;
-                st.vars[slot] = combine(st.vars[slot])?;
-            }
-            LValue::Counter(c, idx) => {
-                let slot = self.slot(st, scratch, cx, self.counter_base[c.idx()], *idx, self.model.counters[c.idx()].per_piece)?;
-                let new = self.int(combine(Value::Int(st.counters[slot]))?, e)?;
-                let def = &self.model.counters[c.idx()];
-                if new < def.lo || new > def.hi {
-                    return Err(ExecError::new(ExecErrorKind::CounterBounds, format!("the counter `{}` would become {new}, outside {}..{}", def.name, def.lo, def.hi), at));
-                }
-                st.counters[slot] = new;
-            }
-        }
-        Ok(())
     }
 
     /// Call a procedure, applying the exceptions that hold: those another
     /// holding exception is `over` are dropped; of the rest, at most one may
     /// replace the body (`instead`: two are a conflict), while `before` and
     /// `after` exceptions add to it, in declaration order.
-    fn call(&self, st: &mut State, scratch: &mut Vec<Value>, proc: ProcId, args: &[Value], frame: Frame) -> Result<(), ExecError> {
+    fn call(&self, r: &mut Run, proc: ProcId, args: &[Value], actor: u8, depth: u8) {
         let p = self.model.proc(proc);
         let phase = p.kind == ProcKind::Phase;
         if p.exceptions.is_empty() {
-            st.fired[proc.idx()] += 1;
-            self.push_proc(st, proc, args, frame.actor, frame.depth, phase, false);
-            return Ok(());
+            r.st.fired[proc.idx()] += 1;
+            self.push_proc(r.st, proc, args, actor, depth, phase, false);
+            return;
         }
-        let mut holding: Vec<ExceptionId> = Vec::new();
-        for x in &p.exceptions {
+        if p.exceptions.len() > MAX_EXCEPTIONS_PER_RULE {
+            r.fail(ExecErrorKind::OutOfRange, format!("`{}` has {} exceptions; a rule may have at most {MAX_EXCEPTIONS_PER_RULE}", p.name, p.exceptions.len()), p.at);
+            return;
+        }
+        let mut holding = 0u128;
+        for (i, x) in p.exceptions.iter().enumerate() {
             let def = &self.model.exceptions[x.idx()];
-            let base = st.stack.len();
-            st.stack.extend_from_slice(args);
-            st.stack.resize(base + self.model.proc(def.body).locals.max(args.len() as u16) as usize, Value::None);
-            let v = self.eval(st, scratch, Ctx { base: base as u32, actor: frame.actor }, def.when);
-            st.stack.truncate(base);
-            if self.boolean(v?, def.when)? {
-                holding.push(*x);
+            let locals = self.program.procs[def.body.idx()].locals.max(args.len() as u16);
+            let when = &self.program.exception_when[x.idx()];
+            let holds = self.in_window(r, locals, actor, |r| {
+                for (k, a) in args.iter().enumerate() {
+                    r.set_local(k as u16, *a);
+                }
+                when(r)
+            });
+            if r.err.is_some() {
+                return;
+            }
+            if holds {
+                holding |= 1 << i;
             }
         }
-        let kept: Vec<ExceptionId> = holding.iter().copied().filter(|x| !holding.iter().any(|y| self.model.exceptions[y.idx()].over.contains(x))).collect();
-        let mode = |x: &ExceptionId| self.model.exceptions[x.idx()].mode;
-        let insteads: Vec<ExceptionId> = kept.iter().copied().filter(|x| mode(x) == ExceptionMode::Instead).collect();
-        if let [a, b, ..] = insteads.as_slice() {
-            let (da, db) = (&self.model.exceptions[a.idx()], &self.model.exceptions[b.idx()]);
+        let bits = |mask: u128| (0..p.exceptions.len()).filter(move |i| mask & (1 << i) != 0);
+        let def = |i: usize| &self.model.exceptions[p.exceptions[i].idx()];
+        let mut kept = holding;
+        for i in bits(holding) {
+            if bits(holding).any(|j| def(j).over.contains(&p.exceptions[i])) {
+                kept &= !(1 << i);
+            }
+        }
+        let of_mode = |mode: ExceptionMode| bits(kept).filter(move |i| def(*i).mode == mode);
+        let mut insteads = of_mode(ExceptionMode::Instead);
+        let first = insteads.next();
+        if let (Some(a), Some(b)) = (first, insteads.next()) {
+            let (da, db) = (def(a), def(b));
             let mut e = ExecError::new(
                 ExecErrorKind::Conflict,
                 format!("the exceptions `{}` and `{}` to `{}` both apply, both replace it, and neither is `over` the other", da.name, db.name, p.name),
                 Some(da.at),
             );
             e.rule = Some(p.name.clone());
-            return Err(e);
+            r.err = Some(Box::new(e));
+            return;
         }
         // Frames run last-pushed first: push the afters in reverse, then the
         // body (or its replacement), then the befores in reverse.
-        let body = insteads.first().map(|x| self.model.exceptions[x.idx()].body).unwrap_or(proc);
-        let afters: Vec<ProcId> = kept.iter().filter(|x| mode(x) == ExceptionMode::After).map(|x| self.model.exceptions[x.idx()].body).collect();
-        let befores: Vec<ProcId> = kept.iter().filter(|x| mode(x) == ExceptionMode::Before).map(|x| self.model.exceptions[x.idx()].body).collect();
-        for (i, b) in afters.iter().enumerate().rev() {
-            st.fired[b.idx()] += 1;
+        let body = first.map(|i| def(i).body).unwrap_or(proc);
+        let afters = of_mode(ExceptionMode::After).count();
+        let backwards = |mode: ExceptionMode| (0..p.exceptions.len()).rev().filter(move |i| kept & (1 << i) != 0 && def(*i).mode == mode);
+        for (k, i) in backwards(ExceptionMode::After).enumerate() {
+            let b = def(i).body;
+            r.st.fired[b.idx()] += 1;
             // The last addition to run closes the phase.
-            let closes = phase && i + 1 == afters.len();
-            self.push_proc(st, *b, args, frame.actor, frame.depth, closes, false);
+            let closes = phase && k == 0;
+            self.push_proc(r.st, b, args, actor, depth, closes, false);
         }
-        st.fired[body.idx()] += 1;
+        r.st.fired[body.idx()] += 1;
         // End conditions are checked once the whole phase, additions included, is done.
-        self.push_proc(st, body, args, frame.actor, frame.depth, phase && afters.is_empty(), false);
-        for b in befores.iter().rev() {
-            st.fired[b.idx()] += 1;
-            self.push_proc(st, *b, args, frame.actor, frame.depth, false, false);
+        self.push_proc(r.st, body, args, actor, depth, phase && afters == 0, false);
+        for i in backwards(ExceptionMode::Before) {
+            let b = def(i).body;
+            r.st.fired[b.idx()] += 1;
+            self.push_proc(r.st, b, args, actor, depth, false, false);
         }
-        Ok(())
     }
 
-    #[allow(clippy::too_many_arguments, reason = "the evaluation context is spread over borrowed parts of the engine")]
-    fn move_piece(&self, st: &mut State, scratch: &mut Vec<Value>, frame: Frame, p: u16, to: u16, bottom: bool, at: Option<Loc>) -> Result<(), ExecError> {
-        let info = &self.zones[to as usize];
-        let kind = self.inst_kind[p as usize];
+    #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
+    fn move_piece(&self, r: &mut Run, frame: Frame, p: u16, to: u16, bottom: bool, at: Loc) {
+        let (Some(info), Some(kind)) = (self.zones.get(to as usize), self.inst_kind.get(p as usize).copied()) else { return };
         if !info.kinds.is_empty() && !info.kinds.contains(&kind) {
-            return Err(ExecError::new(ExecErrorKind::ZoneKind, format!("`{}` does not hold `{}`", info.name, self.model.kinds[kind.idx()].name), at));
+            r.fail(ExecErrorKind::ZoneKind, format!("`{}` does not hold `{}`", info.name, self.model.kinds[kind.idx()].name), at);
+            return;
         }
-        let from = st.loc[p as usize];
+        let from = r.st.loc[p as usize];
         if from != to {
             if let Some(cap) = info.capacity {
-                if st.zones[to as usize].len() >= cap as usize {
-                    return Err(ExecError::new(ExecErrorKind::Capacity, format!("`{}` is full ({cap})", info.name), at));
+                if r.st.zone_len(to) >= cap as usize {
+                    r.fail(ExecErrorKind::Capacity, format!("`{}` is full ({cap})", info.name), at);
+                    return;
                 }
             }
         }
-        let src = &mut st.zones[from as usize];
-        if let Some(i) = src.iter().position(|x| *x == p) {
-            src.remove(i);
+        r.st.unlink(p);
+        r.st.link(p, to, bottom);
+        self.fire_triggers(r, frame, p, to);
+        if r.err.is_none() && !self.model.ends.is_empty() {
+            self.check_ends(r, frame.actor);
         }
-        let dst = &mut st.zones[to as usize];
-        if bottom {
-            dst.insert(0, p);
-        } else {
-            dst.push(p);
-        }
-        st.loc[p as usize] = to;
-        self.fire_triggers(st, scratch, frame, p, to)?;
-        if !self.model.ends.is_empty() {
-            self.check_ends(st, scratch, frame.actor)?;
-        }
-        Ok(())
     }
 
     /// Push the triggers listening to this arrival whose condition holds now;
-    /// they run in declaration order before the next statement.
-    fn fire_triggers(&self, st: &mut State, scratch: &mut Vec<Value>, frame: Frame, p: u16, zone: u16) -> Result<(), ExecError> {
+    /// they run in declaration order before the next operation.
+    fn fire_triggers(&self, r: &mut Run, frame: Frame, p: u16, zone: u16) {
         let kind = self.inst_kind[p as usize];
         for t in self.triggers_by_kind[kind.idx()].iter().rev() {
             let proc = self.model.proc(*t);
-            let base = self.push_proc(st, *t, &[Value::Piece(p), Value::Zone(zone)], frame.actor, frame.depth.saturating_add(1), false, false);
-            let holds = match proc.when {
+            let base = self.push_proc(r.st, *t, &[Value::Piece(p), Value::Zone(zone)], frame.actor, frame.depth.saturating_add(1), false, false);
+            let holds = match &self.program.trigger_when[t.idx()] {
                 Some(w) => {
-                    let v = self.eval(st, scratch, Ctx { base, actor: frame.actor }, w)?;
-                    self.boolean(v, w)?
+                    let (saved_base, saved_actor) = (r.base, r.actor);
+                    r.base = base as usize;
+                    r.actor = frame.actor;
+                    let h = w(r);
+                    r.base = saved_base;
+                    r.actor = saved_actor;
+                    h
                 }
                 None => true,
             };
+            if r.err.is_some() {
+                return;
+            }
             if !holds {
-                st.frames.pop();
-                st.stack.truncate(base as usize);
+                r.st.frames.pop();
+                r.st.stack.truncate(base as usize);
                 continue;
             }
             if frame.depth >= TRIGGER_DEPTH {
                 let mut e = ExecError::new(ExecErrorKind::TriggerChain, format!("triggers fired each other more than {TRIGGER_DEPTH} deep: `{}` seems to loop", proc.name), Some(proc.at));
                 e.rule = Some(proc.name.clone());
-                return Err(e);
+                r.err = Some(Box::new(e));
+                return;
             }
-            st.fired[t.idx()] += 1;
+            r.st.fired[t.idx()] += 1;
         }
-        Ok(())
     }
 
-    fn check_ends(&self, st: &mut State, scratch: &mut Vec<Value>, actor: u8) -> Result<(), ExecError> {
-        if st.outcome.is_some() {
-            return Ok(());
+    fn check_ends(&self, r: &mut Run, actor: u8) {
+        if r.st.outcome.is_some() {
+            return;
         }
         for (i, end) in self.model.ends.iter().enumerate() {
-            let locals = self.model.proc(end.body).locals as usize;
-            let base = st.stack.len();
-            st.stack.resize(base + locals.max(1), Value::None);
-            let v = self.eval(st, scratch, Ctx { base: base as u32, actor }, end.when);
-            st.stack.truncate(base);
-            if self.boolean(v?, end.when)? {
-                st.ends_fired[i] += 1;
-                self.push_proc(st, end.body, &[], actor, 0, false, true);
-                return Ok(());
+            let locals = self.program.procs[end.body.idx()].locals.max(1);
+            let when = &self.program.end_when[i];
+            let holds = self.in_window(r, locals, actor, |r| when(r));
+            if r.err.is_some() {
+                return;
+            }
+            if holds {
+                r.st.ends_fired[i] += 1;
+                self.push_proc(r.st, end.body, &[], actor, 0, false, true);
+                return;
             }
         }
-        Ok(())
+    }
+}
+
+/// Append to `st.options` every tuple of the bindings' collections for which
+/// `cond` holds: nested walks in binding order, so that a later collection
+/// can depend on an earlier binding.
+fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::CollF)], depth: usize, cond: Option<&super::compile::BoolF>) {
+    let Some((slot, items)) = binds.get(depth) else {
+        if cond.is_none_or(|c| c(r)) && r.err.is_none() {
+            for (slot, _) in binds {
+                let v = r.local(*slot);
+                r.st.options.push(v);
+            }
+        }
+        return;
+    };
+    let slot = *slot;
+    items(r, &mut |r, v| {
+        r.set_local(slot, v);
+        collect_tuples(r, binds, depth + 1, cond);
+        r.err.is_none()
+    });
+}
+
+/// Write the tuple that starts at `first` in the options into the bindings.
+fn take_option(r: &mut Run, binds: &[(u16, super::compile::CollF)], first: usize) {
+    for (k, (slot, _)) in binds.iter().enumerate() {
+        let v = r.st.options.get(first + k).copied().unwrap_or_default();
+        r.set_local(*slot, v);
     }
 }

@@ -1,8 +1,15 @@
 //! A model laid out for one player count and set of options: every component
-//! instance, runtime zone, counter slot and var slot gets its index.
+//! instance, runtime zone, counter slot and var slot gets its index; the
+//! boards get their lookup tables; the rules are compiled; and the state every
+//! game starts from (everything in the box, counters at their initial values)
+//! is built once.
 
+use super::compile::{compile_program, Program};
 use super::error::ExecError;
-use super::state::State;
+use super::geometry::Geometry;
+use super::run::Run;
+use super::state::{State, NO_ACTOR};
+use super::value::Value;
 use crate::model::*;
 use grimoire_grammar::ast::Visibility;
 use std::sync::Arc;
@@ -49,8 +56,9 @@ pub enum SetupError {
     TooLarge(String),
 }
 
-/// A model laid out for a player count: immutable while games run.
-#[derive(Debug, Clone)]
+/// A model laid out for a player count: immutable while games run, and
+/// shared by reference between threads.
+#[derive(Clone)]
 pub struct Game {
     /// The rulebook.
     pub model: Arc<Model>,
@@ -84,6 +92,20 @@ pub struct Game {
     pub var_slots: u32,
     /// Triggers listening to arrivals of each kind.
     pub triggers_by_kind: Vec<Vec<ProcId>>,
+    /// Board lookup tables.
+    pub(crate) geometry: Geometry,
+    /// The space types of each zone (bit i: tag i; 0 off the boards).
+    pub(crate) zone_tags: Vec<u64>,
+    /// The compiled rules.
+    pub(crate) program: Arc<Program>,
+    /// Every game's state before setup, or the error its initial values gave.
+    template: Arc<Result<State, ExecError>>,
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game").field("rulebook", &self.model.name).field("players", &self.players).field("options", &self.options).finish_non_exhaustive()
+    }
 }
 
 impl Game {
@@ -216,7 +238,15 @@ impl Game {
                 triggers_by_kind[k.idx()].push(*t);
             }
         }
-        Ok(Game {
+        let geometry = Geometry::new(&model, &track_base, zones.len());
+        let zone_tags = zones
+            .iter()
+            .map(|z| match z.space {
+                Some((t, i)) => model.tracks[t.idx()].spaces.get(i as usize).copied().unwrap_or(0),
+                None => 0,
+            })
+            .collect();
+        let mut game = Game {
             model,
             players,
             options: on,
@@ -233,7 +263,62 @@ impl Game {
             counter_slots: slots,
             var_slots: vslots,
             triggers_by_kind,
-        })
+            geometry,
+            zone_tags,
+            program: Arc::new(Program::default()),
+            template: Arc::new(Err(ExecError::new(super::ExecErrorKind::NoOutcome, "the game is not laid out yet", None))),
+        };
+        game.program = Arc::new(compile_program(&game));
+        game.template = Arc::new(game.initial_state());
+        Ok(game)
+    }
+
+    /// Everything in the box, counters and vars at their initial values.
+    fn initial_state(&self) -> Result<State, ExecError> {
+        let m = &*self.model;
+        let mut st = State::empty(self.zones.len(), self.instance_count(), self.box_zone, self.counter_slots as usize, self.var_slots as usize, m.procs.len(), m.ends.len());
+        let mut r = Run::new(self, &mut st, super::STEP_FUEL);
+        let locals = self.program.init_locals;
+        for (c, def) in m.counters.iter().enumerate() {
+            let v = match &self.program.counter_init[c] {
+                Some(f) => self.in_window(&mut r, locals, NO_ACTOR, |r| f(r)),
+                None => def.lo.max(0).min(def.hi),
+            };
+            if let Some(e) = r.err.take() {
+                return Err(*e);
+            }
+            if v < def.lo || v > def.hi {
+                return Err(ExecError::new(super::ExecErrorKind::CounterBounds, format!("the counter `{}` would start at {v}, outside {}..{}", def.name, def.lo, def.hi), Some(def.at)));
+            }
+            let base = self.counter_base[c] as usize;
+            let end = self.counter_base.get(c + 1).copied().unwrap_or(self.counter_slots) as usize;
+            for s in r.st.counters.iter_mut().take(end).skip(base) {
+                *s = v;
+            }
+        }
+        for (i, _) in m.vars.iter().enumerate() {
+            let v = match &self.program.var_init[i] {
+                Some(f) => self.in_window(&mut r, locals, NO_ACTOR, |r| f(r)),
+                None => Value::None,
+            };
+            if let Some(e) = r.err.take() {
+                return Err(*e);
+            }
+            let base = self.var_base[i] as usize;
+            let end = self.var_base.get(i + 1).copied().unwrap_or(self.var_slots) as usize;
+            for s in r.st.vars.iter_mut().take(end).skip(base) {
+                *s = v;
+            }
+        }
+        Ok(st)
+    }
+
+    /// Equality as the language sees it: a piece equals its variant.
+    pub(crate) fn same(&self, a: Value, b: Value) -> bool {
+        match (a, b) {
+            (Value::Piece(p), Value::Variant(v)) | (Value::Variant(v), Value::Piece(p)) => self.inst_variant.get(p as usize).copied().flatten() == Some(VariantId(v)),
+            _ => a == b,
+        }
     }
 
     /// Number of component instances.
@@ -250,31 +335,44 @@ impl Game {
     /// Like [`Game::start`], but keeps the state when the rules fail before
     /// the first decision (for coverage and reports).
     pub fn begin(&self, seed: u64) -> (State, Result<(), ExecError>) {
-        let mut st = State::new(self, seed);
-        let result = st.init_values(self).and_then(|()| self.run(&mut st));
-        (st, result)
+        match &*self.template {
+            Ok(template) => {
+                let mut st = template.clone();
+                st.reseed(seed);
+                let result = self.run(&mut st);
+                (st, result)
+            }
+            Err(e) => {
+                let st = State::empty(self.zones.len(), self.instance_count(), self.box_zone, self.counter_slots as usize, self.var_slots as usize, self.model.procs.len(), self.model.ends.len());
+                (st, Err(e.clone()))
+            }
+        }
+    }
+
+    /// Start a new game from `seed` in a state that already exists, reusing
+    /// its memory: random playouts allocate nothing per game.
+    pub fn restart(&self, st: &mut State, seed: u64) -> Result<(), ExecError> {
+        match &*self.template {
+            Ok(template) => {
+                st.clone_from(template);
+                st.reseed(seed);
+                self.run(st)
+            }
+            Err(e) => Err(e.clone()),
+        }
     }
 
     /// A fresh game whose dice and shuffles are chance nodes (decided by
     /// `CHANCE`) and where every ply is a decision, even a forced one, for
     /// exhaustive exploration and move counting.
     pub fn start_exploring(&self) -> Result<State, ExecError> {
-        let mut st = State::new(self, 0);
+        let mut st = match &*self.template {
+            Ok(template) => template.clone(),
+            Err(e) => return Err(e.clone()),
+        };
         st.exploring = true;
         st.forced_decisions = true;
-        st.init_values(self)?;
         self.run(&mut st)?;
         Ok(st)
-    }
-
-    /// Runtime zone of space `i` (from 0) of a track, wrapping on circular tracks.
-    pub(crate) fn space_zone(&self, t: TrackId, i: i64) -> Option<u16> {
-        let track = &self.model.tracks[t.idx()];
-        let len = track.spaces.len() as i64;
-        let i = match track.shape {
-            Shape::Circular if len > 0 => i.rem_euclid(len),
-            _ => i,
-        };
-        (0..len).contains(&i).then(|| self.track_base[t.idx()] + i as u16)
     }
 }

@@ -8,12 +8,14 @@
 
 #![allow(clippy::indexing_slicing, reason = "every id is handed out by the resolver or by Game::new, which size the arrays")]
 
+mod compile;
 mod error;
-mod eval;
 mod exec;
+mod geometry;
 mod layout;
 mod observe;
 mod options;
+mod run;
 mod state;
 mod value;
 
@@ -21,10 +23,12 @@ pub use error::{ExecError, ExecErrorKind};
 pub use layout::{Game, SetupError, ZoneInfo};
 pub use observe::{Observation, ZoneView};
 pub use options::Options;
-pub use state::{Outcome, State, CHANCE, SHUFFLE_SAMPLES};
+pub use exec::MAX_EXCEPTIONS_PER_RULE;
+pub use state::{Outcome, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;
 
-/// Steps one `apply` may take before the engine says the rules loop.
-pub const STEP_FUEL: u32 = 1_000_000;
+/// Steps one `apply` may take before the engine says the rules loop: every
+/// operation and every item a collection walks counts one.
+pub const STEP_FUEL: u64 = 10_000_000;
 /// How deep triggers may fire triggers before the engine says they loop.
 pub const TRIGGER_DEPTH: u8 = 64;

@@ -108,15 +108,17 @@ impl Game {
     pub fn observe(&self, st: &State, player: u8) -> Observation {
         let m = &*self.model;
         let mut zones = Vec::new();
-        for (z, pieces) in st.zones.iter().enumerate() {
-            if pieces.is_empty() || z as u16 == self.box_zone {
+        for (z, info) in self.zones.iter().enumerate() {
+            let z = z as u16;
+            let count = st.zone_len(z);
+            if count == 0 || z == self.box_zone {
                 continue;
             }
-            let visible = self.sees_zone(player, z as u16);
+            let visible = self.sees_zone(player, z);
             zones.push(ZoneView {
-                zone: self.zones[z].name.clone(),
-                count: pieces.len(),
-                pieces: visible.then(|| pieces.iter().map(|p| self.label(Value::Piece(*p))).collect()),
+                zone: info.name.clone(),
+                count,
+                pieces: visible.then(|| st.zone_pieces(z).map(|p| self.label(Value::Piece(p))).collect()),
             });
         }
         let mut values = Vec::new();

@@ -1,14 +1,21 @@
 //! The mutable part of a game: where every piece is, counters and vars, the
 //! frames of the rules being run, the pending decision and the RNG.
+//!
+//! Zones are doubly linked lists threaded through flat per-instance arrays
+//! (`next`, `prev`, `loc`) with a head, a tail and a length per zone. A state
+//! is therefore a few flat vectors whatever the game: cloning it is a handful
+//! of copies, a move is O(1), and `count`, `top` and the front of a zone are
+//! read without walking it.
 
-use super::error::ExecError;
-use super::layout::Game;
 use super::value::Value;
 use crate::model::*;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use std::hash::{Hash, Hasher};
+
+/// "No piece" in the links and "empty" for a zone's head and tail.
+pub(crate) const NIL: u16 = u16::MAX;
 
 /// How the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -23,6 +30,18 @@ pub enum Outcome {
     Ended,
 }
 
+impl Outcome {
+    /// The players who won.
+    pub fn winners(self) -> impl Iterator<Item = u8> {
+        let mask = match self {
+            Outcome::Winner(p) => 1u16 << p,
+            Outcome::Shared(m) => m,
+            Outcome::Draw | Outcome::Ended => 0,
+        };
+        (0..16u8).filter(move |p| mask & (1 << p) != 0)
+    }
+}
+
 /// Where the top-level driver is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Stage {
@@ -34,36 +53,24 @@ pub(crate) enum Stage {
     Rounds,
 }
 
-/// What a frame of the rules is doing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum FrameKind {
-    /// A plain block.
-    Seq,
-    /// A `while` loop: re-test at the end of the block.
-    While(ExprId),
-    /// A `repeat`: runs left after this one.
-    Repeat(i64),
-    /// A `for`: items live on the value stack at `start..start+len`.
-    For { slot: u16, start: u32, len: u32, next: u32 },
-    /// A procedure body: its locals start at `base`; `end` marks an end
-    /// condition's body, `phase` a phase after which end conditions are checked.
-    Proc { proc: ProcId, phase: bool, end: bool },
-}
-
-/// One level of the rules being run.
+/// One procedure being run: which compiled procedure, where in it, where its
+/// locals start on the value stack, and on whose behalf.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Frame {
-    pub(crate) kind: FrameKind,
-    pub(crate) block: BlockId,
+    /// The procedure (its compiled code has the same index).
+    pub(crate) proc: ProcId,
+    /// Next operation to run.
     pub(crate) pc: u32,
-    /// Locals of the enclosing procedure start here on the value stack.
+    /// Its locals start here on the value stack.
     pub(crate) base: u32,
-    /// The stack is cut back to this when the frame ends.
-    pub(crate) mark: u32,
     /// Player on whose behalf it runs (`NO_ACTOR` if none).
     pub(crate) actor: u8,
     /// Depth of trigger nesting.
     pub(crate) depth: u8,
+    /// A phase: end conditions are checked when it returns.
+    pub(crate) phase: bool,
+    /// The body of an end condition: it must end the game.
+    pub(crate) end: bool,
 }
 
 pub(crate) const NO_ACTOR: u8 = u8::MAX;
@@ -73,10 +80,10 @@ pub(crate) const NO_ACTOR: u8 = u8::MAX;
 pub(crate) struct Pending {
     /// The player deciding, or `CHANCE`.
     pub(crate) player: u8,
-    /// Stack slot receiving a roll; for a `choose`, where the locals of its
-    /// procedure start (its bindings say which slots receive the tuple).
-    pub(crate) slot: u32,
-    pub(crate) stmt: StmtId,
+    /// The locals of the procedure that asks start here on the stack.
+    pub(crate) base: u32,
+    /// The operation that asks (in the procedure of the top frame).
+    pub(crate) pc: u32,
     /// For a chance node of a shuffle: the zone to shuffle.
     pub(crate) shuffle: Option<u16>,
 }
@@ -88,23 +95,32 @@ pub const CHANCE: u8 = u8::MAX - 1;
 pub const SHUFFLE_SAMPLES: u64 = 24;
 
 /// Everything about a game in progress that can change.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct State {
-    /// Pieces in each runtime zone, front (first arrived / bottom) first.
-    pub zones: Vec<Vec<u16>>,
+    /// First piece (front, first arrived, bottom of a deck) of each zone.
+    pub(crate) head: Vec<u16>,
+    /// Last piece (back, top) of each zone.
+    pub(crate) tail: Vec<u16>,
+    /// Pieces in each zone.
+    pub(crate) len: Vec<u16>,
+    /// The piece behind each piece in its zone.
+    pub(crate) next: Vec<u16>,
+    /// The piece in front of each piece in its zone.
+    pub(crate) prev: Vec<u16>,
     /// Zone of each instance.
     pub loc: Vec<u16>,
     /// Counter slots.
     pub counters: Vec<i64>,
     /// Var slots.
     pub vars: Vec<Value>,
+    /// Locals of the procedures being run, and the items of their `for` loops.
     pub(crate) stack: Vec<Value>,
     pub(crate) frames: Vec<Frame>,
     pub(crate) pending: Option<Pending>,
+    /// The options of the pending decision, `arity` values each.
     pub(crate) options: Vec<Value>,
-    /// Values per option (the number of bindings of the pending `choose`).
     pub(crate) arity: u8,
-    /// Work space of the evaluator; always empty between two calls.
+    /// Work space of the evaluator (regions); always empty between two calls.
     pub(crate) scratch: Vec<Value>,
     /// How the game ended, once it has.
     pub outcome: Option<Outcome>,
@@ -112,7 +128,7 @@ pub struct State {
     /// Current round, from 1 (0 during setup).
     pub round: u32,
     pub(crate) stage: Stage,
-    /// Decisions taken so far.
+    /// Decisions taken so far (choices among two options or more).
     pub decisions: u32,
     /// Moves made by players so far: every `choose ... by`, forced or not.
     pub plies: u32,
@@ -132,49 +148,132 @@ pub struct State {
     pub box_after_setup: Option<u32>,
 }
 
-impl Outcome {
-    /// The players who won.
-    pub fn winners(self) -> impl Iterator<Item = u8> {
-        let mask = match self {
-            Outcome::Winner(p) => 1u16 << p,
-            Outcome::Shared(m) => m,
-            Outcome::Draw | Outcome::Ended => 0,
-        };
-        (0..16u8).filter(move |p| mask & (1 << p) != 0)
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            head: self.head.clone(),
+            tail: self.tail.clone(),
+            len: self.len.clone(),
+            next: self.next.clone(),
+            prev: self.prev.clone(),
+            loc: self.loc.clone(),
+            counters: self.counters.clone(),
+            vars: self.vars.clone(),
+            stack: self.stack.clone(),
+            frames: self.frames.clone(),
+            pending: self.pending,
+            options: self.options.clone(),
+            arity: self.arity,
+            scratch: Vec::new(),
+            outcome: self.outcome,
+            rng: self.rng.clone(),
+            round: self.round,
+            stage: self.stage,
+            decisions: self.decisions,
+            plies: self.plies,
+            forced_decisions: self.forced_decisions,
+            fired: self.fired.clone(),
+            ends_fired: self.ends_fired.clone(),
+            exploring: self.exploring,
+            sampled_shuffle: self.sampled_shuffle,
+            box_after_setup: self.box_after_setup,
+        }
+    }
+
+    /// Reuses this state's buffers: restarting a game allocates nothing.
+    fn clone_from(&mut self, o: &Self) {
+        self.head.clone_from(&o.head);
+        self.tail.clone_from(&o.tail);
+        self.len.clone_from(&o.len);
+        self.next.clone_from(&o.next);
+        self.prev.clone_from(&o.prev);
+        self.loc.clone_from(&o.loc);
+        self.counters.clone_from(&o.counters);
+        self.vars.clone_from(&o.vars);
+        self.stack.clone_from(&o.stack);
+        self.frames.clone_from(&o.frames);
+        self.pending = o.pending;
+        self.options.clone_from(&o.options);
+        self.arity = o.arity;
+        self.scratch.clear();
+        self.outcome = o.outcome;
+        self.rng.clone_from(&o.rng);
+        self.round = o.round;
+        self.stage = o.stage;
+        self.decisions = o.decisions;
+        self.plies = o.plies;
+        self.forced_decisions = o.forced_decisions;
+        self.fired.clone_from(&o.fired);
+        self.ends_fired.clone_from(&o.ends_fired);
+        self.exploring = o.exploring;
+        self.sampled_shuffle = o.sampled_shuffle;
+        self.box_after_setup = o.box_after_setup;
     }
 }
 
+/// The pieces of one zone, front to back.
+pub struct ZoneIter<'s> {
+    next: &'s [u16],
+    at: u16,
+}
+
+impl Iterator for ZoneIter<'_> {
+    type Item = u16;
+    fn next(&mut self) -> Option<u16> {
+        let p = self.at;
+        if p == NIL {
+            return None;
+        }
+        self.at = self.next.get(p as usize).copied().unwrap_or(NIL);
+        Some(p)
+    }
+}
+
+#[allow(clippy::indexing_slicing, reason = "zones and instances are numbered by Game::new, which sizes these arrays")]
 impl State {
-    pub(crate) fn new(g: &Game, seed: u64) -> State {
-        let n = g.instance_count();
-        let mut zones = vec![Vec::new(); g.zones.len()];
-        zones[g.box_zone as usize] = (0..n as u16).collect();
-        let counters = vec![0; g.counter_slots as usize];
-        let vars = vec![Value::None; g.var_slots as usize];
-        State {
-            zones,
-            loc: vec![g.box_zone; n],
-            counters,
-            vars,
+    /// Every instance in the box (zone `box_zone`), nothing else set up.
+    pub(crate) fn empty(zones: usize, instances: usize, box_zone: u16, counters: usize, vars: usize, procs: usize, ends: usize) -> State {
+        let n = instances as u16;
+        let mut st = State {
+            head: vec![NIL; zones],
+            tail: vec![NIL; zones],
+            len: vec![0; zones],
+            next: (1..=n).map(|i| if i == n { NIL } else { i }).collect(),
+            prev: (0..n).map(|i| if i == 0 { NIL } else { i - 1 }).collect(),
+            loc: vec![box_zone; instances],
+            counters: vec![0; counters],
+            vars: vec![Value::None; vars],
             stack: Vec::with_capacity(64),
             frames: Vec::with_capacity(16),
             pending: None,
             options: Vec::with_capacity(16),
             arity: 1,
-            scratch: Vec::with_capacity(64),
+            scratch: Vec::new(),
             outcome: None,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: ChaCha8Rng::seed_from_u64(0),
             round: 0,
             stage: Stage::Start,
             decisions: 0,
             plies: 0,
             forced_decisions: false,
-            fired: vec![0; g.model.procs.len()],
-            ends_fired: vec![0; g.model.ends.len()],
+            fired: vec![0; procs],
+            ends_fired: vec![0; ends],
             exploring: false,
             sampled_shuffle: false,
             box_after_setup: None,
+        };
+        if n > 0 {
+            let b = box_zone as usize;
+            st.head[b] = 0;
+            st.tail[b] = n - 1;
+            st.len[b] = n;
         }
+        st
+    }
+
+    /// Reseed the dice and shuffles.
+    pub(crate) fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
     /// Uniform integer in `0..n` from the state's RNG.
@@ -197,11 +296,102 @@ impl State {
         self.outcome.is_some()
     }
 
-    /// A 64-bit fingerprint of everything that decides the game's future
-    /// (coverage counters excluded).
+    /// Number of pieces in zone `z`.
+    pub fn zone_len(&self, z: u16) -> usize {
+        self.len.get(z as usize).map(|n| *n as usize).unwrap_or(0)
+    }
+
+    /// The pieces of zone `z`, front (first arrived, bottom) to back (top).
+    pub fn zone_pieces(&self, z: u16) -> ZoneIter<'_> {
+        ZoneIter { next: &self.next, at: self.head.get(z as usize).copied().unwrap_or(NIL) }
+    }
+
+    /// The back (top) piece of zone `z`.
+    pub fn zone_top(&self, z: u16) -> Option<u16> {
+        self.tail.get(z as usize).copied().filter(|p| *p != NIL)
+    }
+
+    /// Put the pieces of zone `z` in the given order, front first; `false`
+    /// (and nothing changed) unless `order` holds exactly the zone's pieces.
+    /// For tools and tests that build a position by hand.
+    pub fn reorder_zone(&mut self, z: u16, order: &[u16]) -> bool {
+        let mut now: Vec<u16> = self.zone_pieces(z).collect();
+        let mut asked = order.to_vec();
+        now.sort_unstable();
+        asked.sort_unstable();
+        if now != asked {
+            return false;
+        }
+        let order: Vec<Value> = order.iter().map(|p| Value::Piece(*p)).collect();
+        self.relink(z, &order);
+        true
+    }
+
+    /// Take piece `p` out of its zone (it must be put somewhere at once).
+    pub(crate) fn unlink(&mut self, p: u16) {
+        let (z, pi) = (self.loc[p as usize] as usize, p as usize);
+        let (before, after) = (self.prev[pi], self.next[pi]);
+        if before == NIL {
+            self.head[z] = after;
+        } else {
+            self.next[before as usize] = after;
+        }
+        if after == NIL {
+            self.tail[z] = before;
+        } else {
+            self.prev[after as usize] = before;
+        }
+        self.len[z] -= 1;
+    }
+
+    /// Put piece `p` (just unlinked) at the back of zone `z`, or at the front.
+    pub(crate) fn link(&mut self, p: u16, z: u16, front: bool) {
+        let (zi, pi) = (z as usize, p as usize);
+        if front {
+            let h = self.head[zi];
+            self.prev[pi] = NIL;
+            self.next[pi] = h;
+            if h == NIL {
+                self.tail[zi] = p;
+            } else {
+                self.prev[h as usize] = p;
+            }
+            self.head[zi] = p;
+        } else {
+            let t = self.tail[zi];
+            self.next[pi] = NIL;
+            self.prev[pi] = t;
+            if t == NIL {
+                self.head[zi] = p;
+            } else {
+                self.next[t as usize] = p;
+            }
+            self.tail[zi] = p;
+        }
+        self.len[zi] += 1;
+        self.loc[pi] = z;
+    }
+
+    /// Rebuild zone `z` to hold exactly `order`, front first (after a shuffle).
+    pub(crate) fn relink(&mut self, z: u16, order: &[Value]) {
+        let zi = z as usize;
+        self.head[zi] = NIL;
+        self.tail[zi] = NIL;
+        self.len[zi] = 0;
+        for v in order {
+            if let Value::Piece(p) = v {
+                self.link(*p, z, false);
+            }
+        }
+    }
+
+    /// A 64-bit fingerprint of everything that decides the game's future,
+    /// coverage counters excluded: same fingerprint, same game from here
+    /// (up to hash collisions). Exploration uses a canonical form instead.
     pub fn fingerprint(&self) -> u64 {
         let mut h = std::hash::DefaultHasher::new();
-        self.zones.hash(&mut h);
+        self.head.hash(&mut h);
+        self.next.hash(&mut h);
         self.counters.hash(&mut h);
         self.vars.hash(&mut h);
         self.stack.hash(&mut h);
@@ -217,51 +407,17 @@ impl State {
         h.finish()
     }
 
-    /// Counts of instances of each kind across all zones (conservation check).
-    pub fn kind_counts(&self, g: &Game) -> Vec<u32> {
+    /// Instances of each kind found by walking every zone: the conservation
+    /// check compares it with the start of the game.
+    pub fn kind_counts(&self, g: &super::Game) -> Vec<u32> {
         let mut counts = vec![0u32; g.model.kinds.len()];
-        for zone in &self.zones {
-            for &i in zone {
-                if let Some(k) = g.inst_kind.get(i as usize) {
-                    if let Some(c) = counts.get_mut(k.idx()) {
-                        *c += 1;
-                    }
+        for z in 0..self.head.len() {
+            for p in self.zone_pieces(z as u16).take(self.loc.len()) {
+                if let Some(c) = g.inst_kind.get(p as usize).and_then(|k| counts.get_mut(k.idx())) {
+                    *c += 1;
                 }
             }
         }
         counts
-    }
-
-    pub(crate) fn init_values(&mut self, g: &Game) -> Result<(), ExecError> {
-        for (c, def) in g.model.counters.iter().enumerate() {
-            let v = match def.init {
-                Some(e) => g.eval_const_int(self, e)?,
-                None => def.lo.max(0).min(def.hi),
-            };
-            if v < def.lo || v > def.hi {
-                return Err(ExecError::new(
-                    super::error::ExecErrorKind::CounterBounds,
-                    format!("the counter `{}` would start at {v}, outside {}..{}", def.name, def.lo, def.hi),
-                    Some(def.at),
-                ));
-            }
-            let base = g.counter_base[c] as usize;
-            let n = g.counter_base.get(c + 1).copied().unwrap_or(g.counter_slots) as usize - base;
-            for s in &mut self.counters[base..base + n] {
-                *s = v;
-            }
-        }
-        for (i, def) in g.model.vars.iter().enumerate() {
-            let v = match def.init {
-                Some(e) => g.eval_const(self, e)?,
-                None => Value::None,
-            };
-            let base = g.var_base[i] as usize;
-            let n = g.var_base.get(i + 1).copied().unwrap_or(g.var_slots) as usize - base;
-            for s in &mut self.vars[base..base + n] {
-                *s = v;
-            }
-        }
-        Ok(())
     }
 }

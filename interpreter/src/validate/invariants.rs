@@ -42,7 +42,7 @@ pub fn check(game: &Game, st: &State, base: &Baseline) -> Option<Violation> {
         return Some(Violation { code: LEAK, message: "the number of components changed".into() });
     }
     if let Some(n) = st.box_after_setup {
-        let now = st.zones.get(game.box_zone as usize).map(|z| z.len() as u32).unwrap_or(0);
+        let now = st.zone_len(game.box_zone) as u32;
         if now != n {
             let verb = if now < n { "came out of" } else { "went into" };
             return Some(Violation {

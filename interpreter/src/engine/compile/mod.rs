@@ -1,0 +1,163 @@
+//! Lowering the typed model into code that runs without interpretive
+//! overhead, once per [`Game`](super::Game):
+//!
+//! - every expression becomes a closure of the type it produces: an `i64`, a
+//!   `bool`, a zone, a piece, a player, or a general [`Value`] where the type
+//!   is not fixed. No run-time type tag is built or checked where the shape of
+//!   the expression already says what it gives; errors go to a cold slot of
+//!   the [`Run`] instead of through a `Result` on every node;
+//! - collections become closures that walk their items in place and call a
+//!   visitor, which can stop early (`any`, `all`, `first`, `count ... while`);
+//! - functions are inlined at every call, with their locals in the caller's
+//!   frame (they cannot recurse);
+//! - constants are folded (`player_count`, `enabled(option)`, fixed zones);
+//! - statements become a flat list of operations per procedure with jumps, so
+//!   "where we are in the rules" is a procedure and an operation index.
+//!
+//! Why closures and not a bytecode: each node is one indirect call that
+//! returns an unboxed value in a register, the types are checked by the Rust
+//! compiler instead of a verifier, and specialised shapes (a local compared
+//! with a constant, a counter of a player) are just other closures.
+
+mod expr;
+mod stmt;
+
+use super::run::Run;
+use super::value::Value;
+use crate::model::{DieId, KindId, Loc, MatchKey, ProcId, StmtId};
+use grimoire_grammar::ast::AssignOp;
+
+pub(crate) use expr::{arith, resolve_slot};
+pub(crate) use stmt::compile_program;
+
+/// Integer `none` (an empty `max`, the position of a piece off the board).
+pub(crate) const NONE_INT: i64 = i64::MIN;
+/// Player `none`.
+pub(crate) const NO_PLAYER: u8 = u8::MAX;
+
+/// An expression giving a number (`NONE_INT` for none).
+pub(crate) type IntF = Box<dyn Fn(&mut Run) -> i64 + Send + Sync>;
+/// An expression giving a truth value.
+pub(crate) type BoolF = Box<dyn Fn(&mut Run) -> bool + Send + Sync>;
+/// An expression giving a zone, a piece (`NIL` for none) or a player
+/// (`NO_PLAYER` for none).
+pub(crate) type IdF = Box<dyn Fn(&mut Run) -> u16 + Send + Sync>;
+/// An expression whose values are not of one fixed type.
+pub(crate) type ValF = Box<dyn Fn(&mut Run) -> Value + Send + Sync>;
+/// What a collection calls for each item; `false` stops the walk.
+pub(crate) type Visit<'v> = &'v mut dyn FnMut(&mut Run, Value) -> bool;
+/// A collection: walks its items in order, calling the visitor; returns
+/// `false` when the visitor stopped the walk.
+pub(crate) type CollF = Box<dyn Fn(&mut Run, Visit) -> bool + Send + Sync>;
+
+/// The compiled rulebook, laid out for one player count and option set.
+#[derive(Default)]
+pub(crate) struct Program {
+    /// The code of each procedure, by `ProcId`.
+    pub(crate) procs: Vec<Code>,
+    /// The condition of each exception, evaluated in the locals of its body.
+    pub(crate) exception_when: Vec<BoolF>,
+    /// The condition of each trigger, evaluated in its own frame.
+    pub(crate) trigger_when: Vec<Option<BoolF>>,
+    /// The condition of each end, evaluated in the locals of its body.
+    pub(crate) end_when: Vec<BoolF>,
+    /// Initial values of counters and vars, evaluated in a window of
+    /// `init_locals` slots.
+    pub(crate) counter_init: Vec<Option<IntF>>,
+    pub(crate) var_init: Vec<Option<ValF>>,
+    pub(crate) init_locals: u16,
+    /// The fixed number of rounds, if any (evaluated like the initial values).
+    pub(crate) round_times: Option<IntF>,
+    /// Every cell of every table (table, row, column), evaluated in a window
+    /// of `table_locals` fresh slots.
+    pub(crate) table_cells: Vec<Vec<Vec<ValF>>>,
+    pub(crate) table_locals: u16,
+}
+
+/// The code of one procedure.
+pub(crate) struct Code {
+    /// Operations, run in order unless one jumps.
+    pub(crate) ops: Vec<Op>,
+    /// Where each operation is written.
+    pub(crate) at: Vec<Loc>,
+    /// Size of its frame: the rulebook's locals, the hidden ones of loops and
+    /// `as`, and those of inlined functions.
+    pub(crate) locals: u16,
+}
+
+/// Which slot of a per-player or per-piece var or counter.
+pub(crate) enum Index {
+    /// A single slot.
+    None,
+    /// One slot per player.
+    Player(IdF),
+    /// One slot per piece of a kind: the first instance and how many.
+    Piece(IdF, KindId, u16, u16),
+}
+
+/// What an assignment writes.
+pub(crate) enum Target {
+    /// A local of the frame.
+    Local(u16),
+    /// A var: its first slot and which one.
+    Var(u32, Index),
+    /// A counter: its first slot, which one, and its bounds.
+    Counter(u32, Index, i64, i64, crate::model::CounterId),
+}
+
+/// One operation of a procedure.
+pub(crate) enum Op {
+    /// `let` or `x = e` on a local.
+    Let(u16, ValF),
+    /// Assignment to a var or counter (or `+=` on a local).
+    Assign(Target, AssignOp, ValF),
+    /// Move one piece to the back of a zone, or the front.
+    MovePiece { piece: IdF, to: IdF, bottom: bool },
+    /// Move the top piece of a zone.
+    MoveTop { from: IdF, to: IdF, bottom: bool },
+    /// Move every piece of a zone, front first.
+    MoveAll { from: IdF, to: IdF, bottom: bool },
+    /// Move N pieces of a kind, top-most first.
+    MoveCount { n: IntF, kind: KindId, from: IdF, to: IdF, bottom: bool },
+    /// Random order.
+    Shuffle(IdF),
+    /// Roll a die into a local.
+    Roll(u16, DieId),
+    /// A decision (or chance's pick when `by` is absent) over the tuples of
+    /// the bindings; `otherwise` is where to go when there is none.
+    Choose { binds: Vec<(u16, CollF)>, cond: Option<BoolF>, by: Option<IdF>, otherwise: Option<u32>, stmt: StmtId },
+    /// Go to an operation.
+    Jump(u32),
+    /// Go to an operation unless the condition holds.
+    JumpUnless(BoolF, u32),
+    /// Start a `for`: lay its items on the stack past the locals; the three
+    /// hidden slots from `state` keep where they start, how many, and the
+    /// next one. Jumps to `exit` when there is none.
+    ForStart { slot: u16, items: CollF, state: u16, exit: u32 },
+    /// End of a `for` body: the next item and back to `body`, or leave.
+    ForNext { slot: u16, state: u16, body: u32 },
+    /// Start a `repeat`: the hidden slot `left` counts down.
+    RepeatStart { n: IntF, left: u16, exit: u32 },
+    /// End of a `repeat` body.
+    RepeatNext { left: u16, body: u32 },
+    /// `match`: the first arm one of whose keys matches, else `default`.
+    Match { value: ValF, arms: Vec<(Vec<MatchKey>, u32)>, default: u32 },
+    /// Run a rule or phase, with its exceptions.
+    Call(ProcId, Vec<ValF>),
+    /// Run the rule an exception changes, as written.
+    Proceed(ProcId),
+    /// Start an `as` block: save the actor in a hidden slot and set it.
+    SetActor { player: IdF, save: u16 },
+    /// End of an `as` block.
+    RestoreActor(u16),
+    /// One player wins.
+    Win(IdF),
+    /// Every player of a collection shares the victory.
+    WinAll(CollF),
+    /// A declared draw.
+    Draw,
+    /// The game ends without a winner.
+    End,
+    /// Nothing.
+    Pass,
+}

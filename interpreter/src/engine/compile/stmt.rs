@@ -1,0 +1,266 @@
+//! Statements to a flat list of operations per procedure. Blocks disappear:
+//! `if`, `while`, `match` and the `else` of a `choose` become jumps, and a
+//! `for`, a `repeat` or an `as` keeps its bookkeeping in hidden locals of the
+//! frame, so the position in the rules is just a procedure and an index.
+
+use super::expr::Compiler;
+use super::{BoolF, Code, IntF, Op, Program, Target, ValF};
+use crate::engine::layout::Game;
+use crate::model::*;
+
+/// Compile every procedure, condition and initial value of the game.
+pub(crate) fn compile_program(g: &Game) -> Program {
+    let m = &*g.model;
+    // Conditions evaluated in the frame of a procedure share its slots.
+    let mut exception_when: Vec<Option<BoolF>> = m.exceptions.iter().map(|_| None).collect();
+    let mut end_when: Vec<Option<BoolF>> = m.ends.iter().map(|_| None).collect();
+    let mut trigger_when = Vec::with_capacity(m.procs.len());
+    let mut procs = Vec::with_capacity(m.procs.len());
+    for (i, p) in m.procs.iter().enumerate() {
+        let id = ProcId(i as u16);
+        let mut c = Compiler::new(g, p.locals);
+        trigger_when.push(p.when.map(|w| c.bool(w)));
+        for (x, def) in m.exceptions.iter().enumerate() {
+            if def.body == id {
+                exception_when[x] = Some(c.bool(def.when));
+            }
+        }
+        for (x, end) in m.ends.iter().enumerate() {
+            if end.body == id {
+                end_when[x] = Some(c.bool(end.when));
+            }
+        }
+        let mut e = Emit { c, ops: Vec::new(), at: Vec::new() };
+        e.block(p.body);
+        let locals = e.c.frame;
+        procs.push(Code { ops: e.ops, at: e.at, locals });
+    }
+    let mut init = Compiler::new(g, 8);
+    let counter_init: Vec<Option<IntF>> = m.counters.iter().map(|d| d.init.map(|x| init.int_req(x))).collect();
+    let var_init: Vec<Option<ValF>> = m.vars.iter().map(|d| d.init.map(|x| init.val(x))).collect();
+    let round_times = m.round.and_then(|(_, t)| t).map(|t| init.int_req(t));
+    let mut cells = Compiler::new(g, 0);
+    let table_cells = m.tables.iter().map(|t| t.rows.iter().map(|(_, _, row)| row.iter().map(|x| cells.val(*x)).collect()).collect()).collect();
+    let never: fn() -> BoolF = || Box::new(|_| false);
+    Program {
+        procs,
+        exception_when: exception_when.into_iter().map(|w| w.unwrap_or_else(never)).collect(),
+        trigger_when,
+        end_when: end_when.into_iter().map(|w| w.unwrap_or_else(never)).collect(),
+        counter_init,
+        var_init,
+        init_locals: init.frame,
+        round_times,
+        table_cells,
+        table_locals: cells.frame,
+    }
+}
+
+/// Emits the operations of one procedure.
+struct Emit<'c> {
+    c: Compiler<'c>,
+    ops: Vec<Op>,
+    at: Vec<Loc>,
+}
+
+impl Emit<'_> {
+    fn emit(&mut self, op: Op, at: Loc) -> u32 {
+        self.ops.push(op);
+        self.at.push(at);
+        (self.ops.len() - 1) as u32
+    }
+
+    fn here(&self) -> u32 {
+        self.ops.len() as u32
+    }
+
+    /// Point the jump of operation `i` at `target`.
+    fn patch(&mut self, i: u32, target: u32) {
+        match self.ops.get_mut(i as usize) {
+            Some(Op::Jump(t) | Op::JumpUnless(_, t) | Op::ForStart { exit: t, .. } | Op::RepeatStart { exit: t, .. }) => *t = target,
+            Some(Op::Choose { otherwise, .. }) => *otherwise = Some(target),
+            Some(Op::Match { default, .. }) => *default = target,
+            _ => {}
+        }
+    }
+
+    fn block(&mut self, b: BlockId) {
+        let m = self.c.m;
+        for s in m.block(b) {
+            self.stmt(*s);
+        }
+    }
+
+    fn stmt(&mut self, s: StmtId) {
+        let m = self.c.m;
+        let node = m.stmt(s);
+        let at = node.at;
+        match node.stmt.clone() {
+            Stmt::Let(slot, e) => {
+                let v = self.c.val(e);
+                let slot = self.c.slot(slot);
+                self.emit(Op::Let(slot, v), at);
+            }
+            Stmt::Assign(lv, op, e) => {
+                let target = match lv {
+                    LValue::Local(s) => Target::Local(self.c.slot(s)),
+                    LValue::Var(v, idx) => Target::Var(self.c.g.var_base[v.idx()], self.c.index(idx, m.vars[v.idx()].per_piece)),
+                    LValue::Counter(c, idx) => {
+                        let def = &m.counters[c.idx()];
+                        Target::Counter(self.c.g.counter_base[c.idx()], self.c.index(idx, def.per_piece), def.lo, def.hi, c)
+                    }
+                };
+                let value = self.c.val(e);
+                self.emit(Op::Assign(target, op, value), at);
+            }
+            Stmt::MovePiece { piece, to, bottom } => {
+                let (piece, to) = (self.c.piece_req(piece), self.c.zone_req(to));
+                self.emit(Op::MovePiece { piece, to, bottom }, at);
+            }
+            Stmt::MoveTop { from, to, bottom } => {
+                let (from, to) = (self.c.zone_req(from), self.c.zone_req(to));
+                self.emit(Op::MoveTop { from, to, bottom }, at);
+            }
+            Stmt::MoveAll { from, to, bottom } => {
+                let (from, to) = (self.c.zone_req(from), self.c.zone_req(to));
+                self.emit(Op::MoveAll { from, to, bottom }, at);
+            }
+            Stmt::MoveCount { n, kind, from, to, bottom } => {
+                let n = self.c.int_req(n);
+                let (from, to) = (self.c.zone_req(from), self.c.zone_req(to));
+                self.emit(Op::MoveCount { n, kind, from, to, bottom }, at);
+            }
+            Stmt::Shuffle(z) => {
+                let z = self.c.zone_req(z);
+                self.emit(Op::Shuffle(z), at);
+            }
+            Stmt::Roll(slot, die) => {
+                let slot = self.c.slot(slot);
+                self.emit(Op::Roll(slot, die), at);
+            }
+            Stmt::Choose { binds, cond, by, otherwise, .. } => {
+                let by = self.c.player_req(by);
+                self.choose(&binds, cond, Some(by), otherwise, s, at);
+            }
+            Stmt::ChooseRandom { binds, cond, otherwise } => self.choose(&binds, cond, None, otherwise, s, at),
+            Stmt::If(arms, otherwise) => {
+                let mut to_end = Vec::new();
+                for (cond, b) in arms {
+                    let cond = self.c.bool(cond);
+                    let skip = self.emit(Op::JumpUnless(cond, 0), at);
+                    self.block(b);
+                    to_end.push(self.emit(Op::Jump(0), at));
+                    let next = self.here();
+                    self.patch(skip, next);
+                }
+                if let Some(b) = otherwise {
+                    self.block(b);
+                }
+                let end = self.here();
+                for j in to_end {
+                    self.patch(j, end);
+                }
+            }
+            Stmt::While(cond, b) => {
+                let top = self.here();
+                let cond = self.c.bool(cond);
+                let exit = self.emit(Op::JumpUnless(cond, 0), at);
+                self.block(b);
+                self.emit(Op::Jump(top), at);
+                let end = self.here();
+                self.patch(exit, end);
+            }
+            Stmt::Repeat(n, b) => {
+                let left = self.c.alloc(1);
+                let n = self.c.int_req(n);
+                let start = self.emit(Op::RepeatStart { n, left, exit: 0 }, at);
+                let body = self.here();
+                self.block(b);
+                self.emit(Op::RepeatNext { left, body }, at);
+                let end = self.here();
+                self.patch(start, end);
+            }
+            Stmt::For(slot, coll, b) => {
+                let state = self.c.alloc(3);
+                let items = self.c.coll(coll);
+                let slot = self.c.slot(slot);
+                let start = self.emit(Op::ForStart { slot, items, state, exit: 0 }, at);
+                let body = self.here();
+                self.block(b);
+                self.emit(Op::ForNext { slot, state, body }, at);
+                let end = self.here();
+                self.patch(start, end);
+            }
+            Stmt::Match(e, arms, default) => {
+                let value = self.c.val(e);
+                let op = self.emit(Op::Match { value, arms: Vec::new(), default: 0 }, at);
+                let mut targets = Vec::new();
+                let mut to_end = Vec::new();
+                for (keys, b) in arms {
+                    targets.push((keys, self.here()));
+                    self.block(b);
+                    to_end.push(self.emit(Op::Jump(0), at));
+                }
+                let fallback = self.here();
+                if let Some(b) = default {
+                    self.block(b);
+                }
+                let end = self.here();
+                for j in to_end {
+                    self.patch(j, end);
+                }
+                self.patch(op, fallback);
+                if let Some(Op::Match { arms, .. }) = self.ops.get_mut(op as usize) {
+                    *arms = targets;
+                }
+            }
+            Stmt::Call(p, args) => {
+                let args = args.iter().map(|a| self.c.val(*a)).collect();
+                self.emit(Op::Call(p, args), at);
+            }
+            Stmt::Proceed(p) => {
+                self.emit(Op::Proceed(p), at);
+            }
+            Stmt::As(p, b) => {
+                let save = self.c.alloc(1);
+                let player = self.c.player_req(p);
+                self.emit(Op::SetActor { player, save }, at);
+                self.block(b);
+                self.emit(Op::RestoreActor(save), at);
+            }
+            Stmt::Win(p) => {
+                let p = self.c.player_req(p);
+                self.emit(Op::Win(p), at);
+            }
+            Stmt::WinAll(c) => {
+                let c = self.c.coll(c);
+                self.emit(Op::WinAll(c), at);
+            }
+            Stmt::Draw => {
+                self.emit(Op::Draw, at);
+            }
+            Stmt::End => {
+                self.emit(Op::End, at);
+            }
+            Stmt::Pass => {
+                self.emit(Op::Pass, at);
+            }
+        }
+    }
+
+    /// A `choose`: the operation, then (if there is an `else`) a jump over
+    /// the `else` block, which the operation goes to when there is no option.
+    fn choose(&mut self, binds: &[(u16, ExprId)], cond: Option<ExprId>, by: Option<super::IdF>, otherwise: Option<BlockId>, s: StmtId, at: Loc) {
+        let binds = binds.iter().map(|(slot, from)| (self.c.slot(*slot), self.c.coll(*from))).collect();
+        let cond = cond.map(|x| self.c.bool(x));
+        let op = self.emit(Op::Choose { binds, cond, by, otherwise: None, stmt: s }, at);
+        if let Some(b) = otherwise {
+            let over = self.emit(Op::Jump(0), at);
+            let start = self.here();
+            self.block(b);
+            let end = self.here();
+            self.patch(over, end);
+            self.patch(op, start);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! Board geometry, computed once per game: the row and column of every grid
+//! cell, a table of the eight cells around each cell, and the neighbours of
+//! every space of every board (with the tags of graph edges). At run time a
+//! step in a direction is a table lookup and nothing is divided.
+
+use super::state::NIL;
+use crate::model::{Model, Shape, TrackId};
+
+/// The eight directions of a step on a grid, as (drow, dcol), in the order of
+/// [`Geometry::around`].
+pub(crate) const DIRECTIONS: [(i64, i64); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+
+/// Where a space is on its board.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Place {
+    /// The board.
+    pub(crate) track: TrackId,
+    /// Index of the space on its board, from 0.
+    pub(crate) index: u16,
+    /// Row and column from 1 (grids only; 0 elsewhere).
+    pub(crate) row: i64,
+    pub(crate) col: i64,
+}
+
+/// Lookup tables of every board of a game.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Geometry {
+    /// The place of each runtime zone, if it is a space of a board.
+    pub(crate) place: Vec<Option<Place>>,
+    /// For a grid cell: the cell one step away in each of the eight
+    /// [`DIRECTIONS`], `NIL` off the grid.
+    pub(crate) around: Vec<[u16; 8]>,
+    /// The neighbours of each space and the tags of the edge between them
+    /// (0 except on graphs): 4 on a grid, previous and next on a track.
+    pub(crate) adjacent: Vec<Vec<(u16, u64)>>,
+    /// First zone of each board, and its shape.
+    boards: Vec<(u16, Shape, usize)>,
+}
+
+impl Geometry {
+    /// Tables for the boards of `model`, whose spaces are the zones from
+    /// `track_base[t]` on.
+    pub(crate) fn new(model: &Model, track_base: &[u16], zones: usize) -> Geometry {
+        let mut g = Geometry { place: vec![None; zones], around: vec![[NIL; 8]; zones], adjacent: vec![Vec::new(); zones], boards: Vec::new() };
+        for (t, track) in model.tracks.iter().enumerate() {
+            let base = track_base.get(t).copied().unwrap_or(0);
+            let len = track.spaces.len();
+            g.boards.push((base, track.shape, len));
+            let cols = match track.shape {
+                Shape::Grid { cols, .. } => i64::from(cols).max(1),
+                _ => 0,
+            };
+            for i in 0..len {
+                let (row, col) = if cols > 0 { (i as i64 / cols + 1, i as i64 % cols + 1) } else { (0, 0) };
+                if let Some(p) = g.place.get_mut(base as usize + i) {
+                    *p = Some(Place { track: TrackId(t as u16), index: i as u16, row, col });
+                }
+            }
+        }
+        for t in 0..model.tracks.len() {
+            let (base, shape, len) = g.boards[t];
+            for i in 0..len {
+                let z = base + i as u16;
+                let around = match (shape, g.grid_pos(z)) {
+                    (Shape::Grid { .. }, Some((t, r, c))) => DIRECTIONS.map(|(dr, dc)| g.cell(t, r + dr, c + dc).unwrap_or(NIL)),
+                    _ => [NIL; 8],
+                };
+                let adjacent = match shape {
+                    // Up, left, right, down: reading order.
+                    Shape::Grid { .. } => [around[1], around[3], around[4], around[6]].into_iter().filter(|x| *x != NIL).map(|x| (x, 0)).collect(),
+                    Shape::Graph => model.tracks[t]
+                        .edges
+                        .iter()
+                        .filter_map(|(a, b, tags)| {
+                            if *a as usize == i {
+                                Some((base + b, *tags))
+                            } else if *b as usize == i {
+                                Some((base + a, *tags))
+                            } else {
+                                None
+                            }
+                        })
+                        .collect(),
+                    Shape::Linear | Shape::Circular => [-1i64, 1]
+                        .into_iter()
+                        .filter_map(|d| g.along(TrackId(t as u16), i as i64 + d))
+                        .filter(|x| *x != z)
+                        .map(|x| (x, 0))
+                        .collect(),
+                };
+                if let Some(slot) = g.around.get_mut(z as usize) {
+                    *slot = around;
+                }
+                if let Some(slot) = g.adjacent.get_mut(z as usize) {
+                    *slot = adjacent;
+                }
+            }
+        }
+        g
+    }
+
+    /// Row and column (from 1) of a grid cell.
+    pub(crate) fn grid_pos(&self, z: u16) -> Option<(TrackId, i64, i64)> {
+        let p = self.place.get(z as usize).copied().flatten()?;
+        matches!(self.boards.get(p.track.idx()), Some((_, Shape::Grid { .. }, _))).then_some((p.track, p.row, p.col))
+    }
+
+    /// The cell at row `r`, column `c` (from 1) of grid `t`.
+    pub(crate) fn cell(&self, t: TrackId, r: i64, c: i64) -> Option<u16> {
+        match self.boards.get(t.idx()) {
+            Some(&(base, Shape::Grid { rows, cols }, _)) if (1..=i64::from(rows)).contains(&r) && (1..=i64::from(cols)).contains(&c) => {
+                Some(base + ((r - 1) * i64::from(cols) + (c - 1)) as u16)
+            }
+            _ => None,
+        }
+    }
+
+    /// The cell `dr` rows and `dc` columns from cell `z`; `None` off the grid.
+    pub(crate) fn step(&self, z: u16, dr: i64, dc: i64) -> Option<u16> {
+        let (t, r, c) = self.grid_pos(z)?;
+        let direction = DIRECTIONS.iter().position(|d| *d == (dr, dc));
+        match (direction, self.around.get(z as usize)) {
+            (Some(d), Some(around)) => around.get(d).copied().filter(|x| *x != NIL),
+            _ => self.cell(t, r.checked_add(dr)?, c.checked_add(dc)?),
+        }
+    }
+
+    /// Space `i` (from 0) of a board, wrapping on a circular track.
+    pub(crate) fn along(&self, t: TrackId, i: i64) -> Option<u16> {
+        let &(base, shape, len) = self.boards.get(t.idx())?;
+        let len = len as i64;
+        let i = match shape {
+            Shape::Circular if len > 0 => i.rem_euclid(len),
+            _ => i,
+        };
+        (0..len).contains(&i).then(|| base + i as u16)
+    }
+
+    /// The tags of the edge joining two nodes of a graph, if one does.
+    pub(crate) fn edge(&self, a: u16, b: u16) -> Option<u64> {
+        let p = self.place.get(a as usize).copied().flatten()?;
+        if !matches!(self.boards.get(p.track.idx()), Some((_, Shape::Graph, _))) {
+            return None;
+        }
+        self.adjacent.get(a as usize)?.iter().find(|(x, _)| *x == b).map(|(_, tags)| *tags)
+    }
+}
