@@ -117,12 +117,16 @@ impl Geometry {
 
     /// The cell `dr` rows and `dc` columns from cell `z`; `None` off the grid.
     pub(crate) fn step(&self, z: u16, dr: i64, dc: i64) -> Option<u16> {
-        let (t, r, c) = self.grid_pos(z)?;
-        let direction = DIRECTIONS.iter().position(|d| *d == (dr, dc));
-        match (direction, self.around.get(z as usize)) {
-            (Some(d), Some(around)) => around.get(d).copied().filter(|x| *x != NIL),
-            _ => self.cell(t, r.checked_add(dr)?, c.checked_add(dc)?),
+        if (-1..=1).contains(&dr) && (-1..=1).contains(&dc) && (dr, dc) != (0, 0) {
+            // The index in DIRECTIONS of a unit step: the 3x3 square read
+            // row by row, without its centre.
+            let k = ((dr + 1) * 3 + (dc + 1)) as usize;
+            let d = if k > 4 { k - 1 } else { k };
+            let around = self.around.get(z as usize)?;
+            return around.get(d).copied().filter(|x| *x != NIL);
         }
+        let (t, r, c) = self.grid_pos(z)?;
+        self.cell(t, r.checked_add(dr)?, c.checked_add(dc)?)
     }
 
     /// Space `i` (from 0) of a board, wrapping on a circular track.

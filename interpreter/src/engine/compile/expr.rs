@@ -36,11 +36,20 @@ pub(crate) const INLINE_DEPTH: u32 = 64;
 pub(crate) struct Compiler<'c> {
     pub(crate) g: &'c Game,
     pub(crate) m: &'c Model,
-    /// Added to every slot: where the inlined function's locals start.
-    offset: u16,
+    /// The procedure, then one scope per function being inlined.
+    scopes: Vec<Scope>,
     /// Slots of the frame in use so far.
     pub(crate) frame: u16,
-    depth: u32,
+}
+
+/// Where the locals of the code being compiled live.
+struct Scope {
+    /// Added to every slot: where an inlined function's locals start.
+    offset: u16,
+    /// For an inlined function: the argument expression (of the caller)
+    /// that stands for each parameter, when it is simple enough to use in
+    /// place (a local, a constant); `None` when the argument was stored.
+    args: Vec<Option<ExprId>>,
 }
 
 /// Signature of a closure giving one kind of unboxed value.
@@ -48,7 +57,7 @@ type F<T> = Box<dyn Fn(&mut Run) -> T + Send + Sync>;
 
 impl<'c> Compiler<'c> {
     pub(crate) fn new(g: &'c Game, locals: u16) -> Self {
-        Compiler { g, m: &g.model, offset: 0, frame: locals, depth: 0 }
+        Compiler { g, m: &g.model, scopes: vec![Scope { offset: 0, args: Vec::new() }], frame: locals }
     }
 
     /// A fresh hidden slot of the frame (loops, `as`, inlined functions).
@@ -60,7 +69,34 @@ impl<'c> Compiler<'c> {
 
     /// The frame slot of a local as the rulebook numbers it.
     pub(crate) fn slot(&self, s: u16) -> u16 {
-        self.offset.saturating_add(s)
+        self.scopes.last().map(|sc| sc.offset).unwrap_or(0).saturating_add(s)
+    }
+
+    /// The caller's argument that stands for this parameter of the function
+    /// being inlined, if it is used in place.
+    fn argument(&self, e: ExprId) -> Option<ExprId> {
+        let Expr::Local(s) = self.m.expr(e) else { return None };
+        self.scopes.last()?.args.get(*s as usize).copied().flatten()
+    }
+
+    /// Compile an argument expression in the caller's scope.
+    fn in_caller<T>(&mut self, arg: ExprId, compile: impl FnOnce(&mut Self, ExprId) -> T) -> T {
+        let inner = self.scopes.pop();
+        let out = compile(self, arg);
+        if let Some(sc) = inner {
+            self.scopes.push(sc);
+        }
+        out
+    }
+
+    /// Arguments cheap and pure enough to be evaluated where the parameter
+    /// is read instead of once into a slot.
+    fn simple(&self, e: ExprId) -> bool {
+        match self.m.expr(e) {
+            Expr::Local(_) | Expr::Int(_) | Expr::Bool(_) | Expr::None | Expr::Variant(_) | Expr::Face(_) | Expr::Dir(_) | Expr::PlayerCount | Expr::Box | Expr::Node(..) | Expr::Actor | Expr::Enabled(_) => true,
+            Expr::Zone(_, None) | Expr::Var(_, None) | Expr::Counter(_, None) | Expr::PieceOf(_, None) => true,
+            _ => false,
+        }
     }
 
     fn at(&self, e: ExprId) -> Loc {
@@ -100,6 +136,16 @@ impl<'c> Compiler<'c> {
 
     /// A number (`NONE_INT` for none).
     pub(crate) fn int(&mut self, e: ExprId) -> IntF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.int(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_int(v, at)
+            });
+        }
         if let Expr::CallFn(f, args) = self.m.expr(e) {
             return self.inline(*f, args, |c, body| c.int(body));
         }
@@ -128,6 +174,16 @@ impl<'c> Compiler<'c> {
 
     /// A truth value.
     pub(crate) fn bool(&mut self, e: ExprId) -> BoolF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.bool(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_bool(v, at)
+            });
+        }
         if let Expr::CallFn(f, args) = self.m.expr(e) {
             return self.inline(*f, args, |c, body| c.bool(body));
         }
@@ -143,6 +199,16 @@ impl<'c> Compiler<'c> {
 
     /// A zone (`NIL` for none).
     pub(crate) fn zone(&mut self, e: ExprId) -> IdF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.zone(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_zone(v, at)
+            });
+        }
         if let Expr::CallFn(f, args) = self.m.expr(e) {
             return self.inline(*f, args, |c, body| c.zone(body));
         }
@@ -158,6 +224,16 @@ impl<'c> Compiler<'c> {
 
     /// A piece (`NIL` for none).
     pub(crate) fn piece(&mut self, e: ExprId) -> IdF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.piece(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_piece(v, at)
+            });
+        }
         if let Expr::CallFn(f, args) = self.m.expr(e) {
             return self.inline(*f, args, |c, body| c.piece(body));
         }
@@ -173,6 +249,16 @@ impl<'c> Compiler<'c> {
 
     /// A player (`NO_PLAYER` for none).
     pub(crate) fn player(&mut self, e: ExprId) -> IdF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.player(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_player(v, at)
+            });
+        }
         if let Expr::CallFn(f, args) = self.m.expr(e) {
             return self.inline(*f, args, |c, body| c.player(body));
         }
@@ -209,6 +295,21 @@ impl<'c> Compiler<'c> {
     }
 
     fn required(&mut self, e: ExprId, compile: impl FnOnce(&mut Self, ExprId) -> IdF, what: &'static str) -> IdF {
+        if self.argument(e).is_none() {
+            if let Expr::Local(s) = self.m.expr(e) {
+                // One closure reads, converts and checks a local.
+                let (s, at) = (self.slot(*s), self.at(e));
+                let zone = what == "a zone";
+                return Box::new(move |r| {
+                    let v = r.local(s);
+                    let x = if zone { r.as_zone(v, at) } else { r.as_piece(v, at) };
+                    if x == NIL {
+                        r.wrong(what, Value::None, at);
+                    }
+                    x
+                });
+            }
+        }
         let (f, at) = (compile(self, e), self.at(e));
         Box::new(move |r| {
             let x = f(r);
@@ -221,6 +322,9 @@ impl<'c> Compiler<'c> {
 
     /// Any value.
     pub(crate) fn val(&mut self, e: ExprId) -> ValF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.val(a));
+        }
         if let Expr::CallFn(f, args) = self.m.expr(e) {
             return self.inline(*f, args, |c, body| c.val(body));
         }
@@ -288,12 +392,13 @@ impl<'c> Compiler<'c> {
         })
     }
 
-    /// A function call, inlined: the arguments are written into fresh slots
-    /// of the frame, then the body (compiled with its slots moved there) runs.
+    /// A function call, inlined: simple arguments (locals, constants) are
+    /// read in place wherever the body reads the parameter; the others are
+    /// evaluated once into fresh slots of the frame, where the body (compiled
+    /// with its slots moved there) reads them.
     fn inline<T: Fallback + 'static>(&mut self, f: FnId, args: &[ExprId], body: impl FnOnce(&mut Self, ExprId) -> F<T>) -> F<T> {
         let def = &self.m.fns[f.idx()];
-        let args: Vec<ValF> = args.iter().map(|a| self.val(*a)).collect();
-        if self.depth >= INLINE_DEPTH {
+        if self.scopes.len() > INLINE_DEPTH as usize {
             let at = def.at;
             let name = def.name.clone();
             // Only reachable by functions calling functions 64 deep.
@@ -303,22 +408,37 @@ impl<'c> Compiler<'c> {
             });
         }
         let start = self.alloc(def.locals.max(args.len() as u16));
-        let saved = self.offset;
-        self.offset = start;
-        self.depth += 1;
+        let mut stored: Vec<(u16, ValF)> = Vec::new();
+        let mut in_place = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            if self.simple(*a) {
+                in_place.push(Some(*a));
+            } else {
+                in_place.push(None);
+                stored.push((start + i as u16, self.val(*a)));
+            }
+        }
+        self.scopes.push(Scope { offset: start, args: in_place });
         let inner = body(self, def.body);
-        self.depth -= 1;
-        self.offset = saved;
-        Box::new(move |r| {
-            let mut vals = [Value::None; 8];
-            for (i, a) in args.iter().enumerate().take(8) {
-                vals[i] = a(r);
+        self.scopes.pop();
+        match stored.len() {
+            0 => inner,
+            1 => {
+                let (slot, a) = stored.pop().map(|(s, a)| (s, a)).unwrap_or((start, Box::new(|_| Value::None)));
+                Box::new(move |r| {
+                    let v = a(r);
+                    r.set_local(slot, v);
+                    inner(r)
+                })
             }
-            for (i, v) in vals.iter().enumerate().take(args.len()) {
-                r.set_local(start + i as u16, *v);
-            }
-            inner(r)
-        })
+            _ => Box::new(move |r| {
+                for (slot, a) in &stored {
+                    let v = a(r);
+                    r.set_local(*slot, v);
+                }
+                inner(r)
+            }),
+        }
     }
 
     /// The index of a per-player or per-piece var or counter.
