@@ -7,7 +7,7 @@
 //!   `depth`-th ply is one path of that length, a game that ends earlier is
 //!   none. The numbers are the published ones (tic-tac-toe, connect four,
 //!   Othello) or, for Breakthrough below depth 4, computed by the independent
-//!   move generator at the end of this file, which also reproduces the
+//!   implementation at the end of this file, which also reproduces the
 //!   published perft(4).
 //! - `grimoire_interpreter::validate::perft::perft` leaves out the paths whose
 //!   last ply ends the game (tic-tac-toe's perft(9) comes out as 0, connect
@@ -20,6 +20,11 @@
 //!   `log::random_playout` does. Each tolerance is 4 standard errors of the
 //!   estimate (a false alarm about once in 16,000 runs; the seeds are fixed,
 //!   so a run that passes always passes).
+//! - Perft says little about how a game ends (connect four's perft(7) is the
+//!   same whether four in a row wins or not), so connect four, Breakthrough
+//!   and Reversi are also played against independent implementations in
+//!   plain Rust (end of this file): the same random agent must meet the same
+//!   options and reach the same outcome, game after game.
 
 use grimoire_interpreter::engine::{Game, Outcome, State, CHANCE};
 use grimoire_interpreter::log::RandomAgent;
@@ -44,11 +49,9 @@ const CONNECT_FOUR_PERFT: [u64; 7] = [7, 49, 343, 2401, 16807, 117649, 823536];
 /// the 2 on the edges), 22² = 484 (the first moves of both sides cannot meet),
 /// 11,132 (from the independent generator below) and the published 256,036.
 const BREAKTHROUGH_PERFT: [u64; 4] = [22, 484, 11132, 256036];
-/// perft(1..=7) of Othello from the standard start. Depth 7 (55,092, which
-/// the rulebook gives) took 18 s with this interpreter (every empty square is
-/// tried in 8 directions for every move), so the tests stop at depth 6.
+/// perft(1..=7) of Othello from the standard start (depth 7 takes about 5 s
+/// in a test build: every empty square is tried in 8 directions).
 const REVERSI_PERFT: [u64; 7] = [4, 12, 56, 244, 1396, 8200, 55092];
-const REVERSI_DEPTH: usize = 6;
 
 fn game(file: &str) -> Game {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulebooks/classic").join(file);
@@ -124,7 +127,7 @@ fn reversi_perft() {
     // The shortest Othello game lasts nine plies and nobody passes before:
     // the library's count is the standard one.
     let g = game(REVERSI);
-    for d in 1..=REVERSI_DEPTH {
+    for d in 1..=REVERSI_PERFT.len() {
         assert_eq!(library_perft(&g, d), REVERSI_PERFT[d - 1], "perft({d})");
     }
 }
@@ -201,9 +204,9 @@ fn close_rate(what: &str, count: u32, n: f64, p: f64) {
 fn tic_tac_toe_random_play() {
     // Uniformly random play: X wins 58.49 %, O 28.81 %, draws 12.70 %, 7.6262
     // plies on average (exact: 737/1260, 121/420, 8/63 and 7.62619; the
-    // standard deviation of the length is 1.299). 50,000 games: the standard
-    // error is 0.0058 plies on the mean and at most 0.22 points on a rate.
-    const GAMES: u64 = 50_000;
+    // standard deviation of the length is 1.299). 100,000 games: the standard
+    // error is 0.0041 plies on the mean and at most 0.16 points on a rate.
+    const GAMES: u64 = 100_000;
     let s = random_games(&game(TIC_TAC_TOE), GAMES, 9);
     let n = s.games();
     close("mean plies", s.mean(), 7.6262, s.standard_error());
@@ -217,9 +220,9 @@ fn tic_tac_toe_random_play() {
 fn breakthrough_random_play() {
     // Uniformly random play lasts 64.1 plies on average with a standard
     // deviation of about 16 (20,000 games of the independent generator below
-    // gave 64.04 and 16.0): 1,500 games give a standard error of about 0.41
-    // plies, a tolerance of about ±1.65.
-    const GAMES: u64 = 1_500;
+    // gave 64.04 and 16.0): 3,000 games give a standard error of about 0.29
+    // plies, a tolerance of about ±1.2.
+    const GAMES: u64 = 3_000;
     let s = random_games(&game(BREAKTHROUGH), GAMES, 400);
     close("mean plies", s.mean(), 64.1, s.standard_error());
     assert_eq!(s.draws, 0, "Breakthrough has no draw");
@@ -241,57 +244,281 @@ fn connect_four_and_reversi_random_games_end_within_their_bounds() {
 }
 
 // ---------------------------------------------------------------------------
-// An independent Breakthrough move generator, written from the rules in
-// `rulebooks/classic/sources/breakthrough.txt` without the engine: it gives
-// the lower perft depths, and reproduces the published perft(4).
+// Independent implementations of connect four, Breakthrough and Reversi in
+// plain Rust, written from the texts in `rulebooks/classic/sources/` without
+// the engine. They list their moves in the order the rulebooks offer them, so
+// that the same random agent makes the same moves in both: every game must
+// offer the same number of options at every decision, last as many plies and
+// end the same way. A rule that differs anywhere (a missed diagonal, a
+// straight capture, a wrong flip, a pass that ends the game) changes the
+// option counts of most games.
 
-/// A board: `cells[r][c]` is 0 (empty), 1 or 2; player 1 starts on rows 0
-/// and 1 and moves towards row 7.
-type Board = [[u8; 8]; 8];
+/// A game of an independent implementation.
+trait Reference: Clone {
+    /// The number of moves of the player to move, after any passes; the
+    /// outcome if the game ends without a move.
+    fn options(&mut self) -> Result<usize, Outcome>;
+    /// Play move `i` of those; the outcome if it ends the game.
+    fn play(&mut self, i: usize) -> Option<Outcome>;
+}
 
-fn reference_perft(b: &mut Board, p: u8, depth: u32) -> u64 {
+/// The rulebook and the reference play the same random games from seeds 0..n.
+fn same_random_games<R: Reference>(file: &str, n: u64, new: impl Fn() -> R) {
+    let g = game(file);
+    for seed in 0..n {
+        let mut st = g.start(seed).expect("the game starts");
+        let mut agent = RandomAgent::new(seed);
+        let mut engine_options = Vec::new();
+        while let Some((_, options)) = g.choices(&st) {
+            engine_options.push(options.len());
+            let i = agent.pick(options.len());
+            g.apply(&mut st, i).unwrap_or_else(|e| panic!("{file}, seed {seed}: {e:?}"));
+        }
+        let mut r = new();
+        let mut agent = RandomAgent::new(seed);
+        let (mut reference_options, mut plies) = (Vec::new(), 0);
+        let outcome = loop {
+            match r.options() {
+                Err(o) => break o,
+                Ok(n) => {
+                    // A forced move is a ply, not a decision.
+                    if n > 1 {
+                        reference_options.push(n);
+                    }
+                    plies += 1;
+                    if let Some(o) = r.play(agent.pick(n)) {
+                        break o;
+                    }
+                }
+            }
+        };
+        assert_eq!(engine_options, reference_options, "{file}, seed {seed}: the options offered at each decision");
+        assert_eq!(st.plies, plies, "{file}, seed {seed}: plies");
+        assert_eq!(st.outcome, Some(outcome), "{file}, seed {seed}: outcome");
+    }
+}
+
+/// perft by the definition at the top of this file.
+fn reference_perft<R: Reference>(r: &R, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let forward: i32 = if p == 1 { 1 } else { -1 };
-    let far: i32 = if p == 1 { 7 } else { 0 };
-    let mut total = 0;
-    for r in 0..8i32 {
-        for c in 0..8i32 {
-            if b[r as usize][c as usize] != p {
-                continue;
+    let mut r = r.clone();
+    let Ok(n) = r.options() else { return 0 };
+    (0..n)
+        .map(|i| {
+            let mut child = r.clone();
+            match child.play(i) {
+                Some(_) => u64::from(depth == 1),
+                None => reference_perft(&child, depth - 1),
             }
-            for dc in [-1i32, 0, 1] {
+        })
+        .sum()
+}
+
+/// Connect four: `frame[r][c]` is 0 (empty) or the player (1, 2) whose disc
+/// is there, row 0 at the bottom; the rulebook offers the columns from left to
+/// right.
+#[derive(Clone)]
+struct ConnectFour {
+    frame: [[u8; 7]; 6],
+    to_move: u8,
+    discs: u32,
+}
+
+impl ConnectFour {
+    fn new() -> Self {
+        ConnectFour { frame: [[0; 7]; 6], to_move: 1, discs: 0 }
+    }
+    fn open_columns(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..7).filter(|&c| self.frame[5][c] == 0)
+    }
+    fn holds(&self, r: i32, c: i32, p: u8) -> bool {
+        (0..6).contains(&r) && (0..7).contains(&c) && self.frame[r as usize][c as usize] == p
+    }
+}
+
+impl Reference for ConnectFour {
+    fn options(&mut self) -> Result<usize, Outcome> {
+        Ok(self.open_columns().count())
+    }
+    fn play(&mut self, i: usize) -> Option<Outcome> {
+        let p = self.to_move;
+        let c = self.open_columns().nth(i).expect("a legal column");
+        let r = (0..6).find(|&r| self.frame[r][c] == 0).expect("an open column");
+        self.frame[r][c] = p;
+        self.discs += 1;
+        self.to_move = 3 - p;
+        let (r, c) = (r as i32, c as i32);
+        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+            let run = |sign: i32| (1..4).take_while(|k| self.holds(r + sign * k * dr, c + sign * k * dc, p)).count();
+            if 1 + run(1) + run(-1) >= 4 {
+                return Some(Outcome::Winner(p - 1));
+            }
+        }
+        (self.discs == 42).then_some(Outcome::Draw)
+    }
+}
+
+/// Breakthrough with the rulebook's numbering: `pawns[p][k]` is where pawn
+/// `k` of player `p` (0 or 1) stands, row and column from 0, `None` once
+/// captured. The setup fills the home rows square by square, row by row, with
+/// the lowest-numbered pawn first, as the rulebook's does; the moves come
+/// pawn by pawn, then forward-left, straight, forward-right.
+#[derive(Clone)]
+struct Breakthrough {
+    pawns: [[Option<(i32, i32)>; 16]; 2],
+    board: [[Option<u8>; 8]; 8],
+    to_move: usize,
+    moves: Vec<(usize, (i32, i32))>,
+}
+
+impl Breakthrough {
+    fn new() -> Self {
+        let mut b = Breakthrough { pawns: [[None; 16]; 2], board: [[None; 8]; 8], to_move: 0, moves: Vec::new() };
+        for k in 0..16 {
+            let (r, c) = ((k / 8) as i32, (k % 8) as i32);
+            b.pawns[0][k] = Some((r, c));
+            b.pawns[1][k] = Some((6 + r, c));
+            b.board[r as usize][c as usize] = Some(0);
+            b.board[6 + r as usize][c as usize] = Some(1);
+        }
+        b
+    }
+}
+
+impl Reference for Breakthrough {
+    fn options(&mut self) -> Result<usize, Outcome> {
+        let p = self.to_move;
+        let forward = if p == 0 { 1 } else { -1 };
+        self.moves.clear();
+        for (k, pawn) in self.pawns[p].iter().enumerate() {
+            let Some((r, c)) = *pawn else { continue };
+            for dc in [-1, 0, 1] {
                 let (nr, nc) = (r + forward, c + dc);
                 if !(0..8).contains(&nr) || !(0..8).contains(&nc) {
                     continue;
                 }
-                let target = b[nr as usize][nc as usize];
-                if !(target == 0 || (dc != 0 && target != p)) {
-                    continue;
+                match self.board[nr as usize][nc as usize] {
+                    None => self.moves.push((k, (nr, nc))),
+                    Some(q) if usize::from(q) != p && dc != 0 => self.moves.push((k, (nr, nc))),
+                    _ => {}
                 }
-                b[r as usize][c as usize] = 0;
-                b[nr as usize][nc as usize] = p;
-                let opponent_left = b.iter().flatten().any(|&x| x == 3 - p);
-                total += if nr == far || !opponent_left { u64::from(depth == 1) } else { reference_perft(b, 3 - p, depth - 1) };
-                b[nr as usize][nc as usize] = target;
-                b[r as usize][c as usize] = p;
             }
         }
+        match self.moves.len() {
+            0 => Err(Outcome::Winner(1 - p as u8)),
+            n => Ok(n),
+        }
     }
-    total
+    fn play(&mut self, i: usize) -> Option<Outcome> {
+        let p = self.to_move;
+        let (k, (r, c)) = self.moves[i];
+        if let Some(q) = self.board[r as usize][c as usize] {
+            let q = usize::from(q);
+            for pawn in self.pawns[q].iter_mut().filter(|x| **x == Some((r, c))) {
+                *pawn = None;
+            }
+        }
+        let (fr, fc) = self.pawns[p][k].expect("a pawn on the board");
+        self.board[fr as usize][fc as usize] = None;
+        self.board[r as usize][c as usize] = Some(p as u8);
+        self.pawns[p][k] = Some((r, c));
+        self.to_move = 1 - p;
+        let far = if p == 0 { 7 } else { 0 };
+        (r == far || self.pawns[1 - p].iter().all(Option::is_none)).then_some(Outcome::Winner(p as u8))
+    }
+}
+
+/// Reversi: `board[r][c]` is 0 (empty) or the player (1 Black, 2 White)
+/// whose colour is up, rows and columns from 0 (d4 is (3, 3)); the rulebook
+/// offers the squares row by row. A player who cannot move passes; two passes
+/// in a row end the game.
+#[derive(Clone)]
+struct Reversi {
+    board: [[u8; 8]; 8],
+    to_move: u8,
+}
+
+const DIRECTIONS: [(i32, i32); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+
+impl Reversi {
+    fn new() -> Self {
+        let mut board = [[0; 8]; 8];
+        (board[3][3], board[4][4], board[4][3], board[3][4]) = (2, 2, 1, 1);
+        Reversi { board, to_move: 1 }
+    }
+    fn get(&self, r: i32, c: i32) -> Option<u8> {
+        ((0..8).contains(&r) && (0..8).contains(&c)).then(|| self.board[r as usize][c as usize])
+    }
+    /// How many of the opponent's discs a disc of `p` on (r, c) encloses in
+    /// direction (dr, dc).
+    fn enclosed(&self, p: u8, r: i32, c: i32, (dr, dc): (i32, i32)) -> i32 {
+        let mut k = 1;
+        while self.get(r + k * dr, c + k * dc) == Some(3 - p) {
+            k += 1;
+        }
+        if k > 1 && self.get(r + k * dr, c + k * dc) == Some(p) {
+            k - 1
+        } else {
+            0
+        }
+    }
+    fn legal(&self, p: u8) -> impl Iterator<Item = (i32, i32)> + '_ {
+        (0..64).map(|i| (i / 8, i % 8)).filter(move |&(r, c)| self.board[r as usize][c as usize] == 0 && DIRECTIONS.iter().any(|&d| self.enclosed(p, r, c, d) > 0))
+    }
+}
+
+impl Reference for Reversi {
+    fn options(&mut self) -> Result<usize, Outcome> {
+        for _ in 0..2 {
+            let n = self.legal(self.to_move).count();
+            if n > 0 {
+                return Ok(n);
+            }
+            self.to_move = 3 - self.to_move;
+        }
+        let discs = |p: u8| self.board.iter().flatten().filter(|&&x| x == p).count();
+        Err(match discs(1).cmp(&discs(2)) {
+            std::cmp::Ordering::Greater => Outcome::Winner(0),
+            std::cmp::Ordering::Less => Outcome::Winner(1),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        })
+    }
+    fn play(&mut self, i: usize) -> Option<Outcome> {
+        let p = self.to_move;
+        let (r, c) = self.legal(p).nth(i).expect("a legal square");
+        for d in DIRECTIONS {
+            for k in 1..=self.enclosed(p, r, c, d) {
+                self.board[(r + k * d.0) as usize][(c + k * d.1) as usize] = p;
+            }
+        }
+        self.board[r as usize][c as usize] = p;
+        self.to_move = 3 - p;
+        None
+    }
 }
 
 #[test]
-fn breakthrough_reference_generator() {
-    let mut b: Board = [[0; 8]; 8];
-    for (r, row) in b.iter_mut().enumerate() {
-        row.fill(match r {
-            0 | 1 => 1,
-            6 | 7 => 2,
-            _ => 0,
-        });
-    }
-    let counts: Vec<u64> = (1..=4).map(|d| reference_perft(&mut b, 1, d)).collect();
-    assert_eq!(counts, BREAKTHROUGH_PERFT);
+fn the_references_give_the_published_perft() {
+    // The references are checked before they check the rulebooks.
+    let counts = |r: &dyn Fn(u32) -> u64, n: u32| (1..=n).map(r).collect::<Vec<u64>>();
+    assert_eq!(counts(&|d| reference_perft(&ConnectFour::new(), d), 6), CONNECT_FOUR_PERFT[..6]);
+    assert_eq!(counts(&|d| reference_perft(&Breakthrough::new(), d), 4), BREAKTHROUGH_PERFT);
+    assert_eq!(counts(&|d| reference_perft(&Reversi::new(), d), 6), REVERSI_PERFT[..6]);
+}
+
+#[test]
+fn connect_four_plays_the_same_random_games_as_the_reference() {
+    same_random_games(CONNECT_FOUR, 500, ConnectFour::new);
+}
+
+#[test]
+fn breakthrough_plays_the_same_random_games_as_the_reference() {
+    same_random_games(BREAKTHROUGH, 300, Breakthrough::new);
+}
+
+#[test]
+fn reversi_plays_the_same_random_games_as_the_reference() {
+    same_random_games(REVERSI, 200, Reversi::new);
 }
