@@ -177,13 +177,13 @@ impl Game {
             }
             Op::Assign(target, op, v) => self.assign(r, target, *op, v, at),
             Op::MovePiece { piece, to, bottom } => {
-                let (p, z) = (piece(r), to(r));
+                let (p, z) = (piece.get(r), to.get(r));
                 if r.err.is_none() {
                     self.move_piece(r, frame, p, z, *bottom, at);
                 }
             }
             Op::MoveTop { from, to, bottom } => {
-                let (f, z) = (from(r), to(r));
+                let (f, z) = (from.get(r), to.get(r));
                 if r.err.is_some() {
                     return;
                 }
@@ -196,7 +196,7 @@ impl Game {
                 }
             }
             Op::MoveAll { from, to, bottom } => {
-                let (f, z) = (from(r), to(r));
+                let (f, z) = (from.get(r), to.get(r));
                 if r.err.is_some() || f == z {
                     return;
                 }
@@ -208,18 +208,18 @@ impl Game {
                 }
             }
             Op::MoveCount { n, kind, from, to, bottom } => {
-                let (n, f, z) = (n(r), from(r), to(r));
+                let (n, f, z) = (n.get(r), from.get(r), to.get(r));
                 self.move_count(r, frame, n, *kind, f, z, *bottom, at);
             }
             Op::Shuffle(z) => {
-                let z = z(r);
+                let z = z.get(r);
                 if r.err.is_none() {
                     self.shuffle(r, z, pc);
                 }
             }
             Op::Roll(slot, die) => self.roll(r, *slot, *die, pc),
             Op::Choose { binds, cond, by, otherwise, .. } => {
-                let who = by.as_ref().map(|f| f(r));
+                let who = by.as_ref().map(|f| f.get(r));
                 r.st.options.clear();
                 if r.err.is_none() {
                     collect_tuples(r, binds, 0, cond.as_ref());
@@ -297,7 +297,7 @@ impl Game {
                 }
             }
             Op::RepeatStart { n, left, exit } => {
-                let n = n(r);
+                let n = n.get(r);
                 if n <= 0 {
                     Self::jump(r, index, *exit);
                 } else {
@@ -347,7 +347,7 @@ impl Game {
                 self.push_proc(r.st, *target, &vals[..n], frame.actor, frame.depth, phase, false);
             }
             Op::SetActor { player, save } => {
-                let p = player(r);
+                let p = player.get(r);
                 if r.err.is_none() {
                     r.set_local(*save, Value::Int(i64::from(frame.actor)));
                     if let Some(f) = r.st.frames.get_mut(index) {
@@ -363,7 +363,7 @@ impl Game {
                 }
             }
             Op::Win(p) => {
-                let p = p(r);
+                let p = p.get(r);
                 if r.err.is_none() {
                     r.st.outcome = Some(Outcome::Winner(p as u8));
                 }
@@ -579,7 +579,7 @@ impl Game {
             return;
         };
         if let Some(times) = &self.program.round_times {
-            let n = self.in_window(r, self.program.init_locals, super::state::NO_ACTOR, |r| times(r));
+            let n = self.in_window(r, self.program.init_locals, super::state::NO_ACTOR, |r| times.get(r));
             if r.err.is_some() {
                 return;
             }
@@ -791,6 +791,21 @@ impl Game {
 /// `cond` holds: nested walks in binding order, so that a later collection
 /// can depend on an earlier binding.
 fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::CollF)], depth: usize, cond: Option<&super::compile::BoolF>) {
+    if let [(slot, items)] = binds {
+        // One binding, the usual case: its items are the options.
+        let slot = *slot;
+        items(r, &mut |r, v| {
+            if let Some(c) = cond {
+                r.set_local(slot, v);
+                if !c(r) {
+                    return true;
+                }
+            }
+            r.st.options.push(v);
+            true
+        });
+        return;
+    }
     let Some((slot, items)) = binds.get(depth) else {
         if cond.is_none_or(|c| c(r)) && r.err.is_none() {
             for (slot, _) in binds {

@@ -100,6 +100,9 @@ pub struct Game {
     pub(crate) program: Arc<Program>,
     /// Every game's state before setup, or the error its initial values gave.
     template: Arc<Result<State, ExecError>>,
+    /// When setup draws no random number, every game reaches its first
+    /// decision in the same state (but for the seed): that state, kept.
+    first_decision: Arc<Option<State>>,
 }
 
 impl std::fmt::Debug for Game {
@@ -267,9 +270,14 @@ impl Game {
             zone_tags,
             program: Arc::new(Program::default()),
             template: Arc::new(Err(ExecError::new(super::ExecErrorKind::NoOutcome, "the game is not laid out yet", None))),
+            first_decision: Arc::new(None),
         };
         game.program = Arc::new(compile_program(&game));
         game.template = Arc::new(game.initial_state());
+        let (st, result) = game.begin(0);
+        if result.is_ok() && !st.drew_randomness() {
+            game.first_decision = Arc::new(Some(st));
+        }
         Ok(game)
     }
 
@@ -281,7 +289,7 @@ impl Game {
         let locals = self.program.init_locals;
         for (c, def) in m.counters.iter().enumerate() {
             let v = match &self.program.counter_init[c] {
-                Some(f) => self.in_window(&mut r, locals, NO_ACTOR, |r| f(r)),
+                Some(f) => self.in_window(&mut r, locals, NO_ACTOR, |r| f.get(r)),
                 None => def.lo.max(0).min(def.hi),
             };
             if let Some(e) = r.err.take() {
@@ -335,6 +343,11 @@ impl Game {
     /// Like [`Game::start`], but keeps the state when the rules fail before
     /// the first decision (for coverage and reports).
     pub fn begin(&self, seed: u64) -> (State, Result<(), ExecError>) {
+        if let Some(first) = &*self.first_decision {
+            let mut st = first.clone();
+            st.reseed(seed);
+            return (st, Ok(()));
+        }
         match &*self.template {
             Ok(template) => {
                 let mut st = template.clone();
@@ -352,6 +365,11 @@ impl Game {
     /// Start a new game from `seed` in a state that already exists, reusing
     /// its memory: random playouts allocate nothing per game.
     pub fn restart(&self, st: &mut State, seed: u64) -> Result<(), ExecError> {
+        if let Some(first) = &*self.first_decision {
+            st.clone_from(first);
+            st.reseed(seed);
+            return Ok(());
+        }
         match &*self.template {
             Ok(template) => {
                 st.clone_from(template);

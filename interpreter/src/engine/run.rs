@@ -80,10 +80,12 @@ impl<'a> Run<'a> {
         self.fail(ExecErrorKind::Type, msg, at);
     }
 
-    /// The walk of a collection goes on: fuel left and no error.
+    /// The walk of a collection goes on: fuel is left. (After an error the
+    /// walk may go on to its end, bounded like any other; nothing acts on
+    /// its result.)
     #[inline]
     pub(crate) fn going(&mut self) -> bool {
-        self.err.is_none() && self.tick()
+        self.tick()
     }
 }
 
@@ -157,15 +159,5 @@ impl Run<'_> {
             return 0;
         }
         i
-    }
-
-    /// A player that must not be `none`.
-    #[inline]
-    pub(crate) fn need_player(&mut self, p: u16, at: Loc) -> Option<u8> {
-        if p >= u16::from(self.g.players) {
-            self.wrong("a player", Value::None, at);
-            return None;
-        }
-        Some(p as u8)
     }
 }

@@ -276,6 +276,11 @@ impl State {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
+    /// Whether a die, a shuffle or a random pick has drawn from the RNG.
+    pub(crate) fn drew_randomness(&self) -> bool {
+        self.rng.get_word_pos() != 0
+    }
+
     /// Uniform integer in `0..n` from the state's RNG.
     pub(crate) fn random_below(&mut self, n: u64) -> u64 {
         if n <= 1 {

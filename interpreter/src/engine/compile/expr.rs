@@ -55,6 +55,104 @@ struct Scope {
 /// Signature of a closure giving one kind of unboxed value.
 type F<T> = Box<dyn Fn(&mut Run) -> T + Send + Sync>;
 
+/// Which kind of id an [`IdOp`] gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IdKind {
+    Zone,
+    Piece,
+    Player,
+}
+
+impl IdKind {
+    fn none(self) -> u16 {
+        match self {
+            IdKind::Zone | IdKind::Piece => NIL,
+            IdKind::Player => u16::from(NO_PLAYER),
+        }
+    }
+    fn what(self) -> &'static str {
+        match self {
+            IdKind::Zone => "a zone",
+            IdKind::Piece => "a piece",
+            IdKind::Player => "a player",
+        }
+    }
+}
+
+/// A zone, piece or player operand that must not be `none`. Most operands
+/// are constants or locals: they are read in place, without a call. (Ids in
+/// values are made by the engine, so they are always in range.)
+pub(crate) enum IdOp {
+    Const(u16),
+    Zone(u16, Loc),
+    Piece(u16, Loc),
+    Player(u16, Loc),
+    Dyn(IdF),
+}
+
+impl IdOp {
+    /// Its value; `none` or a value of another type is reported and comes
+    /// back as the kind's `none`.
+    #[inline(always)]
+    pub(crate) fn get(&self, r: &mut Run) -> u16 {
+        match self {
+            IdOp::Const(x) => *x,
+            IdOp::Zone(slot, at) => match r.local(*slot) {
+                Value::Zone(z) => z,
+                other => bad_id(r, other, IdKind::Zone, at),
+            },
+            IdOp::Piece(slot, at) => match r.local(*slot) {
+                Value::Piece(p) => p,
+                other => bad_id(r, other, IdKind::Piece, at),
+            },
+            IdOp::Player(slot, at) => match r.local(*slot) {
+                Value::Player(p) => u16::from(p),
+                other => bad_id(r, other, IdKind::Player, at),
+            },
+            IdOp::Dyn(f) => f(r),
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn bad_id(r: &mut Run, found: Value, kind: IdKind, at: &Loc) -> u16 {
+    r.wrong(kind.what(), found, *at);
+    kind.none()
+}
+
+#[cold]
+#[inline(never)]
+fn bad_int(r: &mut Run, found: Value, req: bool, at: &Loc) -> i64 {
+    if found == Value::None && !req {
+        return NONE_INT;
+    }
+    r.wrong("a number", found, *at);
+    0
+}
+
+/// A number operand: constants and locals are read in place.
+pub(crate) enum IntOp {
+    Const(i64),
+    /// `req`: `none` is an error.
+    Local { slot: u16, at: Loc, req: bool },
+    Dyn(IntF),
+}
+
+impl IntOp {
+    #[inline(always)]
+    pub(crate) fn get(&self, r: &mut Run) -> i64 {
+        match self {
+            IntOp::Const(x) => *x,
+            IntOp::Local { slot, at, req } => match r.local(*slot) {
+                Value::Int(i) => i,
+                other => bad_int(r, other, *req, at),
+            },
+            IntOp::Dyn(f) => f(r),
+        }
+    }
+}
+
 impl<'c> Compiler<'c> {
     pub(crate) fn new(g: &'c Game, locals: u16) -> Self {
         Compiler { g, m: &g.model, scopes: vec![Scope { offset: 0, args: Vec::new() }], frame: locals }
@@ -160,16 +258,29 @@ impl<'c> Compiler<'c> {
     }
 
     /// A number that must not be `none`.
-    pub(crate) fn int_req(&mut self, e: ExprId) -> IntF {
-        if let Expr::Int(i) = self.m.expr(e) {
-            let i = *i;
-            return Box::new(move |_| i);
+    pub(crate) fn int_req(&mut self, e: ExprId) -> IntOp {
+        self.int_op(e, true)
+    }
+
+    /// A number as an operand: a constant or a local is read in place.
+    pub(crate) fn int_op(&mut self, e: ExprId, req: bool) -> IntOp {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.int_op(a, req));
+        }
+        match self.m.expr(e) {
+            Expr::Int(i) => return IntOp::Const(*i),
+            Expr::PlayerCount => return IntOp::Const(i64::from(self.g.players)),
+            Expr::Local(s) => return IntOp::Local { slot: self.slot(*s), at: self.at(e), req },
+            _ => {}
         }
         let (f, at) = (self.int(e), self.at(e));
-        Box::new(move |r| {
+        if !req {
+            return IntOp::Dyn(f);
+        }
+        IntOp::Dyn(Box::new(move |r| {
             let x = f(r);
             r.need_int(x, at)
-        })
+        }))
     }
 
     /// A truth value.
@@ -273,51 +384,49 @@ impl<'c> Compiler<'c> {
     }
 
     /// A zone that must not be `none`: `NIL` after reporting it.
-    pub(crate) fn zone_req(&mut self, e: ExprId) -> IdF {
-        self.required(e, |c, e| c.zone(e), "a zone")
+    pub(crate) fn zone_req(&mut self, e: ExprId) -> IdOp {
+        self.id_op(e, IdKind::Zone)
     }
 
     /// A piece that must not be `none`.
-    pub(crate) fn piece_req(&mut self, e: ExprId) -> IdF {
-        self.required(e, |c, e| c.piece(e), "a piece")
+    pub(crate) fn piece_req(&mut self, e: ExprId) -> IdOp {
+        self.id_op(e, IdKind::Piece)
     }
 
     /// A player that must not be `none`.
-    pub(crate) fn player_req(&mut self, e: ExprId) -> IdF {
-        let (f, at) = (self.player(e), self.at(e));
-        Box::new(move |r| {
-            let p = f(r);
-            match r.need_player(p, at) {
-                Some(p) => u16::from(p),
-                None => u16::from(NO_PLAYER),
-            }
-        })
+    pub(crate) fn player_req(&mut self, e: ExprId) -> IdOp {
+        self.id_op(e, IdKind::Player)
     }
 
-    fn required(&mut self, e: ExprId, compile: impl FnOnce(&mut Self, ExprId) -> IdF, what: &'static str) -> IdF {
-        if self.argument(e).is_none() {
-            if let Expr::Local(s) = self.m.expr(e) {
-                // One closure reads, converts and checks a local.
-                let (s, at) = (self.slot(*s), self.at(e));
-                let zone = what == "a zone";
-                return Box::new(move |r| {
-                    let v = r.local(s);
-                    let x = if zone { r.as_zone(v, at) } else { r.as_piece(v, at) };
-                    if x == NIL {
-                        r.wrong(what, Value::None, at);
-                    }
-                    x
-                });
-            }
+    /// A zone, piece or player that must not be `none`, as an operand: a
+    /// constant or a local is read in place.
+    fn id_op(&mut self, e: ExprId, kind: IdKind) -> IdOp {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.id_op(a, kind));
         }
-        let (f, at) = (compile(self, e), self.at(e));
-        Box::new(move |r| {
+        let g = self.g;
+        match (self.m.expr(e), kind) {
+            (Expr::Local(s), IdKind::Zone) => return IdOp::Zone(self.slot(*s), self.at(e)),
+            (Expr::Local(s), IdKind::Piece) => return IdOp::Piece(self.slot(*s), self.at(e)),
+            (Expr::Local(s), IdKind::Player) => return IdOp::Player(self.slot(*s), self.at(e)),
+            (Expr::Box, IdKind::Zone) => return IdOp::Const(g.box_zone),
+            (Expr::Node(t, i), IdKind::Zone) => return IdOp::Const(g.track_base[t.idx()] + i),
+            (Expr::Zone(d, None), IdKind::Zone) => return IdOp::Const(g.zone_base[d.idx()]),
+            (Expr::PieceOf(k, None), IdKind::Piece) => return IdOp::Const(g.kind_range[k.idx()].0),
+            _ => {}
+        }
+        let (f, at) = match kind {
+            IdKind::Zone => (self.zone(e), self.at(e)),
+            IdKind::Piece => (self.piece(e), self.at(e)),
+            IdKind::Player => (self.player(e), self.at(e)),
+        };
+        IdOp::Dyn(Box::new(move |r| {
             let x = f(r);
-            if x == NIL {
-                r.wrong(what, Value::None, at);
+            if x == kind.none() {
+                r.wrong(kind.what(), Value::None, at);
             }
             x
-        })
+        }))
     }
 
     /// Any value.
@@ -503,21 +612,21 @@ impl<'c> Compiler<'c> {
                 if let Expr::Int(k) = self.m.expr(b).clone() {
                     if op == BinOp::Add {
                         return Box::new(move |r| {
-                            let x = fa(r);
+                            let x = fa.get(r);
                             arith(r, BinOp::Add, x, k, at)
                         });
                     }
                 }
                 Box::new(move |r| {
-                    let x = fa(r);
-                    let y = fb(r);
+                    let x = fa.get(r);
+                    let y = fb.get(r);
                     arith(r, op, x, y, at)
                 })
             }
             Expr::Neg(a) => {
                 let f = self.int_req(a);
                 Box::new(move |r| {
-                    let x = f(r);
+                    let x = f.get(r);
                     arith(r, BinOp::Sub, 0, x, at)
                 })
             }
@@ -528,14 +637,14 @@ impl<'c> Compiler<'c> {
                     Builtin::Count => {
                         let z = self.zone_req(arg(0));
                         Box::new(move |r| {
-                            let z = z(r);
+                            let z = z.get(r);
                             r.st.len.get(z as usize).map(|n| i64::from(*n)).unwrap_or(0)
                         })
                     }
                     Builtin::Pos => {
                         let p = self.piece_req(arg(0));
                         Box::new(move |r| {
-                            let p = p(r);
+                            let p = p.get(r);
                             let z = r.st.loc.get(p as usize).copied().unwrap_or(NIL);
                             place_index(r.g, z)
                         })
@@ -543,14 +652,14 @@ impl<'c> Compiler<'c> {
                     Builtin::Index => {
                         let z = self.zone_req(arg(0));
                         Box::new(move |r| {
-                            let z = z(r);
+                            let z = z.get(r);
                             place_index(r.g, z)
                         })
                     }
                     Builtin::Abs => {
                         let x = self.int_req(arg(0));
                         Box::new(move |r| {
-                            let v = x(r);
+                            let v = x.get(r);
                             arith(r, BinOp::Sub, 0, v.min(0), at).max(v)
                         })
                     }
@@ -558,7 +667,7 @@ impl<'c> Compiler<'c> {
                         let (x, y) = (self.int_req(arg(0)), self.int_req(arg(1)));
                         let max = b == Builtin::Max;
                         Box::new(move |r| {
-                            let (a, b) = (x(r), y(r));
+                            let (a, b) = (x.get(r), y.get(r));
                             if max {
                                 a.max(b)
                             } else {
@@ -573,7 +682,7 @@ impl<'c> Compiler<'c> {
                 let row = matches!(self.m.expr(e), Expr::CellRow(_));
                 let z = self.zone_req(z);
                 Box::new(move |r| {
-                    let z = z(r);
+                    let z = z.get(r);
                     match r.g.geometry.grid_pos(z) {
                         Some((_, rr, cc)) => {
                             if row {
@@ -589,7 +698,7 @@ impl<'c> Compiler<'c> {
             Expr::InARow(slot, cell, cond) => {
                 let (cell, cond, slot) = (self.zone_req(cell), self.bool(cond), self.slot(slot));
                 Box::new(move |r| {
-                    let z = cell(r);
+                    let z = cell.get(r);
                     if z == NIL {
                         return 0;
                     }
@@ -625,15 +734,15 @@ impl<'c> Compiler<'c> {
                 })
             }
             _ => {
-                let value: IntF = match body {
+                let value = match body {
                     Some(b) => self.int_req(b),
-                    None => Box::new(|_: &mut Run| 0),
+                    None => IntOp::Const(0),
                 };
                 Box::new(move |r| {
                     let mut acc: Option<i64> = None;
                     items(r, &mut |r, item| {
                         r.set_local(slot, item);
-                        let v = value(r);
+                        let v = value.get(r);
                         acc = Some(match (q, acc) {
                             (_, None) => v,
                             (Quantifier::Sum, Some(a)) => arith(r, BinOp::Add, a, v, at),
@@ -697,17 +806,17 @@ impl<'c> Compiler<'c> {
                     let (fa, fb) = (self.int_req(a), self.int_req(b));
                     if let Expr::Int(k) = self.m.expr(b).clone() {
                         return match op {
-                            BinOp::Lt => Box::new(move |r| fa(r) < k),
-                            BinOp::Le => Box::new(move |r| fa(r) <= k),
-                            BinOp::Gt => Box::new(move |r| fa(r) > k),
-                            _ => Box::new(move |r| fa(r) >= k),
+                            BinOp::Lt => Box::new(move |r| fa.get(r) < k),
+                            BinOp::Le => Box::new(move |r| fa.get(r) <= k),
+                            BinOp::Gt => Box::new(move |r| fa.get(r) > k),
+                            _ => Box::new(move |r| fa.get(r) >= k),
                         };
                     }
                     match op {
-                        BinOp::Lt => Box::new(move |r| fa(r) < fb(r)),
-                        BinOp::Le => Box::new(move |r| fa(r) <= fb(r)),
-                        BinOp::Gt => Box::new(move |r| fa(r) > fb(r)),
-                        _ => Box::new(move |r| fa(r) >= fb(r)),
+                        BinOp::Lt => Box::new(move |r| fa.get(r) < fb.get(r)),
+                        BinOp::Le => Box::new(move |r| fa.get(r) <= fb.get(r)),
+                        BinOp::Gt => Box::new(move |r| fa.get(r) > fb.get(r)),
+                        _ => Box::new(move |r| fa.get(r) >= fb.get(r)),
                     }
                 }
             },
@@ -732,28 +841,28 @@ impl<'c> Compiler<'c> {
                 let z = self.zone_req(s);
                 let bit = 1u64 << (t.0 % 64);
                 Box::new(move |r| {
-                    let z = z(r);
+                    let z = z.get(r);
                     r.g.zone_tags.get(z as usize).is_some_and(|tags| tags & bit != 0)
                 })
             }
             Expr::Is(p, v) => {
                 let p = self.piece_req(p);
                 Box::new(move |r| {
-                    let p = p(r);
+                    let p = p.get(r);
                     r.g.inst_variant.get(p as usize).copied().flatten() == Some(v)
                 })
             }
             Expr::IsKind(p, k) => {
                 let p = self.piece_req(p);
                 Box::new(move |r| {
-                    let p = p(r);
+                    let p = p.get(r);
                     r.g.inst_kind.get(p as usize) == Some(&k)
                 })
             }
             Expr::Linked(a, b, tag) => {
                 let (a, b) = (self.zone_req(a), self.zone_req(b));
                 Box::new(move |r| {
-                    let (za, zb) = (a(r), b(r));
+                    let (za, zb) = (a.get(r), b.get(r));
                     r.g.geometry.edge(za, zb).is_some_and(|mask| tag.is_none_or(|t| mask & (1u64 << (t.0 % 64)) != 0))
                 })
             }
@@ -764,12 +873,103 @@ impl<'c> Compiler<'c> {
         }
     }
 
-    /// `a == b`, on unboxed values when both sides have the same native form.
+    /// A local of the frame that is not an inlined function's parameter
+    /// standing for the caller's argument.
+    fn plain_local(&self, e: ExprId) -> Option<u16> {
+        match self.m.expr(e) {
+            Expr::Local(s) if self.argument(e).is_none() => Some(self.slot(*s)),
+            _ => None,
+        }
+    }
+
+    /// `a == b`, on unboxed values when both sides have the same native
+    /// form, or when one side is `none` or a local. Every shortcut gives what
+    /// comparing the two values would: a piece equals its variant, and
+    /// values of different types are different.
     fn equal(&mut self, a: ExprId, b: ExprId) -> BoolF {
+        // `x == none`
+        for (x, y) in [(a, b), (b, a)] {
+            if matches!(self.m.expr(y), Expr::None) {
+                let native = self.native(x);
+                return match native {
+                    Native::Int => {
+                        let f = self.int(x);
+                        Box::new(move |r| f(r) == NONE_INT)
+                    }
+                    Native::Zone | Native::Piece => {
+                        let f = if native == Native::Zone { self.zone(x) } else { self.piece(x) };
+                        Box::new(move |r| f(r) == NIL)
+                    }
+                    Native::Player => {
+                        let f = self.player(x);
+                        Box::new(move |r| f(r) == u16::from(NO_PLAYER))
+                    }
+                    _ => {
+                        let f = self.val(x);
+                        Box::new(move |r| f(r) == Value::None)
+                    }
+                };
+            }
+        }
+        // A value compared with a local: read the local and match it.
+        for (x, y) in [(a, b), (b, a)] {
+            let Some(slot) = self.plain_local(y) else { continue };
+            match self.native(x) {
+                Native::Int => {
+                    let f = self.int(x);
+                    return Box::new(move |r| {
+                        let i = f(r);
+                        match r.local(slot) {
+                            Value::Int(j) => i == j,
+                            Value::None => i == NONE_INT,
+                            _ => false,
+                        }
+                    });
+                }
+                Native::Zone => {
+                    let f = self.zone(x);
+                    return Box::new(move |r| {
+                        let z = f(r);
+                        match r.local(slot) {
+                            Value::Zone(w) => z == w,
+                            Value::None => z == NIL,
+                            _ => false,
+                        }
+                    });
+                }
+                Native::Player => {
+                    let f = self.player(x);
+                    return Box::new(move |r| {
+                        let p = f(r);
+                        match r.local(slot) {
+                            Value::Player(q) => p == u16::from(q),
+                            Value::None => p == u16::from(NO_PLAYER),
+                            _ => false,
+                        }
+                    });
+                }
+                Native::Piece => {
+                    let f = self.piece(x);
+                    return Box::new(move |r| {
+                        let p = f(r);
+                        match r.local(slot) {
+                            Value::Piece(q) => p == q,
+                            Value::None => p == NIL,
+                            Value::Variant(v) => r.g.inst_variant.get(p as usize).copied().flatten() == Some(VariantId(v)),
+                            _ => false,
+                        }
+                    });
+                }
+                _ => {}
+            }
+        }
         match (self.native(a), self.native(b)) {
             (Native::Int, Native::Int) => {
-                let (fa, fb) = (self.int(a), self.int(b));
-                Box::new(move |r| fa(r) == fb(r))
+                let (fa, fb) = (self.int_op(a, false), self.int_op(b, false));
+                match fb {
+                    IntOp::Const(k) => Box::new(move |r| fa.get(r) == k),
+                    fb => Box::new(move |r| fa.get(r) == fb.get(r)),
+                }
             }
             (Native::Bool, Native::Bool) => {
                 let (fa, fb) = (self.bool(a), self.bool(b));
@@ -819,7 +1019,7 @@ impl<'c> Compiler<'c> {
                     (ZoneMult::PerPlayer, Some(i)) => {
                         let p = self.player_req(i);
                         Box::new(move |r| {
-                            let p = p(r);
+                            let p = p.get(r);
                             if p == u16::from(NO_PLAYER) {
                                 NIL
                             } else {
@@ -831,7 +1031,7 @@ impl<'c> Compiler<'c> {
                         let z = self.zone_req(i);
                         let track = self.m.tracks[t.idx()].name.clone();
                         Box::new(move |r| {
-                            let z = z(r);
+                            let z = z.get(r);
                             match r.g.geometry.place.get(z as usize).copied().flatten() {
                                 Some(p) if p.track == t => base + p.index,
                                 _ if z == NIL => NIL,
@@ -848,7 +1048,7 @@ impl<'c> Compiler<'c> {
             Expr::Cell(t, row, col) => {
                 let (row, col) = (self.int_req(row), self.int_req(col));
                 Box::new(move |r| {
-                    let (a, b) = (row(r), col(r));
+                    let (a, b) = (row.get(r), col.get(r));
                     r.g.geometry.cell(t, a, b).unwrap_or(NIL)
                 })
             }
@@ -856,7 +1056,7 @@ impl<'c> Compiler<'c> {
                 let i = self.int_req(i);
                 let track = self.m.tracks[t.idx()].name.clone();
                 Box::new(move |r| {
-                    let i = i(r);
+                    let i = i.get(r);
                     match r.g.geometry.along(t, i.saturating_sub(1)) {
                         Some(z) => z,
                         None => {
@@ -869,8 +1069,8 @@ impl<'c> Compiler<'c> {
             Expr::Step(z, dr, dc) => {
                 let (z, dr, dc) = (self.zone_req(z), self.int_req(dr), self.int_req(dc));
                 Box::new(move |r| {
-                    let z = z(r);
-                    let (a, b) = (dr(r), dc(r));
+                    let z = z.get(r);
+                    let (a, b) = (dr.get(r), dc.get(r));
                     if z == NIL {
                         return NIL;
                     }
@@ -885,7 +1085,7 @@ impl<'c> Compiler<'c> {
             Expr::Call(Builtin::ZoneOf, args) => {
                 let p = self.piece_req(args.first().copied().unwrap_or(e));
                 Box::new(move |r| {
-                    let p = p(r);
+                    let p = p.get(r);
                     r.st.loc.get(p as usize).copied().unwrap_or(NIL)
                 })
             }
@@ -904,7 +1104,7 @@ impl<'c> Compiler<'c> {
                 let (first, count) = (g.kind_range[k.idx()].0, self.m.kinds[k.idx()].count);
                 let p = self.player_req(i);
                 Box::new(move |r| {
-                    let p = p(r);
+                    let p = p.get(r);
                     if p == u16::from(NO_PLAYER) {
                         NIL
                     } else {
@@ -915,7 +1115,7 @@ impl<'c> Compiler<'c> {
             Expr::Call(Builtin::Top, args) => {
                 let z = self.zone_req(args.first().copied().unwrap_or(e));
                 Box::new(move |r| {
-                    let z = z(r);
+                    let z = z.get(r);
                     r.st.tail.get(z as usize).copied().unwrap_or(NIL)
                 })
             }
@@ -938,14 +1138,14 @@ impl<'c> Compiler<'c> {
                     Builtin::Owner => {
                         let p = self.piece_req(arg(0));
                         Box::new(move |r| {
-                            let p = p(r);
+                            let p = p.get(r);
                             r.g.inst_owner.get(p as usize).copied().flatten().map(u16::from).unwrap_or(u16::from(NO_PLAYER))
                         })
                     }
                     Builtin::Holder => {
                         let p = self.piece_req(arg(0));
                         Box::new(move |r| {
-                            let p = p(r);
+                            let p = p.get(r);
                             let z = r.st.loc.get(p as usize).copied().unwrap_or(NIL);
                             r.g.zones.get(z as usize).and_then(|info| info.owner).map(u16::from).unwrap_or(u16::from(NO_PLAYER))
                         })
@@ -954,7 +1154,7 @@ impl<'c> Compiler<'c> {
                         let (p, d) = (self.player_req(arg(0)), self.val(arg(1)));
                         let dir_at = self.at(arg(1));
                         Box::new(move |r| {
-                            let p = p(r);
+                            let p = p.get(r);
                             let d = match d(r) {
                                 Value::Dir(d) => i64::from(d),
                                 other => {
@@ -971,7 +1171,7 @@ impl<'c> Compiler<'c> {
                     Builtin::PlayerNo => {
                         let n = self.int_req(arg(0));
                         Box::new(move |r| {
-                            let n = n(r);
+                            let n = n.get(r);
                             if n < 1 || n > i64::from(r.g.players) {
                                 let msg = format!("there is no player {n} in a game of {}", r.g.players);
                                 r.fail(ExecErrorKind::OutOfRange, msg, at);
@@ -1018,7 +1218,7 @@ impl<'c> Compiler<'c> {
                 let rows: Vec<(i64, i64)> = self.m.tables[t.idx()].rows.iter().map(|(lo, hi, _)| (*lo, *hi)).collect();
                 let name = self.m.tables[t.idx()].name.clone();
                 Box::new(move |r| {
-                    let k = key(r);
+                    let k = key.get(r);
                     match rows.iter().position(|(lo, hi)| (*lo..=*hi).contains(&k)) {
                         Some(row) => Value::Row(t.0, row as u16),
                         None => {
@@ -1082,7 +1282,7 @@ impl<'c> Compiler<'c> {
             Expr::Range(a, b) => {
                 let (a, b) = (self.int_req(a), self.int_req(b));
                 Box::new(move |r, visit| {
-                    let (x, y) = (a(r), b(r));
+                    let (x, y) = (a.get(r), b.get(r));
                     if y.saturating_sub(x) > MAX_RANGE {
                         r.fail(ExecErrorKind::OutOfRange, format!("the range {x}..{y} is too long to walk (at most {MAX_RANGE} items)"), at);
                         return false;
@@ -1112,7 +1312,7 @@ impl<'c> Compiler<'c> {
                 let each = self.m.kinds[k.idx()].count;
                 let p = self.player_req(p);
                 Box::new(move |r, visit| {
-                    let p = p(r);
+                    let p = p.get(r);
                     if p == u16::from(NO_PLAYER) {
                         return true;
                     }
@@ -1123,7 +1323,7 @@ impl<'c> Compiler<'c> {
             Expr::Contents(z) => {
                 let z = self.zone_req(z);
                 Box::new(move |r, visit| {
-                    let z = z(r);
+                    let z = z.get(r);
                     let mut p = r.st.head.get(z as usize).copied().unwrap_or(NIL);
                     while p != NIL {
                         let next = r.st.next.get(p as usize).copied().unwrap_or(NIL);
@@ -1138,7 +1338,7 @@ impl<'c> Compiler<'c> {
             Expr::Neighbors(z) => {
                 let z = self.zone_req(z);
                 Box::new(move |r, visit| {
-                    let z = z(r);
+                    let z = z.get(r);
                     let g = r.g;
                     match g.geometry.adjacent.get(z as usize) {
                         Some(list) => list.iter().all(|(x, _)| r.going() && visit(r, Value::Zone(*x))),
@@ -1149,8 +1349,8 @@ impl<'c> Compiler<'c> {
             Expr::Line(z, dr, dc) => {
                 let (z, dr, dc) = (self.zone_req(z), self.int_req(dr), self.int_req(dc));
                 Box::new(move |r, visit| {
-                    let mut at = z(r);
-                    let (a, b) = (dr(r), dc(r));
+                    let mut at = z.get(r);
+                    let (a, b) = (dr.get(r), dc.get(r));
                     if (a, b) == (0, 0) || at == NIL {
                         return true;
                     }
@@ -1166,7 +1366,7 @@ impl<'c> Compiler<'c> {
             Expr::Region(slot, start, cond) => {
                 let (start, cond, slot) = (self.zone_req(start), self.bool(cond), self.slot(slot));
                 Box::new(move |r, visit| {
-                    let s = start(r);
+                    let s = start.get(r);
                     if s == NIL {
                         return true;
                     }
@@ -1259,11 +1459,11 @@ fn slot_of(r: &mut Run, base: u32, index: &Index, at: Loc) -> Option<usize> {
     match index {
         Index::None => Some(base as usize),
         Index::Player(f) => {
-            let p = f(r);
+            let p = f.get(r);
             (p < u16::from(r.g.players)).then_some(base as usize + p as usize)
         }
         Index::Piece(f, k, first, n) => {
-            let p = f(r);
+            let p = f.get(r);
             if p == NIL {
                 return None;
             }

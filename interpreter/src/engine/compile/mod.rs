@@ -27,7 +27,7 @@ use super::value::Value;
 use crate::model::{DieId, KindId, Loc, MatchKey, ProcId, StmtId};
 use grimoire_grammar::ast::AssignOp;
 
-pub(crate) use expr::{arith, resolve_slot};
+pub(crate) use expr::{arith, resolve_slot, IdOp, IntOp};
 pub(crate) use stmt::compile_program;
 
 /// Integer `none` (an empty `max`, the position of a piece off the board).
@@ -63,11 +63,11 @@ pub(crate) struct Program {
     pub(crate) end_when: Vec<BoolF>,
     /// Initial values of counters and vars, evaluated in a window of
     /// `init_locals` slots.
-    pub(crate) counter_init: Vec<Option<IntF>>,
+    pub(crate) counter_init: Vec<Option<IntOp>>,
     pub(crate) var_init: Vec<Option<ValF>>,
     pub(crate) init_locals: u16,
     /// The fixed number of rounds, if any (evaluated like the initial values).
-    pub(crate) round_times: Option<IntF>,
+    pub(crate) round_times: Option<IntOp>,
     /// Every cell of every table (table, row, column), evaluated in a window
     /// of `table_locals` fresh slots.
     pub(crate) table_cells: Vec<Vec<Vec<ValF>>>,
@@ -90,9 +90,9 @@ pub(crate) enum Index {
     /// A single slot.
     None,
     /// One slot per player.
-    Player(IdF),
+    Player(IdOp),
     /// One slot per piece of a kind: the first instance and how many.
-    Piece(IdF, KindId, u16, u16),
+    Piece(IdOp, KindId, u16, u16),
 }
 
 /// What an assignment writes.
@@ -112,20 +112,20 @@ pub(crate) enum Op {
     /// Assignment to a var or counter (or `+=` on a local).
     Assign(Target, AssignOp, ValF),
     /// Move one piece to the back of a zone, or the front.
-    MovePiece { piece: IdF, to: IdF, bottom: bool },
+    MovePiece { piece: IdOp, to: IdOp, bottom: bool },
     /// Move the top piece of a zone.
-    MoveTop { from: IdF, to: IdF, bottom: bool },
+    MoveTop { from: IdOp, to: IdOp, bottom: bool },
     /// Move every piece of a zone, front first.
-    MoveAll { from: IdF, to: IdF, bottom: bool },
+    MoveAll { from: IdOp, to: IdOp, bottom: bool },
     /// Move N pieces of a kind, top-most first.
-    MoveCount { n: IntF, kind: KindId, from: IdF, to: IdF, bottom: bool },
+    MoveCount { n: IntOp, kind: KindId, from: IdOp, to: IdOp, bottom: bool },
     /// Random order.
-    Shuffle(IdF),
+    Shuffle(IdOp),
     /// Roll a die into a local.
     Roll(u16, DieId),
     /// A decision (or chance's pick when `by` is absent) over the tuples of
     /// the bindings; `otherwise` is where to go when there is none.
-    Choose { binds: Vec<(u16, CollF)>, cond: Option<BoolF>, by: Option<IdF>, otherwise: Option<u32>, stmt: StmtId },
+    Choose { binds: Vec<(u16, CollF)>, cond: Option<BoolF>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId },
     /// Go to an operation.
     Jump(u32),
     /// Go to an operation unless the condition holds.
@@ -137,7 +137,7 @@ pub(crate) enum Op {
     /// End of a `for` body: the next item and back to `body`, or leave.
     ForNext { slot: u16, state: u16, body: u32 },
     /// Start a `repeat`: the hidden slot `left` counts down.
-    RepeatStart { n: IntF, left: u16, exit: u32 },
+    RepeatStart { n: IntOp, left: u16, exit: u32 },
     /// End of a `repeat` body.
     RepeatNext { left: u16, body: u32 },
     /// `match`: the first arm one of whose keys matches, else `default`.
@@ -147,11 +147,11 @@ pub(crate) enum Op {
     /// Run the rule an exception changes, as written.
     Proceed(ProcId),
     /// Start an `as` block: save the actor in a hidden slot and set it.
-    SetActor { player: IdF, save: u16 },
+    SetActor { player: IdOp, save: u16 },
     /// End of an `as` block.
     RestoreActor(u16),
     /// One player wins.
-    Win(IdF),
+    Win(IdOp),
     /// Every player of a collection shares the victory.
     WinAll(CollF),
     /// A declared draw.

@@ -4,7 +4,7 @@
 //! frame, so the position in the rules is just a procedure and an index.
 
 use super::expr::Compiler;
-use super::{BoolF, Code, IntF, Op, Program, Target, ValF};
+use super::{BoolF, Code, IntOp, Op, Program, Target, ValF};
 use crate::engine::layout::Game;
 use crate::model::*;
 
@@ -36,7 +36,7 @@ pub(crate) fn compile_program(g: &Game) -> Program {
         procs.push(Code { ops: e.ops, at: e.at, locals });
     }
     let mut init = Compiler::new(g, 8);
-    let counter_init: Vec<Option<IntF>> = m.counters.iter().map(|d| d.init.map(|x| init.int_req(x))).collect();
+    let counter_init: Vec<Option<IntOp>> = m.counters.iter().map(|d| d.init.map(|x| init.int_req(x))).collect();
     let var_init: Vec<Option<ValF>> = m.vars.iter().map(|d| d.init.map(|x| init.val(x))).collect();
     let round_times = m.round.and_then(|(_, t)| t).map(|t| init.int_req(t));
     let mut cells = Compiler::new(g, 0);
@@ -250,7 +250,7 @@ impl Emit<'_> {
 
     /// A `choose`: the operation, then (if there is an `else`) a jump over
     /// the `else` block, which the operation goes to when there is no option.
-    fn choose(&mut self, binds: &[(u16, ExprId)], cond: Option<ExprId>, by: Option<super::IdF>, otherwise: Option<BlockId>, s: StmtId, at: Loc) {
+    fn choose(&mut self, binds: &[(u16, ExprId)], cond: Option<ExprId>, by: Option<super::IdOp>, otherwise: Option<BlockId>, s: StmtId, at: Loc) {
         let binds = binds.iter().map(|(slot, from)| (self.c.slot(*slot), self.c.coll(*from))).collect();
         let cond = cond.map(|x| self.c.bool(x));
         let op = self.emit(Op::Choose { binds, cond, by, otherwise: None, stmt: s }, at);
