@@ -19,15 +19,20 @@
 //! compiler instead of a verifier, and specialised shapes (a local compared
 //! with a constant, a counter of a player) are just other closures.
 
-mod expr;
+mod collections;
+mod compiler;
+mod logic;
+mod numbers;
+mod operands;
 mod stmt;
+mod things;
 
 use super::run::Run;
 use super::value::Value;
 use crate::model::{DieId, KindId, Loc, MatchKey, ProcId, StmtId};
 use grimoire_grammar::ast::AssignOp;
 
-pub(crate) use expr::{arith, resolve_slot, IdOp, IntOp};
+pub(crate) use operands::{arith, resolve_slot, IdOp, IntOp};
 pub(crate) use stmt::compile_program;
 
 /// Integer `none` (an empty `max`, the position of a piece off the board).

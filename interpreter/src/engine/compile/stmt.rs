@@ -3,7 +3,7 @@
 //! `for`, a `repeat` or an `as` keeps its bookkeeping in hidden locals of the
 //! frame, so the position in the rules is just a procedure and an index.
 
-use super::expr::Compiler;
+use super::compiler::Compiler;
 use super::{BoolF, Code, IntOp, Op, Program, Target, ValF};
 use crate::engine::layout::Game;
 use crate::model::*;

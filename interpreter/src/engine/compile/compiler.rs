@@ -1,0 +1,510 @@
+//! The compiler of expressions: its scopes (inlined functions), the entry
+//! point for each form of value, and the conversions between forms. Each
+//! family of constructs is compiled in a file of its own: `numbers.rs`,
+//! `logic.rs`, `things.rs` (zones, pieces, players and other values) and
+//! `collections.rs`; `operands.rs` holds the operands read in place.
+
+use super::operands::{bad_id, Fallback, IdKind, IdOp, IntOp};
+use super::{BoolF, CollF, IdF, Index, IntF, ValF, NONE_INT, NO_PLAYER};
+use crate::engine::error::ExecErrorKind;
+use crate::engine::layout::Game;
+use crate::engine::run::Run;
+use crate::engine::state::NIL;
+use crate::engine::value::Value;
+use crate::model::*;
+use grimoire_grammar::ast::{BinOp, Quantifier};
+
+/// What an expression gives without conversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Native {
+    Int,
+    Bool,
+    Zone,
+    Piece,
+    Player,
+    Val,
+    Coll,
+}
+
+/// Functions may call functions this deep (they are inlined).
+pub(crate) const INLINE_DEPTH: u32 = 64;
+
+/// Compiles the expressions of one frame (a procedure, or the window of the
+/// initial values): slots of inlined functions and hidden slots are
+/// allocated past the frame's own locals.
+pub(crate) struct Compiler<'c> {
+    pub(crate) g: &'c Game,
+    pub(crate) m: &'c Model,
+    /// The procedure, then one scope per function being inlined.
+    scopes: Vec<Scope>,
+    /// Slots of the frame in use so far.
+    pub(crate) frame: u16,
+}
+
+/// Where the locals of the code being compiled live.
+struct Scope {
+    /// Added to every slot: where an inlined function's locals start.
+    offset: u16,
+    /// For an inlined function: the argument expression (of the caller)
+    /// that stands for each parameter, when it is simple enough to use in
+    /// place (a local, a constant); `None` when the argument was stored.
+    args: Vec<Option<ExprId>>,
+}
+
+/// Signature of a closure giving one kind of unboxed value.
+type F<T> = Box<dyn Fn(&mut Run) -> T + Send + Sync>;
+
+impl<'c> Compiler<'c> {
+    pub(crate) fn new(g: &'c Game, locals: u16) -> Self {
+        Compiler { g, m: &g.model, scopes: vec![Scope { offset: 0, args: Vec::new() }], frame: locals }
+    }
+
+    /// A fresh hidden slot of the frame (loops, `as`, inlined functions).
+    pub(crate) fn alloc(&mut self, n: u16) -> u16 {
+        let at = self.frame;
+        self.frame = self.frame.saturating_add(n);
+        at
+    }
+
+    /// The frame slot of a local as the rulebook numbers it.
+    pub(crate) fn slot(&self, s: u16) -> u16 {
+        self.scopes.last().map(|sc| sc.offset).unwrap_or(0).saturating_add(s)
+    }
+
+    /// The caller's argument that stands for this parameter of the function
+    /// being inlined, if it is used in place.
+    pub(crate) fn argument(&self, e: ExprId) -> Option<ExprId> {
+        let Expr::Local(s) = self.m.expr(e) else { return None };
+        self.scopes.last()?.args.get(*s as usize).copied().flatten()
+    }
+
+    /// Compile an argument expression in the caller's scope.
+    pub(crate) fn in_caller<T>(&mut self, arg: ExprId, compile: impl FnOnce(&mut Self, ExprId) -> T) -> T {
+        let inner = self.scopes.pop();
+        let out = compile(self, arg);
+        if let Some(sc) = inner {
+            self.scopes.push(sc);
+        }
+        out
+    }
+
+    /// Arguments cheap and pure enough to be evaluated where the parameter
+    /// is read instead of once into a slot.
+    pub(crate) fn simple(&self, e: ExprId) -> bool {
+        matches!(
+            self.m.expr(e),
+            Expr::Local(_)
+                | Expr::Int(_)
+                | Expr::Bool(_)
+                | Expr::None
+                | Expr::Variant(_)
+                | Expr::Face(_)
+                | Expr::Dir(_)
+                | Expr::PlayerCount
+                | Expr::Box
+                | Expr::Node(..)
+                | Expr::Actor
+                | Expr::Enabled(_)
+                | Expr::Zone(_, None)
+                | Expr::Var(_, None)
+                | Expr::Counter(_, None)
+                | Expr::PieceOf(_, None)
+        )
+    }
+
+    pub(crate) fn at(&self, e: ExprId) -> Loc {
+        self.m.expr_at.get(e.0 as usize).copied().unwrap_or(Loc { file: FileId(0), span: grimoire_grammar::ast::Span::new(0, 0) })
+    }
+
+    pub(crate) fn native(&self, e: ExprId) -> Native {
+        match self.m.expr(e) {
+            Expr::Int(_) | Expr::Counter(..) | Expr::PlayerCount | Expr::RoundNumber | Expr::Attr(..) | Expr::Neg(_) | Expr::CellRow(_) | Expr::CellCol(_) | Expr::InARow(..) => Native::Int,
+            Expr::Bin(op, ..) => match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Native::Int,
+                _ => Native::Bool,
+            },
+            Expr::Comp(q, ..) => match q {
+                Quantifier::Count | Quantifier::CountWhile | Quantifier::Sum | Quantifier::Max | Quantifier::Min => Native::Int,
+                Quantifier::Any | Quantifier::All => Native::Bool,
+                Quantifier::First => Native::Val,
+                Quantifier::Filter | Quantifier::FilterWhile => Native::Coll,
+            },
+            Expr::Call(b, _) => match b {
+                Builtin::Count | Builtin::Pos | Builtin::Index | Builtin::Abs | Builtin::Min | Builtin::Max => Native::Int,
+                Builtin::ZoneOf => Native::Zone,
+                Builtin::Top => Native::Piece,
+                Builtin::Owner | Builtin::Holder | Builtin::NextPlayer | Builtin::PlayerNo => Native::Player,
+                Builtin::Opposite => Native::Val,
+            },
+            Expr::Bool(_) | Expr::Not(_) | Expr::Tagged(..) | Expr::Enabled(_) | Expr::Is(..) | Expr::IsKind(..) | Expr::Linked(..) => Native::Bool,
+            Expr::Zone(..) | Expr::Box | Expr::Node(..) | Expr::Cell(..) | Expr::Space(..) | Expr::Step(..) => Native::Zone,
+            Expr::PieceOf(..) | Expr::Leader(..) | Expr::Rearmost(..) => Native::Piece,
+            Expr::Actor => Native::Player,
+            Expr::None | Expr::Local(_) | Expr::Var(..) | Expr::Variant(_) | Expr::Face(_) | Expr::Dir(_) | Expr::Row(..) | Expr::Column(..) | Expr::CallFn(..) => Native::Val,
+            Expr::Players | Expr::Range(..) | Expr::List(_) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::PiecesOf(..) | Expr::Contents(_) | Expr::Neighbors(_) | Expr::Line(..) | Expr::Region(..) => Native::Coll,
+        }
+    }
+
+    // ------------------------------------------------------------ entry points
+
+    /// A number (`NONE_INT` for none).
+    pub(crate) fn int(&mut self, e: ExprId) -> IntF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.int(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_int(v, at)
+            });
+        }
+        if let Expr::CallFn(f, args) = self.m.expr(e) {
+            return self.inline(*f, args, |c, body| c.int(body));
+        }
+        if self.native(e) == Native::Int {
+            return self.int_native(e);
+        }
+        let (v, at) = (self.val(e), self.at(e));
+        Box::new(move |r| {
+            let x = v(r);
+            r.as_int(x, at)
+        })
+    }
+
+    /// A number that must not be `none`.
+    pub(crate) fn int_req(&mut self, e: ExprId) -> IntOp {
+        self.int_op(e, true)
+    }
+
+    /// A number as an operand: a constant or a local is read in place.
+    pub(crate) fn int_op(&mut self, e: ExprId, req: bool) -> IntOp {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.int_op(a, req));
+        }
+        match self.m.expr(e) {
+            Expr::Int(i) => return IntOp::Const(*i),
+            Expr::PlayerCount => return IntOp::Const(i64::from(self.g.players)),
+            Expr::Local(s) => return IntOp::Local { slot: self.slot(*s), at: self.at(e), req },
+            Expr::Call(Builtin::Count, args) if args.len() == 1 => {
+                let z = args[0];
+                return IntOp::Count(self.zone_req(z));
+            }
+            _ => {}
+        }
+        let (f, at) = (self.int(e), self.at(e));
+        if !req {
+            return IntOp::Dyn(f);
+        }
+        IntOp::Dyn(Box::new(move |r| {
+            let x = f(r);
+            r.need_int(x, at)
+        }))
+    }
+
+    /// A truth value.
+    pub(crate) fn bool(&mut self, e: ExprId) -> BoolF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.bool(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_bool(v, at)
+            });
+        }
+        if let Expr::CallFn(f, args) = self.m.expr(e) {
+            return self.inline(*f, args, |c, body| c.bool(body));
+        }
+        if self.native(e) == Native::Bool {
+            return self.bool_native(e);
+        }
+        let (v, at) = (self.val(e), self.at(e));
+        Box::new(move |r| {
+            let x = v(r);
+            r.as_bool(x, at)
+        })
+    }
+
+    /// A zone (`NIL` for none).
+    pub(crate) fn zone(&mut self, e: ExprId) -> IdF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.zone(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_zone(v, at)
+            });
+        }
+        if let Expr::CallFn(f, args) = self.m.expr(e) {
+            return self.inline(*f, args, |c, body| c.zone(body));
+        }
+        if self.native(e) == Native::Zone {
+            return self.zone_native(e);
+        }
+        let (v, at) = (self.val(e), self.at(e));
+        Box::new(move |r| {
+            let x = v(r);
+            r.as_zone(x, at)
+        })
+    }
+
+    /// A piece (`NIL` for none).
+    pub(crate) fn piece(&mut self, e: ExprId) -> IdF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.piece(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_piece(v, at)
+            });
+        }
+        if let Expr::CallFn(f, args) = self.m.expr(e) {
+            return self.inline(*f, args, |c, body| c.piece(body));
+        }
+        if self.native(e) == Native::Piece {
+            return self.piece_native(e);
+        }
+        let (v, at) = (self.val(e), self.at(e));
+        Box::new(move |r| {
+            let x = v(r);
+            r.as_piece(x, at)
+        })
+    }
+
+    /// A player (`NO_PLAYER` for none).
+    pub(crate) fn player(&mut self, e: ExprId) -> IdF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.player(a));
+        }
+        if let Expr::Local(s) = self.m.expr(e) {
+            let (s, at) = (self.slot(*s), self.at(e));
+            return Box::new(move |r| {
+                let v = r.local(s);
+                r.as_player(v, at)
+            });
+        }
+        if let Expr::CallFn(f, args) = self.m.expr(e) {
+            return self.inline(*f, args, |c, body| c.player(body));
+        }
+        if self.native(e) == Native::Player {
+            return self.player_native(e);
+        }
+        let (v, at) = (self.val(e), self.at(e));
+        Box::new(move |r| {
+            let x = v(r);
+            r.as_player(x, at)
+        })
+    }
+
+    /// A zone that must not be `none`: `NIL` after reporting it.
+    pub(crate) fn zone_req(&mut self, e: ExprId) -> IdOp {
+        self.id_op(e, IdKind::Zone)
+    }
+
+    /// A piece that must not be `none`.
+    pub(crate) fn piece_req(&mut self, e: ExprId) -> IdOp {
+        self.id_op(e, IdKind::Piece)
+    }
+
+    /// A player that must not be `none`.
+    pub(crate) fn player_req(&mut self, e: ExprId) -> IdOp {
+        self.id_op(e, IdKind::Player)
+    }
+
+    /// A player, `none` allowed, as an operand.
+    pub(crate) fn player_op(&mut self, e: ExprId) -> IdOp {
+        if let Expr::Call(Builtin::Owner, args) = self.m.expr(e) {
+            if let Some(slot) = args.first().and_then(|x| self.plain_local(*x)) {
+                // `owner(x)` gives `none` for a piece of nobody: that is not an error here.
+                let at = self.at(e);
+                return IdOp::Dyn(Box::new(move |r| match r.local(slot) {
+                    Value::Piece(p) => r.g.inst_owner.get(p as usize).copied().flatten().map(u16::from).unwrap_or(u16::from(NO_PLAYER)),
+                    other => bad_id(r, other, IdKind::Piece, &at),
+                }));
+            }
+        }
+        IdOp::Dyn(self.player(e))
+    }
+
+    /// A zone, piece or player that must not be `none`, as an operand: a
+    /// constant or a local is read in place.
+    pub(crate) fn id_op(&mut self, e: ExprId, kind: IdKind) -> IdOp {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.id_op(a, kind));
+        }
+        let g = self.g;
+        match (self.m.expr(e), kind) {
+            (Expr::Local(s), IdKind::Zone) => return IdOp::Zone(self.slot(*s), self.at(e)),
+            (Expr::Local(s), IdKind::Piece) => return IdOp::Piece(self.slot(*s), self.at(e)),
+            (Expr::Local(s), IdKind::Player) => return IdOp::Player(self.slot(*s), self.at(e)),
+            (Expr::Box, IdKind::Zone) => return IdOp::Const(g.box_zone),
+            (Expr::Node(t, i), IdKind::Zone) => return IdOp::Const(g.track_base[t.idx()] + i),
+            (Expr::Zone(d, None), IdKind::Zone) => return IdOp::Const(g.zone_base[d.idx()]),
+            (Expr::PieceOf(k, None), IdKind::Piece) => return IdOp::Const(g.kind_range[k.idx()].0),
+            (Expr::Call(b @ (Builtin::ZoneOf | Builtin::Owner), args), _) if args.len() == 1 => {
+                let x = args[0];
+                if let (Some(slot), Builtin::ZoneOf, IdKind::Zone) | (Some(slot), Builtin::Owner, IdKind::Player) = (self.plain_local(x), *b, kind) {
+                    let at = self.at(x);
+                    return if *b == Builtin::ZoneOf { IdOp::ZoneOfLocal(slot, at) } else { IdOp::OwnerOfLocal(slot, at) };
+                }
+            }
+            _ => {}
+        }
+        let (f, at) = match kind {
+            IdKind::Zone => (self.zone(e), self.at(e)),
+            IdKind::Piece => (self.piece(e), self.at(e)),
+            IdKind::Player => (self.player(e), self.at(e)),
+        };
+        IdOp::Dyn(Box::new(move |r| {
+            let x = f(r);
+            if x == kind.none() {
+                r.wrong(kind.what(), Value::None, at);
+            }
+            x
+        }))
+    }
+
+    /// Any value.
+    pub(crate) fn val(&mut self, e: ExprId) -> ValF {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.val(a));
+        }
+        if let Expr::CallFn(f, args) = self.m.expr(e) {
+            return self.inline(*f, args, |c, body| c.val(body));
+        }
+        match self.native(e) {
+            Native::Int => {
+                let f = self.int_native(e);
+                Box::new(move |r| {
+                    let i = f(r);
+                    if i == NONE_INT {
+                        Value::None
+                    } else {
+                        Value::Int(i)
+                    }
+                })
+            }
+            Native::Bool => {
+                let f = self.bool_native(e);
+                Box::new(move |r| Value::Bool(f(r)))
+            }
+            Native::Zone => {
+                let f = self.zone_native(e);
+                Box::new(move |r| match f(r) {
+                    NIL => Value::None,
+                    z => Value::Zone(z),
+                })
+            }
+            Native::Piece => {
+                let f = self.piece_native(e);
+                Box::new(move |r| match f(r) {
+                    NIL => Value::None,
+                    p => Value::Piece(p),
+                })
+            }
+            Native::Player => {
+                let f = self.player_native(e);
+                Box::new(move |r| {
+                    let p = f(r);
+                    if p == u16::from(NO_PLAYER) {
+                        Value::None
+                    } else {
+                        Value::Player(p as u8)
+                    }
+                })
+            }
+            Native::Val => self.val_native(e),
+            Native::Coll => {
+                let at = self.at(e);
+                Box::new(move |r| {
+                    r.fail(ExecErrorKind::Type, "a collection was used where one value is needed".into(), at);
+                    Value::None
+                })
+            }
+        }
+    }
+
+    /// A collection.
+    pub(crate) fn coll(&mut self, e: ExprId) -> CollF {
+        if self.native(e) == Native::Coll {
+            return self.coll_native(e);
+        }
+        let at = self.at(e);
+        Box::new(move |r, _| {
+            r.fail(ExecErrorKind::Type, "a collection was needed here".into(), at);
+            false
+        })
+    }
+
+    /// A function call, inlined: simple arguments (locals, constants) are
+    /// read in place wherever the body reads the parameter; the others are
+    /// evaluated once into fresh slots of the frame, where the body (compiled
+    /// with its slots moved there) reads them.
+    pub(crate) fn inline<T: Fallback + 'static>(&mut self, f: FnId, args: &[ExprId], body: impl FnOnce(&mut Self, ExprId) -> F<T>) -> F<T> {
+        let def = &self.m.fns[f.idx()];
+        if self.scopes.len() > INLINE_DEPTH as usize {
+            let at = def.at;
+            let name = def.name.clone();
+            // Only reachable by functions calling functions 64 deep.
+            return Box::new(move |r| {
+                r.fail(ExecErrorKind::OutOfRange, format!("functions call each other more than {INLINE_DEPTH} deep, through `{name}`"), at);
+                T::fallback()
+            });
+        }
+        let start = self.alloc(def.locals.max(args.len() as u16));
+        let mut stored: Vec<(u16, ValF)> = Vec::new();
+        let mut in_place = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            if self.simple(*a) {
+                in_place.push(Some(*a));
+            } else {
+                in_place.push(None);
+                stored.push((start + i as u16, self.val(*a)));
+            }
+        }
+        self.scopes.push(Scope { offset: start, args: in_place });
+        let inner = body(self, def.body);
+        self.scopes.pop();
+        if stored.is_empty() {
+            return inner;
+        }
+        Box::new(move |r| {
+            for (slot, a) in &stored {
+                let v = a(r);
+                r.set_local(*slot, v);
+            }
+            inner(r)
+        })
+    }
+
+    /// The index of a per-player or per-piece var or counter.
+    pub(crate) fn index(&mut self, idx: Option<ExprId>, per_piece: Option<KindId>) -> Index {
+        match (idx, per_piece) {
+            (None, _) => Index::None,
+            (Some(i), None) => Index::Player(self.player_req(i)),
+            (Some(i), Some(k)) => {
+                let (first, n) = self.g.kind_range[k.idx()];
+                Index::Piece(self.piece_req(i), k, first, n)
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ numbers
+
+    /// An expression compiled by the wrong entry point: a bug of this
+    /// compiler, reported as a rule error rather than a crash.
+    pub(crate) fn mismatch<T: Fallback + 'static>(&self, e: ExprId) -> F<T> {
+        let at = self.at(e);
+        let what = format!("{:?}", self.m.expr(e));
+        Box::new(move |r| {
+            r.fail(ExecErrorKind::Type, format!("internal: the engine cannot evaluate {what} here"), at);
+            T::fallback()
+        })
+    }
+}

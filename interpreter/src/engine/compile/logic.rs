@@ -1,0 +1,249 @@
+//! Truth values: comparisons, `and`, `or`, `not`, `any`, `all`, `in`,
+//! `tagged`, `is`, `linked`, and equality on unboxed values.
+
+use super::compiler::{Compiler, Native};
+use super::operands::IntOp;
+use super::{BoolF, NONE_INT, NO_PLAYER};
+use crate::engine::state::NIL;
+use crate::engine::value::Value;
+use crate::model::*;
+use grimoire_grammar::ast::{BinOp, Quantifier};
+
+impl Compiler<'_> {
+    pub(crate) fn bool_native(&mut self, e: ExprId) -> BoolF {
+        let at = self.at(e);
+        match self.m.expr(e).clone() {
+            Expr::Bool(b) => Box::new(move |_| b),
+            Expr::Enabled(o) => {
+                let on = self.g.options.get(o.idx()).copied().unwrap_or(false);
+                Box::new(move |_| on)
+            }
+            Expr::Not(a) => {
+                let f = self.bool(a);
+                Box::new(move |r| !f(r))
+            }
+            Expr::Bin(op, a, b) => match op {
+                BinOp::And | BinOp::Or => {
+                    // Short-circuit, so that `x != none and pos(x) > 3` is safe.
+                    let (fa, fb) = (self.bool(a), self.bool(b));
+                    if op == BinOp::And {
+                        Box::new(move |r| fa(r) && fb(r))
+                    } else {
+                        Box::new(move |r| fa(r) || fb(r))
+                    }
+                }
+                BinOp::Eq => self.equal(a, b),
+                BinOp::Ne => {
+                    let f = self.equal(a, b);
+                    Box::new(move |r| !f(r))
+                }
+                BinOp::In => {
+                    let (x, items) = (self.val(a), self.coll(b));
+                    Box::new(move |r| {
+                        let v = x(r);
+                        let mut found = false;
+                        items(r, &mut |r, y| {
+                            found = r.g.same(v, y);
+                            !found
+                        });
+                        found
+                    })
+                }
+                _ => {
+                    let (fa, fb) = (self.int_req(a), self.int_req(b));
+                    if let Expr::Int(k) = self.m.expr(b).clone() {
+                        return match op {
+                            BinOp::Lt => Box::new(move |r| fa.get(r) < k),
+                            BinOp::Le => Box::new(move |r| fa.get(r) <= k),
+                            BinOp::Gt => Box::new(move |r| fa.get(r) > k),
+                            _ => Box::new(move |r| fa.get(r) >= k),
+                        };
+                    }
+                    match op {
+                        BinOp::Lt => Box::new(move |r| fa.get(r) < fb.get(r)),
+                        BinOp::Le => Box::new(move |r| fa.get(r) <= fb.get(r)),
+                        BinOp::Gt => Box::new(move |r| fa.get(r) > fb.get(r)),
+                        _ => Box::new(move |r| fa.get(r) >= fb.get(r)),
+                    }
+                }
+            },
+            Expr::Comp(q, slot, coll, body) => {
+                let items = self.coll(coll);
+                let cond = body.map(|b| self.bool(b));
+                let slot = self.slot(slot);
+                let any = q == Quantifier::Any;
+                Box::new(move |r| {
+                    let mut hit = false;
+                    items(r, &mut |r, item| {
+                        r.set_local(slot, item);
+                        let holds = cond.as_ref().is_none_or(|c| c(r));
+                        // `any` stops at the first that holds, `all` at the first that fails.
+                        hit = holds == any;
+                        !hit
+                    });
+                    hit == any
+                })
+            }
+            Expr::Tagged(s, t) => {
+                let z = self.zone_req(s);
+                let bit = 1u64 << (t.0 % 64);
+                Box::new(move |r| {
+                    let z = z.get(r);
+                    r.g.zone_tags.get(z as usize).is_some_and(|tags| tags & bit != 0)
+                })
+            }
+            Expr::Is(p, v) => {
+                let p = self.piece_req(p);
+                Box::new(move |r| {
+                    let p = p.get(r);
+                    r.g.inst_variant.get(p as usize).copied().flatten() == Some(v)
+                })
+            }
+            Expr::IsKind(p, k) => {
+                let p = self.piece_req(p);
+                Box::new(move |r| {
+                    let p = p.get(r);
+                    r.g.inst_kind.get(p as usize) == Some(&k)
+                })
+            }
+            Expr::Linked(a, b, tag) => {
+                let (a, b) = (self.zone_req(a), self.zone_req(b));
+                Box::new(move |r| {
+                    let (za, zb) = (a.get(r), b.get(r));
+                    r.g.geometry.edge(za, zb).is_some_and(|mask| tag.is_none_or(|t| mask & (1u64 << (t.0 % 64)) != 0))
+                })
+            }
+            _ => {
+                let _ = at;
+                self.mismatch(e)
+            }
+        }
+    }
+
+    /// A local of the frame that is not an inlined function's parameter
+    /// standing for the caller's argument.
+    pub(crate) fn plain_local(&self, e: ExprId) -> Option<u16> {
+        match self.m.expr(e) {
+            Expr::Local(s) if self.argument(e).is_none() => Some(self.slot(*s)),
+            _ => None,
+        }
+    }
+
+    /// `a == b`, on unboxed values when both sides have the same native
+    /// form, or when one side is `none` or a local. Every shortcut gives what
+    /// comparing the two values would: a piece equals its variant, and
+    /// values of different types are different.
+    pub(crate) fn equal(&mut self, a: ExprId, b: ExprId) -> BoolF {
+        // `x == none`
+        for (x, y) in [(a, b), (b, a)] {
+            if matches!(self.m.expr(y), Expr::None) {
+                let native = self.native(x);
+                return match native {
+                    Native::Int => {
+                        let f = self.int(x);
+                        Box::new(move |r| f(r) == NONE_INT)
+                    }
+                    Native::Zone | Native::Piece => {
+                        let f = if native == Native::Zone { self.zone(x) } else { self.piece(x) };
+                        Box::new(move |r| f(r) == NIL)
+                    }
+                    Native::Player => {
+                        let f = self.player(x);
+                        Box::new(move |r| f(r) == u16::from(NO_PLAYER))
+                    }
+                    _ => {
+                        let f = self.val(x);
+                        Box::new(move |r| f(r) == Value::None)
+                    }
+                };
+            }
+        }
+        // A value compared with a local: read the local and match it.
+        for (x, y) in [(a, b), (b, a)] {
+            let Some(slot) = self.plain_local(y) else { continue };
+            match self.native(x) {
+                Native::Int => {
+                    let f = self.int(x);
+                    return Box::new(move |r| {
+                        let i = f(r);
+                        match r.local(slot) {
+                            Value::Int(j) => i == j,
+                            Value::None => i == NONE_INT,
+                            _ => false,
+                        }
+                    });
+                }
+                Native::Zone => {
+                    let f = self.zone(x);
+                    return Box::new(move |r| {
+                        let z = f(r);
+                        match r.local(slot) {
+                            Value::Zone(w) => z == w,
+                            Value::None => z == NIL,
+                            _ => false,
+                        }
+                    });
+                }
+                Native::Player => {
+                    let f = self.player_op(x);
+                    return Box::new(move |r| {
+                        let p = f.get(r);
+                        match r.local(slot) {
+                            Value::Player(q) => p == u16::from(q),
+                            Value::None => p == u16::from(NO_PLAYER),
+                            _ => false,
+                        }
+                    });
+                }
+                Native::Piece => {
+                    let f = self.piece(x);
+                    return Box::new(move |r| {
+                        let p = f(r);
+                        match r.local(slot) {
+                            Value::Piece(q) => p == q,
+                            Value::None => p == NIL,
+                            Value::Variant(v) => r.g.inst_variant.get(p as usize).copied().flatten() == Some(VariantId(v)),
+                            _ => false,
+                        }
+                    });
+                }
+                _ => {}
+            }
+        }
+        match (self.native(a), self.native(b)) {
+            (Native::Int, Native::Int) => {
+                let (fa, fb) = (self.int_op(a, false), self.int_op(b, false));
+                match fb {
+                    IntOp::Const(k) => Box::new(move |r| fa.get(r) == k),
+                    fb => Box::new(move |r| fa.get(r) == fb.get(r)),
+                }
+            }
+            (Native::Bool, Native::Bool) => {
+                let (fa, fb) = (self.bool(a), self.bool(b));
+                Box::new(move |r| fa(r) == fb(r))
+            }
+            (Native::Zone, Native::Zone) => {
+                let (fa, fb) = (self.zone(a), self.zone(b));
+                Box::new(move |r| fa(r) == fb(r))
+            }
+            (Native::Piece, Native::Piece) => {
+                let (fa, fb) = (self.piece(a), self.piece(b));
+                Box::new(move |r| fa(r) == fb(r))
+            }
+            (Native::Player, Native::Player) => {
+                let (fa, fb) = (self.player(a), self.player(b));
+                Box::new(move |r| fa(r) == fb(r))
+            }
+            _ => {
+                let (fa, fb) = (self.val(a), self.val(b));
+                Box::new(move |r| {
+                    let x = fa(r);
+                    let y = fb(r);
+                    r.g.same(x, y)
+                })
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ zones, pieces, players
+}

@@ -1,0 +1,252 @@
+//! Numbers: literals, counters, attributes, arithmetic, `count`, `sum`,
+//! `max`, `min`, positions on boards and `in_a_row`.
+
+use super::compiler::Compiler;
+use super::operands::{arith, slot_of, IntOp};
+use super::{BoolF, Index, IntF, NONE_INT};
+use crate::engine::error::ExecErrorKind;
+use crate::engine::layout::Game;
+use crate::engine::run::Run;
+use crate::engine::state::NIL;
+use crate::engine::value::Value;
+use crate::model::*;
+use grimoire_grammar::ast::{BinOp, Quantifier};
+
+impl Compiler<'_> {
+    pub(crate) fn int_native(&mut self, e: ExprId) -> IntF {
+        let at = self.at(e);
+        let g = self.g;
+        match self.m.expr(e).clone() {
+            Expr::Int(i) => Box::new(move |_| i),
+            Expr::PlayerCount => {
+                let n = i64::from(g.players);
+                Box::new(move |_| n)
+            }
+            Expr::RoundNumber => Box::new(|r| i64::from(r.st.round)),
+            Expr::Counter(c, idx) => {
+                let base = g.counter_base[c.idx()];
+                let index = self.index(idx, self.m.counters[c.idx()].per_piece);
+                if let Index::None = index {
+                    let s = base as usize;
+                    return Box::new(move |r| r.st.counters.get(s).copied().unwrap_or(0));
+                }
+                Box::new(move |r| match slot_of(r, base, &index, at) {
+                    Some(s) => r.st.counters.get(s).copied().unwrap_or(0),
+                    None => 0,
+                })
+            }
+            Expr::Attr(x, a) => {
+                let v = self.val(x);
+                let by_variant: Vec<Option<i64>> = self.m.variants.iter().map(|var| var.attrs.iter().find(|(n, _)| *n == a).map(|(_, x)| *x)).collect();
+                let name = self.m.attrs.get(a as usize).cloned().unwrap_or_default();
+                Box::new(move |r| {
+                    let val = v(r);
+                    let variant = match val {
+                        Value::Piece(p) => r.g.inst_variant.get(p as usize).copied().flatten(),
+                        Value::Variant(v) => Some(VariantId(v)),
+                        _ => None,
+                    };
+                    match variant.and_then(|v| by_variant.get(v.idx()).copied().flatten()) {
+                        Some(x) => x,
+                        None => {
+                            let msg = format!("{} has no attribute `{name}`", r.g.label(val));
+                            r.fail(ExecErrorKind::Type, msg, at);
+                            0
+                        }
+                    }
+                })
+            }
+            Expr::Bin(op, a, b) => {
+                let (fa, fb) = (self.int_req(a), self.int_req(b));
+                if let Expr::Int(k) = self.m.expr(b).clone() {
+                    if op == BinOp::Add {
+                        return Box::new(move |r| {
+                            let x = fa.get(r);
+                            arith(r, BinOp::Add, x, k, at)
+                        });
+                    }
+                }
+                Box::new(move |r| {
+                    let x = fa.get(r);
+                    let y = fb.get(r);
+                    arith(r, op, x, y, at)
+                })
+            }
+            Expr::Neg(a) => {
+                let f = self.int_req(a);
+                Box::new(move |r| {
+                    let x = f.get(r);
+                    arith(r, BinOp::Sub, 0, x, at)
+                })
+            }
+            Expr::Comp(q, slot, coll, body) => self.counting(q, slot, coll, body, at),
+            Expr::Call(b, args) => {
+                let arg = |i: usize| args.get(i).copied().unwrap_or(e);
+                match b {
+                    Builtin::Count => {
+                        let z = self.zone_req(arg(0));
+                        Box::new(move |r| {
+                            let z = z.get(r);
+                            r.st.len.get(z as usize).map(|n| i64::from(*n)).unwrap_or(0)
+                        })
+                    }
+                    Builtin::Pos => {
+                        let p = self.piece_req(arg(0));
+                        Box::new(move |r| {
+                            let p = p.get(r);
+                            let z = r.st.loc.get(p as usize).copied().unwrap_or(NIL);
+                            place_index(r.g, z)
+                        })
+                    }
+                    Builtin::Index => {
+                        let z = self.zone_req(arg(0));
+                        Box::new(move |r| {
+                            let z = z.get(r);
+                            place_index(r.g, z)
+                        })
+                    }
+                    Builtin::Abs => {
+                        let x = self.int_req(arg(0));
+                        Box::new(move |r| {
+                            let v = x.get(r);
+                            arith(r, BinOp::Sub, 0, v.min(0), at).max(v)
+                        })
+                    }
+                    Builtin::Min | Builtin::Max => {
+                        let (x, y) = (self.int_req(arg(0)), self.int_req(arg(1)));
+                        let max = b == Builtin::Max;
+                        Box::new(move |r| {
+                            let (a, b) = (x.get(r), y.get(r));
+                            if max {
+                                a.max(b)
+                            } else {
+                                a.min(b)
+                            }
+                        })
+                    }
+                    _ => self.mismatch(e),
+                }
+            }
+            Expr::CellRow(z) | Expr::CellCol(z) => {
+                let row = matches!(self.m.expr(e), Expr::CellRow(_));
+                let z = self.zone_req(z);
+                Box::new(move |r| {
+                    let z = z.get(r);
+                    match r.g.geometry.grid_pos(z) {
+                        Some((_, rr, cc)) => {
+                            if row {
+                                rr
+                            } else {
+                                cc
+                            }
+                        }
+                        None => NONE_INT,
+                    }
+                })
+            }
+            Expr::InARow(slot, cell, cond) => {
+                let (cell, cond, slot) = (self.zone_req(cell), self.bool(cond), self.slot(slot));
+                Box::new(move |r| {
+                    let z = cell.get(r);
+                    if z == NIL {
+                        return 0;
+                    }
+                    if r.g.geometry.grid_pos(z).is_none() {
+                        let found = Value::Zone(z);
+                        r.fail(ExecErrorKind::Type, format!("`in_a_row` needs a cell of a grid, found {}", r.g.label(found)), at);
+                        return 0;
+                    }
+                    in_a_row(r, z, slot, &cond)
+                })
+            }
+            _ => self.mismatch(e),
+        }
+    }
+
+    /// `count`, `sum`, `max`, `min` over a collection.
+    pub(crate) fn counting(&mut self, q: Quantifier, slot: u16, coll: ExprId, body: Option<ExprId>, at: Loc) -> IntF {
+        let items = self.coll(coll);
+        let slot = self.slot(slot);
+        match q {
+            Quantifier::Count | Quantifier::CountWhile => {
+                let cond = body.map(|b| self.bool(b));
+                let prefix = q == Quantifier::CountWhile;
+                Box::new(move |r| {
+                    let mut n = 0i64;
+                    items(r, &mut |r, item| {
+                        r.set_local(slot, item);
+                        let keep = cond.as_ref().is_none_or(|c| c(r));
+                        n += i64::from(keep);
+                        keep || !prefix
+                    });
+                    n
+                })
+            }
+            _ => {
+                let value = match body {
+                    Some(b) => self.int_req(b),
+                    None => IntOp::Const(0),
+                };
+                Box::new(move |r| {
+                    let mut acc: Option<i64> = None;
+                    items(r, &mut |r, item| {
+                        r.set_local(slot, item);
+                        let v = value.get(r);
+                        acc = Some(match (q, acc) {
+                            (_, None) => v,
+                            (Quantifier::Sum, Some(a)) => arith(r, BinOp::Add, a, v, at),
+                            (Quantifier::Max, Some(a)) => a.max(v),
+                            (_, Some(a)) => a.min(v),
+                        });
+                        true
+                    });
+                    match (q, acc) {
+                        (Quantifier::Sum, None) => 0,
+                        (_, None) => NONE_INT,
+                        (_, Some(a)) => a,
+                    }
+                })
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ truth values
+}
+
+/// `index(space)` / `pos(piece)`: the space's number on its board, from 1.
+fn place_index(g: &Game, z: u16) -> i64 {
+    match g.geometry.place.get(z as usize).copied().flatten() {
+        Some(p) => i64::from(p.index) + 1,
+        None => NONE_INT,
+    }
+}
+
+/// The longest straight run through cell `z` of cells where `cond` holds.
+fn in_a_row(r: &mut Run, z: u16, slot: u16, cond: &BoolF) -> i64 {
+    let holds = |r: &mut Run, x: u16| {
+        r.set_local(slot, Value::Zone(x));
+        cond(r)
+    };
+    if !holds(r, z) {
+        return 0;
+    }
+    // The four axes as pairs of opposite directions in `DIRECTIONS`.
+    const AXES: [(usize, usize); 4] = [(4, 3), (6, 1), (7, 0), (5, 2)];
+    let mut best = 1;
+    for (forward, back) in AXES {
+        let mut run = 1;
+        for d in [forward, back] {
+            let mut at = z;
+            loop {
+                let next = r.g.geometry.around.get(at as usize).and_then(|a| a.get(d)).copied().unwrap_or(NIL);
+                if next == NIL || !r.tick() || !holds(r, next) {
+                    break;
+                }
+                run += 1;
+                at = next;
+            }
+        }
+        best = best.max(run);
+    }
+    best
+}

@@ -1,0 +1,229 @@
+//! Operands read in place: most operands of a built-in or an operation are
+//! constants or locals, so they are read by a `match` instead of a call to a
+//! closure; the rest keep their closure. Also the arithmetic of the language
+//! and the slots of per-player and per-piece vars and counters.
+
+use super::{IdF, Index, IntF, NONE_INT, NO_PLAYER};
+use crate::engine::error::ExecErrorKind;
+use crate::engine::run::Run;
+use crate::engine::state::NIL;
+use crate::engine::value::Value;
+use crate::model::Loc;
+use grimoire_grammar::ast::BinOp;
+
+/// Which kind of id an [`IdOp`] gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IdKind {
+    Zone,
+    Piece,
+    Player,
+}
+
+impl IdKind {
+    pub(crate) fn none(self) -> u16 {
+        match self {
+            IdKind::Zone | IdKind::Piece => NIL,
+            IdKind::Player => u16::from(NO_PLAYER),
+        }
+    }
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            IdKind::Zone => "a zone",
+            IdKind::Piece => "a piece",
+            IdKind::Player => "a player",
+        }
+    }
+}
+
+/// A zone, piece or player operand that must not be `none`. Most operands
+/// are constants or locals: they are read in place, without a call. (Ids in
+/// values are made by the engine, so they are always in range.)
+pub(crate) enum IdOp {
+    Const(u16),
+    Zone(u16, Loc),
+    Piece(u16, Loc),
+    Player(u16, Loc),
+    /// `zone_of(x)` for a local piece `x`.
+    ZoneOfLocal(u16, Loc),
+    /// `owner(x)` for a local piece `x` (`none` for a piece of nobody).
+    OwnerOfLocal(u16, Loc),
+    Dyn(IdF),
+}
+
+impl IdOp {
+    /// Its value; `none` or a value of another type is reported and comes
+    /// back as the kind's `none`.
+    #[inline(always)]
+    pub(crate) fn get(&self, r: &mut Run) -> u16 {
+        match self {
+            IdOp::Const(x) => *x,
+            IdOp::Zone(slot, at) => match r.local(*slot) {
+                Value::Zone(z) => z,
+                other => bad_id(r, other, IdKind::Zone, at),
+            },
+            IdOp::Piece(slot, at) => match r.local(*slot) {
+                Value::Piece(p) => p,
+                other => bad_id(r, other, IdKind::Piece, at),
+            },
+            IdOp::Player(slot, at) => match r.local(*slot) {
+                Value::Player(p) => u16::from(p),
+                other => bad_id(r, other, IdKind::Player, at),
+            },
+            IdOp::ZoneOfLocal(slot, at) => match r.local(*slot) {
+                Value::Piece(p) => r.st.loc.get(p as usize).copied().unwrap_or(NIL),
+                other => bad_id(r, other, IdKind::Piece, at),
+            },
+            IdOp::OwnerOfLocal(slot, at) => match r.local(*slot) {
+                Value::Piece(p) => match r.g.inst_owner.get(p as usize).copied().flatten() {
+                    Some(o) => u16::from(o),
+                    None => bad_id(r, Value::None, IdKind::Player, at),
+                },
+                other => bad_id(r, other, IdKind::Piece, at),
+            },
+            IdOp::Dyn(f) => f(r),
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+pub(crate) fn bad_id(r: &mut Run, found: Value, kind: IdKind, at: &Loc) -> u16 {
+    r.wrong(kind.what(), found, *at);
+    kind.none()
+}
+
+#[cold]
+#[inline(never)]
+pub(crate) fn bad_int(r: &mut Run, found: Value, req: bool, at: &Loc) -> i64 {
+    if found == Value::None && !req {
+        return NONE_INT;
+    }
+    r.wrong("a number", found, *at);
+    0
+}
+
+/// A number operand: constants and locals are read in place.
+pub(crate) enum IntOp {
+    Const(i64),
+    /// `req`: `none` is an error.
+    Local { slot: u16, at: Loc, req: bool },
+    /// `count(zone)`.
+    Count(IdOp),
+    Dyn(IntF),
+}
+
+impl IntOp {
+    #[inline(always)]
+    pub(crate) fn get(&self, r: &mut Run) -> i64 {
+        match self {
+            IntOp::Const(x) => *x,
+            IntOp::Local { slot, at, req } => match r.local(*slot) {
+                Value::Int(i) => i,
+                other => bad_int(r, other, *req, at),
+            },
+            IntOp::Count(z) => {
+                let z = z.get(r);
+                r.st.len.get(z as usize).map(|n| i64::from(*n)).unwrap_or(0)
+            }
+            IntOp::Dyn(f) => f(r),
+        }
+    }
+}
+
+/// What a closure returns after recording an error: a value that no
+/// operation acts on (the run stops at the end of the operation).
+pub(crate) trait Fallback {
+    fn fallback() -> Self;
+}
+impl Fallback for i64 {
+    fn fallback() -> Self {
+        0
+    }
+}
+impl Fallback for bool {
+    fn fallback() -> Self {
+        false
+    }
+}
+impl Fallback for u16 {
+    fn fallback() -> Self {
+        NIL
+    }
+}
+impl Fallback for Value {
+    fn fallback() -> Self {
+        Value::None
+    }
+}
+
+/// The slot of a var or counter.
+pub(crate) fn slot_of(r: &mut Run, base: u32, index: &Index, at: Loc) -> Option<usize> {
+    match index {
+        Index::None => Some(base as usize),
+        Index::Player(f) => {
+            let p = f.get(r);
+            (p < u16::from(r.g.players)).then_some(base as usize + p as usize)
+        }
+        Index::Piece(f, k, first, n) => {
+            let p = f.get(r);
+            if p == NIL {
+                return None;
+            }
+            if p < *first || p >= first + n {
+                let msg = format!("a `{}` was needed, found {}", r.g.model.kinds[k.idx()].name, r.g.label(Value::Piece(p)));
+                r.fail(ExecErrorKind::Type, msg, at);
+                return None;
+            }
+            Some(base as usize + (p - first) as usize)
+        }
+    }
+}
+
+/// Write a var or counter slot: used by assignments.
+pub(crate) fn resolve_slot(r: &mut Run, base: u32, index: &Index, at: Loc) -> Option<usize> {
+    slot_of(r, base, index, at)
+}
+
+/// Integer arithmetic as the language defines it: floor division and
+/// remainder, and an error instead of a wrong number on overflow.
+pub(crate) fn arith(r: &mut Run, op: BinOp, x: i64, y: i64, at: Loc) -> i64 {
+    let result = match op {
+        BinOp::Add => x.checked_add(y),
+        BinOp::Sub => x.checked_sub(y),
+        BinOp::Mul => x.checked_mul(y),
+        _ => {
+            if y == 0 {
+                r.fail(ExecErrorKind::OutOfRange, "division by zero".into(), at);
+                return 0;
+            }
+            // Floor division, as the text's "arrondi à l'entier inférieur":
+            // the remainder takes the divisor's sign.
+            match (x.checked_div(y), x.checked_rem(y)) {
+                (Some(q), Some(rem)) => {
+                    let floor = rem != 0 && ((rem < 0) != (y < 0));
+                    Some(match (op, floor) {
+                        (BinOp::Div, true) => q - 1,
+                        (BinOp::Div, false) => q,
+                        (_, true) => rem + y,
+                        (_, false) => rem,
+                    })
+                }
+                _ => None,
+            }
+        }
+    };
+    match result {
+        Some(v) if v != NONE_INT => v,
+        _ => {
+            let sign = match op {
+                BinOp::Add => "+",
+                BinOp::Sub => "-",
+                BinOp::Mul => "*",
+                BinOp::Div => "/",
+                _ => "%",
+            };
+            r.fail(ExecErrorKind::OutOfRange, format!("{x} {sign} {y} does not fit in a number (from -2^63 + 1 to 2^63 - 1)"), at);
+            0
+        }
+    }
+}
