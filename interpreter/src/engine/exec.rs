@@ -232,7 +232,13 @@ impl Game {
                 let n = r.st.options.len() / arity;
                 if n == 0 {
                     match (otherwise, who) {
-                        (Some(target), _) => Self::jump(r, index, *target),
+                        (Some(target), _) => {
+                            // Nothing was chosen: the names hold `none` in `else` and after.
+                            for (slot, _) in binds {
+                                r.set_local(*slot, Value::None);
+                            }
+                            Self::jump(r, index, *target);
+                        }
                         (None, Some(who)) => r.fail(ExecErrorKind::Deadlock, format!("player {} must choose but has no legal option", who + 1), at),
                         (None, None) => r.fail(ExecErrorKind::Deadlock, "`choose ... at random` has nothing to choose from".into(), at),
                     }

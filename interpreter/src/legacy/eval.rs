@@ -274,7 +274,7 @@ impl Game {
                         (Some(r), Some(c)) => self.cell_zone(t, r, c).map(Value::Zone).unwrap_or(Value::None),
                         _ => Value::None,
                     },
-                    _ => return Err(self.err(ExecErrorKind::Type, format!("`step` needs a cell of a grid, found {}", self.label(Value::Zone(z))), e)),
+                    _ => Value::None,
                 }
             }
             Expr::InARow(slot, cell, cond) => {

@@ -357,6 +357,9 @@ impl Game {
                 self.collect_tuples(st, scratch, cx, binds, 0, *cond)?;
                 let n = st.options.len() / binds.len().max(1);
                 if n == 0 {
+                    for (slot, _) in binds {
+                        st.stack[(frame.base + u32::from(*slot)) as usize] = Value::None;
+                    }
                     return match otherwise {
                         Some(b) => {
                             self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);
@@ -383,6 +386,9 @@ impl Game {
                 let arity = binds.len().max(1);
                 let n = st.options.len() / arity;
                 if n == 0 {
+                    for (slot, _) in binds {
+                        st.stack[(frame.base + u32::from(*slot)) as usize] = Value::None;
+                    }
                     return match otherwise {
                         Some(b) => {
                             self.push_block(st, FrameKind::Seq, *b, frame, frame.actor);

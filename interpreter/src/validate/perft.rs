@@ -5,7 +5,8 @@
 //!
 //! A ply is a decision of a player, forced or not. Chance outcomes are
 //! branches but not plies: each outcome counts as a separate path. A game that
-//! ends before `depth` plies contributes no path of that length.
+//! ends on its `depth`-th ply is a path of that length; one that ends before
+//! contributes none.
 
 use crate::engine::{ExecError, Game, State, CHANCE};
 
@@ -16,7 +17,9 @@ pub fn perft(game: &Game, depth: u32) -> Result<u64, ExecError> {
 }
 
 fn count(game: &Game, st: &State, depth: u32) -> Result<u64, ExecError> {
-    let Some((player, options)) = game.choices(st) else { return Ok(0) };
+    // A game that ends on the last ply counted is one path of that length;
+    // one that ends earlier is none.
+    let Some((player, options)) = game.choices(st) else { return Ok(u64::from(depth == 0)) };
     let ply = player != CHANCE;
     if ply && depth == 0 {
         return Ok(1);

@@ -1,0 +1,196 @@
+//! The decisions and board built-ins of docs/language.md ("Decisions",
+//! "Expressions"), one small rulebook per promise: options over tuples and
+//! their order, `else` when there is no option, forced plies, `count ...
+//! while`, `[x in C while P]`, `step`, `in_a_row`, `pieces(kind, player)`,
+//! and `move N of KIND` out of the box into a player's zone.
+
+use grimoire_interpreter::engine::{Game, State};
+use grimoire_interpreter::{compile, Source};
+use std::sync::Arc;
+
+fn game(text: &str, players: u8) -> Game {
+    let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:#?}"));
+    Game::new(Arc::new(model), players, &[]).expect("valid player count")
+}
+
+/// The value of a public counter or var, as `observe` shows it.
+fn value(game: &Game, st: &State, name: &str) -> String {
+    let prefix = format!("{name} = ");
+    game.observe(st, 0).values.iter().find_map(|v| v.strip_prefix(prefix.as_str()).map(str::to_owned)).unwrap_or_else(|| panic!("no value {name}"))
+}
+
+fn labels(game: &Game, st: &State) -> Vec<String> {
+    let (_, options) = game.choices(st).expect("a decision is pending");
+    options.iter().map(|o| game.option_label(o)).collect()
+}
+
+const BOARD: &str = r#"rulebook b { players 2..2 }
+piece pawn per_player 2 assume "x"
+grid board 3 x 3 assume "x"
+zone reserve per_player of pawn
+counter n 0..1000 = 0
+"#;
+
+#[test]
+fn a_decision_over_tuples_lists_them_in_binding_order_and_sets_each_name() {
+    let g = game(
+        &format!(
+            r#"{BOARD}
+setup {{ for p in players {{ move 2 of pawn from box to reserve[p] }} }}
+round turn {{
+  choose a from [1, 2], b from [10, 20, 30] where b != 20 by player(1)
+  n = a * 100 + b
+  draw
+}}"#
+        ),
+        2,
+    );
+    let st = g.start(0).expect("starts");
+    assert_eq!(labels(&g, &st), ["1, 10", "1, 30", "2, 10", "2, 30"]);
+    let mut after = st.clone();
+    g.apply(&mut after, 3).expect("a legal option");
+    assert_eq!(value(&g, &after, "n"), "230");
+}
+
+#[test]
+fn a_later_binding_ranges_over_what_the_earlier_one_chose() {
+    let g = game(
+        &format!(
+            r#"{BOARD}
+setup {{ for p in players {{ move 2 of pawn from box to reserve[p] }} }}
+round turn {{
+  choose r from 1..2, c from r..3 by player(1)
+  n = r * 10 + c
+  draw
+}}"#
+        ),
+        2,
+    );
+    let st = g.start(0).expect("starts");
+    assert_eq!(labels(&g, &st), ["1, 1", "1, 2", "1, 3", "2, 2", "2, 3"]);
+}
+
+#[test]
+fn no_option_runs_else_with_the_names_at_none_and_without_else_is_a_deadlock() {
+    let text = |with_else: &str| {
+        format!(
+            r#"{BOARD}
+setup {{ for p in players {{ move 2 of pawn from box to reserve[p] }} }}
+round turn {{
+  choose x from [1, 2, 3] where x > 5 by player(1) {with_else}
+  if x == none {{ n += 7 }}
+  draw
+}}"#
+        )
+    };
+    let g = game(&text("else { n += 1 }"), 2);
+    let st = g.start(0).expect("the else block runs instead of a deadlock");
+    assert!(st.is_over());
+    assert_eq!(value(&g, &st, "n"), "8");
+    let g = game(&text(""), 2);
+    assert_eq!(g.start(0).err().map(|e| e.kind.code()), Some("R0001"));
+}
+
+#[test]
+fn a_forced_choice_is_a_ply_but_not_a_decision_except_when_exploring() {
+    let g = game(
+        &format!(
+            r#"{BOARD}
+setup {{ for p in players {{ move 2 of pawn from box to reserve[p] }} }}
+round turn {{
+  choose x from [4] by player(1)
+  choose y from [5, 6] by player(2)
+  n = x + y
+  draw
+}}"#
+        ),
+        2,
+    );
+    let mut st = g.start(0).expect("starts");
+    assert_eq!((st.plies, st.decisions), (1, 0), "the forced choice was taken");
+    g.apply(&mut st, 1).expect("legal");
+    assert_eq!((st.plies, st.decisions), (2, 1));
+    assert_eq!(value(&g, &st, "n"), "10");
+    let explored = g.start_exploring().expect("starts");
+    assert_eq!(labels(&g, &explored), ["4"], "exploration stops at the forced ply");
+}
+
+#[test]
+fn while_keeps_the_leading_items_only() {
+    let g = game(
+        &format!(
+            r#"{BOARD}
+setup {{
+  n = (count x in [1, 2, 5, 1] while x < 3) * 100 + (count x in [1, 2, 5, 1] where x < 3) * 10
+  n += sum x in [x in [3, 4, 1, 9] while x > 2] of 1
+  draw
+}}"#
+        ),
+        2,
+    );
+    let st = g.start(0).expect("runs");
+    assert_eq!(value(&g, &st, "n"), "232");
+}
+
+#[test]
+fn step_gives_the_cell_that_far_away_and_none_off_the_grid_or_the_board() {
+    let g = game(
+        &format!(
+            r#"{BOARD}
+setup {{
+  for p in players {{ move 2 of pawn from box to reserve[p] }}
+  if step(cell(board, 2, 2), -1, 1) == cell(board, 1, 3) {{ n += 1 }}
+  if step(cell(board, 1, 1), 2, 2) == cell(board, 3, 3) {{ n += 10 }}
+  if step(cell(board, 1, 1), -1, 0) == none {{ n += 100 }}
+  if step(reserve[player(1)], 1, 0) == none {{ n += 200 }}
+  draw
+}}"#
+        ),
+        2,
+    );
+    let st = g.start(0).expect("runs");
+    assert_eq!(value(&g, &st, "n"), "311");
+}
+
+#[test]
+fn in_a_row_measures_the_longest_straight_run_through_a_cell() {
+    // Player 1's pawns on the anti-diagonal (1,3) (2,2) and player 2's on (2,1):
+    // through (2,2) the diagonal run is 2, the row run of any pawn is 2.
+    let g = game(
+        &format!(
+            r#"{BOARD}
+fn mine(z: space, p: player) = any m in z where owner(m) == p
+setup {{
+  for p in players {{ move 2 of pawn from box to reserve[p] }}
+  move top(reserve[player(1)]) to cell(board, 1, 3)
+  move top(reserve[player(1)]) to cell(board, 2, 2)
+  move top(reserve[player(2)]) to cell(board, 2, 1)
+  n = (in_a_row z through cell(board, 2, 2) where mine(z, player(1))) * 100
+  n += (in_a_row z through cell(board, 2, 2) where count(z) > 0) * 10
+  n += in_a_row z through cell(board, 3, 3) where count(z) > 0
+  draw
+}}"#
+        ),
+        2,
+    );
+    let st = g.start(0).expect("runs");
+    assert_eq!(value(&g, &st, "n"), "220");
+}
+
+#[test]
+fn pieces_of_a_player_and_moves_out_of_the_box_give_each_player_their_own() {
+    let g = game(
+        &format!(
+            r#"{BOARD}
+setup {{
+  for p in players {{ move 2 of pawn from box to reserve[p] }}
+  n = count m in pieces(pawn, player(2)) where holder(m) == player(2)
+  n += 10 * (count m in pieces(pawn) where owner(m) == holder(m))
+  draw
+}}"#
+        ),
+        2,
+    );
+    let st = g.start(0).expect("runs");
+    assert_eq!(value(&g, &st, "n"), "42");
+}
