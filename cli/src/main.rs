@@ -122,14 +122,24 @@ enum Command {
         #[arg(long = "option")]
         options: Vec<String>,
         /// Stop after this many distinct states.
-        #[arg(long, default_value_t = 1_000_000)]
+        #[arg(long, default_value_t = 10_000_000)]
         max_states: usize,
         /// Do not go deeper than this many decisions.
         #[arg(long, default_value_t = 10_000)]
         max_depth: u32,
+        /// Stop before the explorer holds more than this many bytes (visited
+        /// states and frontier).
+        #[arg(long, default_value_t = grimoire_interpreter::validate::explore::DEFAULT_MAX_BYTES)]
+        max_bytes: usize,
+        /// Count the move sequences of 1 to N plies instead ("perft").
+        #[arg(long)]
+        perft: Option<u32>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Threads to expand each level on (the report does not depend on it).
+        #[arg(long, short, default_value_t = commands::cores(), value_parser = clap::value_parser!(u32).range(1..))]
+        jobs: u32,
     },
     /// Replay a game log and check that it gives the same game.
     Replay {
@@ -150,8 +160,9 @@ fn main() -> ExitCode {
         Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs } => {
             commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize })
         }
-        Command::Explore { files, players, options, max_states, max_depth, json } => {
-            commands::explore(&files, players, &options, grimoire_interpreter::validate::explore::Budget { max_states, max_depth }, json)
+        Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, json, jobs } => {
+            let budget = grimoire_interpreter::validate::explore::Budget { max_states, max_depth, max_bytes, jobs: jobs as usize };
+            commands::explore(&files, players, &options, budget, perft, json)
         }
     };
     match result {

@@ -36,13 +36,13 @@ fn checked_playout(bencher: divan::Bencher, players: u8) {
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn explore_grail_cup_20k_states(bencher: divan::Bencher) {
     let g = game("rulebooks/grail-cup/grail-cup.rules", 3);
-    bencher.counter(divan::counter::ItemsCount::new(20_000usize)).bench_local(|| divan::black_box(explore(&g, &[], Budget { max_states: 20_000, max_depth: 10_000 }).distinct));
+    bencher.counter(divan::counter::ItemsCount::new(20_000usize)).bench_local(|| divan::black_box(explore(&g, &[], Budget { max_states: 20_000, ..Budget::default() }).distinct));
 }
 
 /// The small sound fixture explored to exhaustion at 3 players.
 #[divan::bench(sample_count = 10, sample_size = 5)]
 fn explore_small_game_exhaustively(bencher: divan::Bencher) {
     let g = game("tests/fixtures/validate/sound.rules", 3);
-    let states = explore(&g, &[], Budget { max_states: 1_000_000, max_depth: 10_000 }).distinct;
-    bencher.counter(divan::counter::ItemsCount::new(states)).bench_local(|| divan::black_box(explore(&g, &[], Budget { max_states: 1_000_000, max_depth: 10_000 }).distinct));
+    let states = explore(&g, &[], Budget::default()).distinct;
+    bencher.counter(divan::counter::ItemsCount::new(states)).bench_local(|| divan::black_box(explore(&g, &[], Budget::default()).distinct));
 }

@@ -740,6 +740,34 @@ impl Model {
     pub fn proc(&self, id: ProcId) -> &Proc {
         &self.procs[id.idx()]
     }
+    /// Visit an expression and every expression inside it (a function's
+    /// arguments, not its body).
+    pub fn walk_expr(&self, id: ExprId, f: &mut dyn FnMut(ExprId)) {
+        f(id);
+        let mut g = |x: &ExprId| self.walk_expr(*x, f);
+        match self.expr(id) {
+            Expr::Zone(_, Some(i)) | Expr::Var(_, Some(i)) | Expr::Counter(_, Some(i)) | Expr::PieceOf(_, Some(i)) => g(i),
+            Expr::Attr(x, _) | Expr::Row(_, x) | Expr::Column(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Tagged(x, _) | Expr::Space(_, x) | Expr::Is(x, _) | Expr::IsKind(x, _) | Expr::Contents(x) | Expr::CellRow(x) | Expr::CellCol(x) | Expr::Neighbors(x) | Expr::PiecesOf(_, x) => g(x),
+            Expr::Bin(_, a, b) | Expr::Range(a, b) | Expr::Cell(_, a, b) | Expr::Region(_, a, b) | Expr::Linked(a, b, _) | Expr::InARow(_, a, b) => {
+                g(a);
+                g(b);
+            }
+            Expr::Line(a, b, c) | Expr::Step(a, b, c) => {
+                g(a);
+                g(b);
+                g(c);
+            }
+            Expr::List(xs) | Expr::Call(_, xs) | Expr::CallFn(_, xs) => xs.iter().for_each(g),
+            Expr::Comp(_, _, c, body) => {
+                g(c);
+                if let Some(b) = body {
+                    g(b);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Look a procedure up by name.
     pub fn proc_named(&self, name: &str) -> Option<ProcId> {
         self.procs.iter().position(|p| p.name == name).map(|i| ProcId(i as u16))

@@ -107,7 +107,7 @@ fn the_sound_fixture_passes_and_is_proven_by_exploration() {
     let (model, _) = load("sound.rules");
     for players in 2..=3 {
         let game = Game::new(model.clone(), players, &[]).expect("valid count");
-        let r = explore(&game, &[], Budget { max_states: 100_000, max_depth: 1000 });
+        let r = explore(&game, &[], Budget { max_states: 100_000, max_depth: 1000, ..Budget::default() });
         assert!(r.exhausted, "{players} players: {}", r.verdict());
         assert!(r.findings.is_empty());
         assert!(r.terminal > 0);
@@ -119,7 +119,7 @@ fn the_sound_fixture_passes_and_is_proven_by_exploration() {
 fn exploration_finds_the_planted_deadlock_with_a_replayable_path() {
     let (model, _) = load("deadlock.rules");
     let game = Game::new(model, 2, &[]).expect("valid count");
-    let r = explore(&game, &[], Budget { max_states: 10_000, max_depth: 100 });
+    let r = explore(&game, &[], Budget { max_states: 10_000, max_depth: 100, ..Budget::default() });
     let f = r.findings.iter().find(|f| f.code == "R0001").expect("the deadlock is found");
     let log = f.counterexample.as_ref().expect("with a path");
     assert!(log.exploring);
@@ -130,7 +130,7 @@ fn exploration_finds_the_planted_deadlock_with_a_replayable_path() {
 fn a_budget_too_small_is_reported_as_not_exhausted() {
     let (model, _) = load("sound.rules");
     let game = Game::new(model, 3, &[]).expect("valid count");
-    let r = explore(&game, &[], Budget { max_states: 10, max_depth: 1000 });
+    let r = explore(&game, &[], Budget { max_states: 10, max_depth: 1000, ..Budget::default() });
     assert!(!r.exhausted);
     assert!(r.verdict().starts_with("not exhausted"), "{}", r.verdict());
 }

@@ -103,6 +103,8 @@ pub struct Game {
     /// When setup draws no random number, every game reaches its first
     /// decision in the same state (but for the seed): that state, kept.
     first_decision: Arc<Option<State>>,
+    /// What a state's canonical form keeps (exploration).
+    pub(crate) canon: Arc<super::canonical::Canon>,
 }
 
 impl std::fmt::Debug for Game {
@@ -271,8 +273,10 @@ impl Game {
             program: Arc::new(Program::default()),
             template: Arc::new(Err(ExecError::new(super::ExecErrorKind::NoOutcome, "the game is not laid out yet", None))),
             first_decision: Arc::new(None),
+            canon: Arc::default(),
         };
         game.program = Arc::new(compile_program(&game));
+        game.canon = Arc::new(super::canonical::Canon::new(&game));
         game.template = Arc::new(game.initial_state());
         let (st, result) = game.begin(0);
         if result.is_ok() && !st.drew_randomness() {

@@ -8,6 +8,7 @@
 
 #![allow(clippy::indexing_slicing, reason = "every id is handed out by the resolver or by Game::new, which size the arrays")]
 
+mod canonical;
 mod compile;
 mod error;
 mod exec;
@@ -15,6 +16,7 @@ mod geometry;
 mod layout;
 mod observe;
 mod options;
+mod pack;
 mod run;
 mod state;
 mod value;

@@ -371,7 +371,7 @@ impl Resolver {
         let calls: Vec<Vec<usize>> = (0..n)
             .map(|i| {
                 let mut out = Vec::new();
-                crate::validate::checks::walk_expr(&self.model, self.model.fns[i].body, &mut |e| {
+                self.model.walk_expr(self.model.fns[i].body, &mut |e| {
                     if let Expr::CallFn(f, _) = self.model.expr(e) {
                         out.push(f.idx());
                     }

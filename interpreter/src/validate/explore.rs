@@ -1,13 +1,24 @@
 //! Exhaustive bounded exploration: every reachable state, breadth first, with
-//! chance outcomes enumerated and states deduplicated by a 64-bit fingerprint.
-//! The report says what was proven and within which bounds.
+//! chance outcomes enumerated, states deduplicated by the fingerprint of
+//! their canonical form (see `engine/canonical.rs`, and docs/validate.md,
+//! "What a state is"). The report says what was proven and within which
+//! bounds.
+//!
+//! Memory: a visited state costs its 64-bit fingerprint in a set and its
+//! parent and option in a table (to rebuild a counterexample's path); the
+//! states waiting in the frontier are packed into bytes. Each level is
+//! expanded on `jobs` threads in chunks, and the chunks are merged in order,
+//! so states are numbered (and findings reported) the same on any number of
+//! threads.
 
 use super::invariants::{self, Baseline};
 use super::{Finding, Severity};
 use crate::engine::{Game, Outcome, State};
 use crate::log::GameLog;
+use crate::parallel::in_chunks;
 use serde::Serialize;
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 /// Budget of an exploration.
@@ -17,16 +28,30 @@ pub struct Budget {
     pub max_states: usize,
     /// Do not expand states deeper than this many decisions (chance included).
     pub max_depth: u32,
+    /// Stop before the explorer's memory (visited states and frontier)
+    /// passes this many bytes.
+    pub max_bytes: usize,
+    /// Threads expanding each level.
+    pub jobs: usize,
 }
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { max_states: 10_000_000, max_depth: 10_000, max_bytes: DEFAULT_MAX_BYTES, jobs: 1 }
+    }
+}
+
+/// The default memory budget of an exploration: 1 GiB.
+pub const DEFAULT_MAX_BYTES: usize = 1 << 30;
 
 /// What an exploration found and proved.
 #[derive(Debug, Clone, Serialize)]
 pub struct ExploreReport {
     /// Player count.
     pub players: u8,
-    /// States taken from the queue and expanded.
+    /// States taken from the frontier and expanded.
     pub expanded: usize,
-    /// Distinct states seen (by fingerprint).
+    /// Distinct states seen (by canonical fingerprint).
     pub distinct: usize,
     /// Finished games among them.
     pub terminal: usize,
@@ -51,6 +76,16 @@ pub struct ExploreReport {
     pub max_states: usize,
     /// Budget used.
     pub max_depth: u32,
+    /// Budget used.
+    pub max_bytes: usize,
+    /// The most memory the explorer held: visited states and frontier.
+    pub peak_bytes: usize,
+    /// `peak_bytes` per distinct state.
+    pub bytes_per_state: f64,
+    /// Threads used.
+    pub jobs: usize,
+    /// Why the exploration stopped before exhausting the states, if it did.
+    pub stopped_by: Option<String>,
     /// Violations found, each with the path that reaches it.
     pub findings: Vec<Finding>,
 }
@@ -70,8 +105,10 @@ impl ExploreReport {
             )
         } else if self.findings.is_empty() {
             format!(
-                "not exhausted: {} distinct states up to depth {} (budget {} states, depth {}) hold {invariants}; states beyond the budget were not visited",
-                self.distinct, self.depth, self.max_states, self.max_depth
+                "not exhausted: {} distinct states up to depth {} hold {invariants}; stopped by {}; states beyond were not visited",
+                self.distinct,
+                self.depth,
+                self.stopped_by.as_deref().unwrap_or("the budget")
             )
         } else {
             format!("{} violation(s) found among {} states", self.findings.len(), self.distinct)
@@ -79,14 +116,85 @@ impl ExploreReport {
     }
 }
 
+/// Fingerprints are already uniform hashes: the set uses them as they are.
+#[derive(Default)]
+struct Identity(u64);
+
+impl Hasher for Identity {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+type Visited = HashSet<u64, BuildHasherDefault<Identity>>;
+
+/// How each state was reached: its parent's number and the option taken.
+#[derive(Clone, Copy)]
 struct Node {
     parent: u32,
     choice: u32,
 }
 
+const ROOT: u32 = u32::MAX;
+
+/// The states of one level, packed one after the other.
+#[derive(Default)]
+struct Level {
+    bytes: Vec<u8>,
+    /// Where each state's bytes end.
+    ends: Vec<usize>,
+    /// Each state's number.
+    ids: Vec<u32>,
+}
+
+impl Level {
+    fn get(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends.get(i - 1).copied().unwrap_or(0) };
+        self.bytes.get(start..self.ends.get(i).copied().unwrap_or(start)).unwrap_or(&[])
+    }
+    fn bytes_held(&self) -> usize {
+        self.bytes.capacity() + self.ends.capacity() * 8 + self.ids.capacity() * 4
+    }
+}
+
+/// A problem met while expanding: at a state, or on an option of it.
+struct Problem {
+    node: u32,
+    choice: Option<u32>,
+    code: String,
+    message: String,
+    at: Option<crate::model::Loc>,
+}
+
+/// What one chunk of a level gave.
+struct Chunk {
+    /// Reused buffers.
+    state: State,
+    child: State,
+    expanded: usize,
+    terminal: usize,
+    wins: Vec<u32>,
+    other_endings: u32,
+    sampled: bool,
+    cut: bool,
+    /// New-looking children: parent, option, fingerprint, end of its bytes.
+    children: Vec<(u32, u32, u64, usize)>,
+    bytes: Vec<u8>,
+    problems: Vec<Problem>,
+}
+
 /// Explore every state reachable from the start of `game`.
 pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreReport {
     let t0 = Instant::now();
+    let jobs = budget.jobs.max(1);
     let mut report = ExploreReport {
         players: game.players,
         expanded: 0,
@@ -102,81 +210,172 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
         other_endings: 0,
         max_states: budget.max_states,
         max_depth: budget.max_depth,
+        max_bytes: budget.max_bytes,
+        peak_bytes: 0,
+        bytes_per_state: 0.0,
+        jobs,
+        stopped_by: None,
         findings: Vec::new(),
     };
     let root = match game.start_exploring() {
         Ok(st) => st,
         Err(e) => {
             // The path to this failure is empty: the game fails before its first decision.
-            let root = [Node { parent: u32::MAX, choice: 0 }];
-            report.findings.push(finding(game, rulebook, &root, 0, e.kind.code(), e.message, e.at));
+            report.findings.push(finding(game, rulebook, &[], ROOT, None, e.kind.code(), e.message, e.at));
             return report;
         }
     };
     let base = Baseline::of(game, &root);
-    let mut nodes = vec![Node { parent: u32::MAX, choice: 0 }];
-    let mut seen: HashSet<u64> = HashSet::new();
-    seen.insert(root.fingerprint());
-    let mut queue: VecDeque<(u32, u32, State)> = VecDeque::new();
-    queue.push_back((0, 0, root));
+    let mut nodes: Vec<Node> = vec![Node { parent: ROOT, choice: 0 }];
+    let mut visited = Visited::default();
+    visited.insert(game.canonical_fingerprint(&root));
+    let mut level = Level::default();
+    root.pack(&mut level.bytes);
+    level.ends.push(level.bytes.len());
+    level.ids.push(0);
+    let mut seen_problems: HashMap<(String, Option<(u16, usize, usize)>), ()> = HashMap::new();
+    let mut depth = 0u32;
     let mut cut = false;
-    while let Some((id, depth, st)) = queue.pop_front() {
-        report.expanded += 1;
-        report.depth = report.depth.max(depth);
-        report.sampled_shuffles |= st.sampled_shuffle;
-        if let Some(v) = invariants::check(game, &st, &base) {
-            report.findings.push(finding(game, rulebook, &nodes, id, v.code, v.message, None));
-            continue;
+    while !level.ids.is_empty() {
+        report.depth = depth;
+        let n = u32::try_from(level.ids.len()).unwrap_or(u32::MAX);
+        let expand_children = depth < budget.max_depth;
+        let chunks = in_chunks(
+            n,
+            jobs,
+            || Chunk {
+                state: root.clone(),
+                child: root.clone(),
+                expanded: 0,
+                terminal: 0,
+                wins: vec![0; game.players as usize],
+                other_endings: 0,
+                sampled: false,
+                cut: false,
+                children: Vec::new(),
+                bytes: Vec::new(),
+                problems: Vec::new(),
+            },
+            |c, i| expand(game, &base, &visited, &level, i as usize, expand_children, c),
+        );
+        let mut next = Level::default();
+        for c in chunks {
+            report.expanded += c.expanded;
+            report.terminal += c.terminal;
+            report.other_endings += c.other_endings;
+            report.sampled_shuffles |= c.sampled;
+            cut |= c.cut;
+            for (w, x) in report.wins_by_seat.iter_mut().zip(&c.wins) {
+                *w += x;
+            }
+            for p in c.problems {
+                let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
+                if seen_problems.insert(key, ()).is_none() {
+                    report.findings.push(finding(game, rulebook, &nodes, p.node, p.choice, &p.code, p.message, p.at));
+                }
+            }
+            let mut start = 0;
+            for (parent, choice, fp, end) in c.children {
+                let bytes = c.bytes.get(start..end).unwrap_or(&[]);
+                start = end;
+                if report.stopped_by.is_some() || !visited.insert(fp) {
+                    continue;
+                }
+                if visited.len() > budget.max_states {
+                    report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
+                    continue;
+                }
+                nodes.push(Node { parent, choice });
+                next.bytes.extend_from_slice(bytes);
+                next.ends.push(next.bytes.len());
+                next.ids.push((nodes.len() - 1) as u32);
+                // Checked at every state, so that where the budget stops the
+                // exploration does not depend on how the level was cut up.
+                let held = memory(&visited, nodes.capacity()) + level.bytes_held() + next.bytes_held();
+                report.peak_bytes = report.peak_bytes.max(held);
+                if held > budget.max_bytes {
+                    report.stopped_by = Some(format!("the memory budget ({} bytes)", budget.max_bytes));
+                }
+            }
         }
-        let Some((_, options)) = game.choices(&st) else {
-            report.terminal += 1;
-            match st.outcome {
-                Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))) => o.winners().for_each(|w| report.wins_by_seat[w as usize] += 1),
-                _ => report.other_endings += 1,
-            }
-            continue;
-        };
-        if depth >= budget.max_depth {
-            cut = true;
-            continue;
-        }
-        for i in 0..options.len() {
-            let mut next = st.clone();
-            if let Err(e) = game.apply(&mut next, i) {
-                nodes.push(Node { parent: id, choice: i as u32 });
-                let child = (nodes.len() - 1) as u32;
-                report.findings.push(finding(game, rulebook, &nodes, child, e.kind.code(), e.message, e.at));
-                continue;
-            }
-            if !seen.insert(next.fingerprint()) {
-                continue;
-            }
-            if seen.len() > budget.max_states {
-                cut = true;
-                break;
-            }
-            nodes.push(Node { parent: id, choice: i as u32 });
-            queue.push_back(((nodes.len() - 1) as u32, depth + 1, next));
-        }
-        if cut && seen.len() > budget.max_states {
+        if report.stopped_by.is_some() {
             break;
         }
+        level = next;
+        depth += 1;
     }
-    report.distinct = seen.len();
-    report.exhausted = !cut && queue.is_empty();
+    if cut && report.stopped_by.is_none() {
+        report.stopped_by = Some(format!("the depth budget ({} decisions)", budget.max_depth));
+    }
+    report.distinct = visited.len().min(nodes.len());
+    report.exhausted = report.stopped_by.is_none();
     report.seconds = t0.elapsed().as_secs_f64();
     report.states_per_second = report.distinct as f64 / report.seconds.max(1e-9);
+    report.bytes_per_state = report.peak_bytes as f64 / report.distinct.max(1) as f64;
     let n = report.distinct as f64;
     report.collision_bound = n * (n - 1.0) / 2.0 / 2f64.powi(64);
     report
 }
 
-/// The path from the root to `id`, replayed to label each step.
-fn finding(game: &Game, rulebook: &[String], nodes: &[Node], id: u32, code: &str, message: String, at: Option<crate::model::Loc>) -> Finding {
-    let mut path = Vec::new();
+/// The bytes the visited set and the table of parents hold.
+fn memory(visited: &Visited, nodes: usize) -> usize {
+    // A set of u64 keeps one control byte per slot beside the key.
+    visited.capacity() * 9 + nodes * std::mem::size_of::<Node>()
+}
+
+/// Expand state `i` of a level into the chunk.
+#[allow(clippy::too_many_arguments, reason = "the expansion of one state reads the whole exploration context")]
+fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usize, expand_children: bool, c: &mut Chunk) {
+    let Some(&id) = level.ids.get(i) else { return };
+    if c.state.unpack(level.get(i)).is_none() {
+        c.problems.push(Problem { node: id, choice: None, code: "V900".into(), message: "internal: a packed state could not be read back".into(), at: None });
+        return;
+    }
+    c.expanded += 1;
+    c.sampled |= c.state.sampled_shuffle;
+    if let Some(v) = invariants::check(game, &c.state, base) {
+        c.problems.push(Problem { node: id, choice: None, code: v.code.into(), message: v.message, at: None });
+        return;
+    }
+    let Some((_, options)) = game.choices(&c.state) else {
+        c.terminal += 1;
+        match c.state.outcome {
+            Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))) => o.winners().for_each(|w| {
+                if let Some(x) = c.wins.get_mut(w as usize) {
+                    *x += 1;
+                }
+            }),
+            _ => c.other_endings += 1,
+        }
+        return;
+    };
+    if !expand_children {
+        c.cut = true;
+        return;
+    }
+    for choice in 0..options.len() {
+        c.child.clone_from(&c.state);
+        if let Err(e) = game.apply(&mut c.child, choice) {
+            c.problems.push(Problem { node: id, choice: Some(choice as u32), code: e.kind.code().into(), message: e.message, at: e.at });
+            continue;
+        }
+        let fp = game.canonical_fingerprint(&c.child);
+        if visited.contains(&fp) {
+            continue;
+        }
+        c.child.pack(&mut c.bytes);
+        c.children.push((id, choice as u32, fp, c.bytes.len()));
+    }
+}
+
+/// The path from the root to `id` (then option `choice`), replayed to label
+/// each step.
+#[allow(clippy::too_many_arguments, reason = "a finding carries its place, its code and its path")]
+fn finding(game: &Game, rulebook: &[String], nodes: &[Node], id: u32, choice: Option<u32>, code: &str, message: String, at: Option<crate::model::Loc>) -> Finding {
+    let mut path: Vec<u32> = choice.into_iter().collect();
     let mut cur = id;
     while let Some(n) = nodes.get(cur as usize) {
-        if n.parent == u32::MAX {
+        if n.parent == ROOT {
             break;
         }
         path.push(n.choice);

@@ -21,6 +21,7 @@
 
 mod collections;
 mod compiler;
+mod liveness;
 mod logic;
 mod numbers;
 mod operands;
@@ -88,6 +89,9 @@ pub(crate) struct Code {
     /// Size of its frame: the rulebook's locals, the hidden ones of loops and
     /// `as`, and those of inlined functions.
     pub(crate) locals: u16,
+    /// The locals live before each operation (and after the last), as bit
+    /// sets: what exploration keeps of a frame.
+    pub(crate) live: Vec<Vec<u64>>,
 }
 
 /// Which slot of a per-player or per-piece var or counter.

@@ -4,6 +4,7 @@
 //! frame, so the position in the rules is just a procedure and an index.
 
 use super::compiler::Compiler;
+use super::liveness::{live_in, reads_of, Effects};
 use super::{BoolF, Code, IntOp, Op, Program, Target, ValF};
 use crate::engine::layout::Game;
 use crate::model::*;
@@ -30,10 +31,11 @@ pub(crate) fn compile_program(g: &Game) -> Program {
                 end_when[x] = Some(c.bool(end.when));
             }
         }
-        let mut e = Emit { c, ops: Vec::new(), at: Vec::new() };
+        let mut e = Emit { c, ops: Vec::new(), at: Vec::new(), effects: Vec::new(), next: Effects::default() };
         e.block(p.body);
         let locals = e.c.frame;
-        procs.push(Code { ops: e.ops, at: e.at, locals });
+        let live = live_in(&e.ops, &e.effects, locals);
+        procs.push(Code { ops: e.ops, at: e.at, locals, live });
     }
     let mut init = Compiler::new(g, 8);
     let counter_init: Vec<Option<IntOp>> = m.counters.iter().map(|d| d.init.map(|x| init.int_req(x))).collect();
@@ -56,18 +58,40 @@ pub(crate) fn compile_program(g: &Game) -> Program {
     }
 }
 
-/// Emits the operations of one procedure.
+/// Emits the operations of one procedure, and the locals each reads and
+/// writes (for the liveness of locals).
 struct Emit<'c> {
     c: Compiler<'c>,
     ops: Vec<Op>,
     at: Vec<Loc>,
+    effects: Vec<Effects>,
+    /// What the next operation emitted reads and writes.
+    next: Effects,
 }
 
 impl Emit<'_> {
     fn emit(&mut self, op: Op, at: Loc) -> u32 {
         self.ops.push(op);
         self.at.push(at);
+        self.effects.push(std::mem::take(&mut self.next));
         (self.ops.len() - 1) as u32
+    }
+
+    /// The next operation reads the locals of these expressions.
+    fn uses(&mut self, exprs: &[ExprId]) {
+        let c = &self.c;
+        let reads = reads_of(c.m, exprs, |s| c.slot(s));
+        self.next.reads.extend(reads);
+    }
+
+    /// The next operation reads these slots.
+    fn reads(&mut self, slots: &[u16]) {
+        self.next.reads.extend_from_slice(slots);
+    }
+
+    /// The next operation writes these slots.
+    fn sets(&mut self, slots: &[u16]) {
+        self.next.writes.extend_from_slice(slots);
     }
 
     fn here(&self) -> u32 {
@@ -99,6 +123,8 @@ impl Emit<'_> {
             Stmt::Let(slot, e) => {
                 let v = self.c.val(e);
                 let slot = self.c.slot(slot);
+                self.uses(&[e]);
+                self.sets(&[slot]);
                 self.emit(Op::Let(slot, v), at);
             }
             Stmt::Assign(lv, op, e) => {
@@ -111,34 +137,52 @@ impl Emit<'_> {
                     }
                 };
                 let value = self.c.val(e);
+                self.uses(&[e]);
+                match (&target, lv) {
+                    (Target::Local(s), _) => {
+                        if op != grimoire_grammar::ast::AssignOp::Set {
+                            self.reads(&[*s]);
+                        }
+                        self.sets(&[*s]);
+                    }
+                    (_, LValue::Var(_, Some(i)) | LValue::Counter(_, Some(i))) => self.uses(&[i]),
+                    _ => {}
+                }
                 self.emit(Op::Assign(target, op, value), at);
             }
             Stmt::MovePiece { piece, to, bottom } => {
+                self.uses(&[piece, to]);
                 let (piece, to) = (self.c.piece_req(piece), self.c.zone_req(to));
                 self.emit(Op::MovePiece { piece, to, bottom }, at);
             }
             Stmt::MoveTop { from, to, bottom } => {
+                self.uses(&[from, to]);
                 let (from, to) = (self.c.zone_req(from), self.c.zone_req(to));
                 self.emit(Op::MoveTop { from, to, bottom }, at);
             }
             Stmt::MoveAll { from, to, bottom } => {
+                self.uses(&[from, to]);
                 let (from, to) = (self.c.zone_req(from), self.c.zone_req(to));
                 self.emit(Op::MoveAll { from, to, bottom }, at);
             }
             Stmt::MoveCount { n, kind, from, to, bottom } => {
+                self.uses(&[n, from, to]);
                 let n = self.c.int_req(n);
                 let (from, to) = (self.c.zone_req(from), self.c.zone_req(to));
                 self.emit(Op::MoveCount { n, kind, from, to, bottom }, at);
             }
             Stmt::Shuffle(z) => {
+                self.uses(&[z]);
                 let z = self.c.zone_req(z);
                 self.emit(Op::Shuffle(z), at);
             }
             Stmt::Roll(slot, die) => {
                 let slot = self.c.slot(slot);
+                self.sets(&[slot]);
                 self.emit(Op::Roll(slot, die), at);
             }
             Stmt::Choose { binds, cond, by, otherwise, .. } => {
+                self.uses(&[by]);
                 let by = self.c.player_req(by);
                 self.choose(&binds, cond, Some(by), otherwise, s, at);
             }
@@ -146,6 +190,7 @@ impl Emit<'_> {
             Stmt::If(arms, otherwise) => {
                 let mut to_end = Vec::new();
                 for (cond, b) in arms {
+                    self.uses(&[cond]);
                     let cond = self.c.bool(cond);
                     let skip = self.emit(Op::JumpUnless(cond, 0), at);
                     self.block(b);
@@ -163,6 +208,7 @@ impl Emit<'_> {
             }
             Stmt::While(cond, b) => {
                 let top = self.here();
+                self.uses(&[cond]);
                 let cond = self.c.bool(cond);
                 let exit = self.emit(Op::JumpUnless(cond, 0), at);
                 self.block(b);
@@ -172,10 +218,14 @@ impl Emit<'_> {
             }
             Stmt::Repeat(n, b) => {
                 let left = self.c.alloc(1);
+                self.uses(&[n]);
+                self.sets(&[left]);
                 let n = self.c.int_req(n);
                 let start = self.emit(Op::RepeatStart { n, left, exit: 0 }, at);
                 let body = self.here();
                 self.block(b);
+                self.reads(&[left]);
+                self.sets(&[left]);
                 self.emit(Op::RepeatNext { left, body }, at);
                 let end = self.here();
                 self.patch(start, end);
@@ -184,15 +234,20 @@ impl Emit<'_> {
                 let state = self.c.alloc(3);
                 let items = self.c.coll(coll);
                 let slot = self.c.slot(slot);
+                self.uses(&[coll]);
+                self.sets(&[slot, state, state + 1, state + 2]);
                 let start = self.emit(Op::ForStart { slot, items, state, exit: 0 }, at);
                 let body = self.here();
                 self.block(b);
+                self.reads(&[state, state + 1, state + 2]);
+                self.sets(&[slot, state + 2]);
                 self.emit(Op::ForNext { slot, state, body }, at);
                 let end = self.here();
                 self.patch(start, end);
             }
             Stmt::Match(e, arms, default) => {
                 let value = self.c.val(e);
+                self.uses(&[e]);
                 let op = self.emit(Op::Match { value, arms: Vec::new(), default: 0 }, at);
                 let mut targets = Vec::new();
                 let mut to_end = Vec::new();
@@ -215,24 +270,32 @@ impl Emit<'_> {
                 }
             }
             Stmt::Call(p, args) => {
+                self.uses(&args);
                 let args = args.iter().map(|a| self.c.val(*a)).collect();
                 self.emit(Op::Call(p, args), at);
             }
             Stmt::Proceed(p) => {
+                let params: Vec<u16> = (0..m.proc(p).params).collect();
+                self.reads(&params);
                 self.emit(Op::Proceed(p), at);
             }
             Stmt::As(p, b) => {
                 let save = self.c.alloc(1);
+                self.uses(&[p]);
+                self.sets(&[save]);
                 let player = self.c.player_req(p);
                 self.emit(Op::SetActor { player, save }, at);
                 self.block(b);
+                self.reads(&[save]);
                 self.emit(Op::RestoreActor(save), at);
             }
             Stmt::Win(p) => {
+                self.uses(&[p]);
                 let p = self.c.player_req(p);
                 self.emit(Op::Win(p), at);
             }
             Stmt::WinAll(c) => {
+                self.uses(&[c]);
                 let c = self.c.coll(c);
                 self.emit(Op::WinAll(c), at);
             }
@@ -251,6 +314,13 @@ impl Emit<'_> {
     /// A `choose`: the operation, then (if there is an `else`) a jump over
     /// the `else` block, which the operation goes to when there is no option.
     fn choose(&mut self, binds: &[(u16, ExprId)], cond: Option<ExprId>, by: Option<super::IdOp>, otherwise: Option<BlockId>, s: StmtId, at: Loc) {
+        // The collections and the condition read the bindings as they are
+        // tried: those reads are the statement's own, not uses of older values.
+        let slots: Vec<u16> = binds.iter().map(|(slot, _)| self.c.slot(*slot)).collect();
+        let exprs: Vec<ExprId> = binds.iter().map(|(_, from)| *from).chain(cond).collect();
+        self.uses(&exprs);
+        self.next.reads.retain(|r| !slots.contains(r));
+        self.sets(&slots);
         let binds = binds.iter().map(|(slot, from)| (self.c.slot(*slot), self.c.coll(*from))).collect();
         let cond = cond.map(|x| self.c.bool(x));
         let op = self.emit(Op::Choose { binds, cond, by, otherwise: None, stmt: s }, at);

@@ -7,7 +7,7 @@ mod unreachable;
 mod unused;
 
 use super::Finding;
-use crate::model::{BlockId, Expr, ExprId, Model, Stmt};
+use crate::model::{BlockId, ExprId, Model, Stmt};
 
 /// Run every static check.
 pub fn run_all(model: &Model) -> Vec<Finding> {
@@ -25,34 +25,34 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
         let node = &model.stmt(*s).stmt;
         stmt(node);
         match node {
-            Stmt::Let(_, x) | Stmt::Shuffle(x) | Stmt::Win(x) | Stmt::WinAll(x) => walk_expr(model, *x, expr),
+            Stmt::Let(_, x) | Stmt::Shuffle(x) | Stmt::Win(x) | Stmt::WinAll(x) => model.walk_expr(*x, expr),
             Stmt::Assign(lv, _, x) => {
-                walk_expr(model, *x, expr);
+                model.walk_expr(*x, expr);
                 match lv {
-                    crate::model::LValue::Var(_, Some(i)) | crate::model::LValue::Counter(_, Some(i)) => walk_expr(model, *i, expr),
+                    crate::model::LValue::Var(_, Some(i)) | crate::model::LValue::Counter(_, Some(i)) => model.walk_expr(*i, expr),
                     _ => {}
                 }
             }
             Stmt::MovePiece { piece, to, .. } => {
-                walk_expr(model, *piece, expr);
-                walk_expr(model, *to, expr);
+                model.walk_expr(*piece, expr);
+                model.walk_expr(*to, expr);
             }
             Stmt::MoveTop { from, to, .. } | Stmt::MoveAll { from, to, .. } => {
-                walk_expr(model, *from, expr);
-                walk_expr(model, *to, expr);
+                model.walk_expr(*from, expr);
+                model.walk_expr(*to, expr);
             }
             Stmt::MoveCount { n, from, to, .. } => {
-                walk_expr(model, *n, expr);
-                walk_expr(model, *from, expr);
-                walk_expr(model, *to, expr);
+                model.walk_expr(*n, expr);
+                model.walk_expr(*from, expr);
+                model.walk_expr(*to, expr);
             }
             Stmt::ChooseRandom { binds, cond, otherwise } | Stmt::Choose { binds, cond, otherwise, .. } => {
                 if let Stmt::Choose { by, .. } = node {
-                    walk_expr(model, *by, expr);
+                    model.walk_expr(*by, expr);
                 }
-                binds.iter().for_each(|(_, from)| walk_expr(model, *from, expr));
+                binds.iter().for_each(|(_, from)| model.walk_expr(*from, expr));
                 if let Some(c) = cond {
-                    walk_expr(model, *c, expr);
+                    model.walk_expr(*c, expr);
                 }
                 if let Some(blk) = otherwise {
                     walk_block(model, *blk, stmt, expr);
@@ -60,7 +60,7 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
             }
             Stmt::If(arms, otherwise) => {
                 for (c, blk) in arms {
-                    walk_expr(model, *c, expr);
+                    model.walk_expr(*c, expr);
                     walk_block(model, *blk, stmt, expr);
                 }
                 if let Some(blk) = otherwise {
@@ -68,11 +68,11 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
                 }
             }
             Stmt::While(c, blk) | Stmt::Repeat(c, blk) | Stmt::For(_, c, blk) | Stmt::As(c, blk) => {
-                walk_expr(model, *c, expr);
+                model.walk_expr(*c, expr);
                 walk_block(model, *blk, stmt, expr);
             }
             Stmt::Match(x, arms, default) => {
-                walk_expr(model, *x, expr);
+                model.walk_expr(*x, expr);
                 for (_, blk) in arms {
                     walk_block(model, *blk, stmt, expr);
                 }
@@ -80,40 +80,8 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
                     walk_block(model, *blk, stmt, expr);
                 }
             }
-            Stmt::Call(_, args) => args.iter().for_each(|a| walk_expr(model, *a, expr)),
+            Stmt::Call(_, args) => args.iter().for_each(|a| model.walk_expr(*a, expr)),
             Stmt::Roll(..) | Stmt::Draw | Stmt::End | Stmt::Pass | Stmt::Proceed(_) => {}
         }
-    }
-}
-
-/// Visit an expression and every expression inside it.
-pub(crate) fn walk_expr(model: &Model, id: ExprId, f: &mut dyn FnMut(ExprId)) {
-    f(id);
-    let mut g = |x: &ExprId| walk_expr(model, *x, f);
-    match model.expr(id) {
-        Expr::Zone(_, Some(i)) | Expr::Var(_, Some(i)) | Expr::Counter(_, Some(i)) | Expr::PieceOf(_, Some(i)) => g(i),
-        Expr::Attr(x, _) | Expr::Row(_, x) | Expr::Column(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Tagged(x, _) | Expr::Space(_, x) | Expr::Is(x, _) | Expr::IsKind(x, _) | Expr::Contents(x) | Expr::CellRow(x) | Expr::CellCol(x) | Expr::Neighbors(x) => g(x),
-        Expr::Bin(_, a, b) | Expr::Range(a, b) | Expr::Cell(_, a, b) | Expr::Region(_, a, b) | Expr::Linked(a, b, _) => {
-            g(a);
-            g(b);
-        }
-        Expr::PiecesOf(_, x) => g(x),
-        Expr::InARow(_, a, b) => {
-            g(a);
-            g(b);
-        }
-        Expr::Line(a, b, c) | Expr::Step(a, b, c) => {
-            g(a);
-            g(b);
-            g(c);
-        }
-        Expr::List(xs) | Expr::Call(_, xs) | Expr::CallFn(_, xs) => xs.iter().for_each(g),
-        Expr::Comp(_, _, c, body) => {
-            g(c);
-            if let Some(b) = body {
-                g(b);
-            }
-        }
-        _ => {}
     }
 }

@@ -7,7 +7,7 @@
 //! Fix: encode the rules that use it, or make the component a `narrative`
 //! (a player aid, a box insert) if it has no rule.
 
-use super::{walk_block, walk_expr};
+use super::walk_block;
 use crate::model::{Expr, Model, Stmt};
 use crate::validate::{Finding, Severity};
 
@@ -29,7 +29,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
         }
     }
     let mut mark_expr = |model: &Model, id| {
-        walk_expr(model, id, &mut |e| match model.expr(e) {
+        model.walk_expr(id, &mut |e| match model.expr(e) {
             Expr::Zone(z, _) => zone_used[z.idx()] = true,
             Expr::PieceOf(k, _) | Expr::Pieces(k) | Expr::Leader(_, k) | Expr::Rearmost(_, k) | Expr::IsKind(_, k) => kind_used[k.idx()] = true,
             Expr::Variant(v) | Expr::Is(_, v) => kind_used[model.variants[v.idx()].kind.idx()] = true,

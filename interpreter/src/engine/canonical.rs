@@ -1,0 +1,298 @@
+//! The canonical form of a state, for exploration: two states with the same
+//! canonical form lead to the same games, so the explorer visits them once.
+//! (docs/validate.md, "What a state is", says the same for rule authors.)
+//!
+//! What is left out, and why it is safe:
+//! - which of several interchangeable pieces is where: pieces of one kind,
+//!   variant and owner with the same per-piece values are told apart only by
+//!   their instance numbers, which the rules can see only through
+//!   `pieces(kind)`; for a kind the rules never list that way, a piece is its
+//!   class, and a piece held in a local or var is written as the zone it is
+//!   in and its place there;
+//! - locals that no rule will read again (dead, by the liveness analysis of
+//!   the compiled code);
+//! - counters and vars that no expression reads and that are only ever set
+//!   with `=` (a `+=` can overflow the bounds, so the old value matters);
+//! - the round number, unless a rule reads `round_number` or the rounds are
+//!   counted (`round NAME times N`);
+//! - where the rules were when a game ended (its frames, locals and round):
+//!   a finished game is its outcome and its position;
+//! - what never decides the future: rule coverage, decision and ply counts,
+//!   the random generator of a game whose chance is explored.
+//!
+//! What is kept: where every piece is (the order in a zone included, since
+//! `top`, `first` and `for` can see it), the counters and vars that matter,
+//! the frames of the rules being run with their live locals and the items of
+//! their `for` loops, and the pending decision with its options.
+
+use super::compile::Op;
+use super::layout::Game;
+use super::state::State;
+use super::value::Value;
+use crate::model::{Expr, KindId, LValue, Stmt};
+use grimoire_grammar::ast::AssignOp;
+
+/// What the canonical form keeps, worked out once per game.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Canon {
+    /// Per instance: its class number if its kind is anonymous (never listed
+    /// with `pieces`), else `None` (the instance itself is kept).
+    class: Vec<Option<u32>>,
+    /// Per kind: the per-piece counter and var slots of its pieces
+    /// (first slot of the declaration, first instance of the kind).
+    per_piece: Vec<Vec<Slots>>,
+    /// Counter and var declarations whose (non per-piece) value matters.
+    counters: Vec<bool>,
+    vars: Vec<bool>,
+    /// The round number matters.
+    round: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Slots {
+    Counter(u32),
+    Var(u32),
+}
+
+impl Canon {
+    pub(crate) fn new(g: &Game) -> Canon {
+        let m = &*g.model;
+        let mut listed = vec![false; m.kinds.len()];
+        let (mut counter_read, mut var_read) = (vec![false; m.counters.len()], vec![false; m.vars.len()]);
+        let mut round = m.round.is_some_and(|(_, times)| times.is_some());
+        for e in &m.exprs {
+            match e {
+                Expr::Pieces(k) | Expr::PiecesOf(k, _) => listed[k.idx()] = true,
+                Expr::Counter(c, _) => counter_read[c.idx()] = true,
+                Expr::Var(v, _) => var_read[v.idx()] = true,
+                Expr::RoundNumber => round = true,
+                _ => {}
+            }
+        }
+        // A `+=` or `-=` makes the old value matter (bounds, `none`).
+        for s in &m.stmts {
+            if let Stmt::Assign(lv, op, _) = &s.stmt {
+                if *op != AssignOp::Set {
+                    match lv {
+                        LValue::Counter(c, _) => counter_read[c.idx()] = true,
+                        LValue::Var(v, _) => var_read[v.idx()] = true,
+                        LValue::Local(_) => {}
+                    }
+                }
+            }
+        }
+        // Classes of anonymous pieces: kind, variant and owner.
+        let mut classes: Vec<(KindId, Option<crate::model::VariantId>, Option<u8>)> = Vec::new();
+        let class = (0..g.inst_kind.len())
+            .map(|p| {
+                let k = g.inst_kind[p];
+                if listed[k.idx()] {
+                    return None;
+                }
+                let key = (k, g.inst_variant[p], g.inst_owner[p]);
+                let n = classes.iter().position(|c| *c == key).unwrap_or_else(|| {
+                    classes.push(key);
+                    classes.len() - 1
+                });
+                Some(n as u32)
+            })
+            .collect();
+        let mut per_piece = vec![Vec::new(); m.kinds.len()];
+        for (c, def) in m.counters.iter().enumerate() {
+            if let Some(k) = def.per_piece {
+                if counter_read[c] {
+                    per_piece[k.idx()].push(Slots::Counter(g.counter_base[c]));
+                }
+            }
+        }
+        for (v, def) in m.vars.iter().enumerate() {
+            if let Some(k) = def.per_piece {
+                if var_read[v] {
+                    per_piece[k.idx()].push(Slots::Var(g.var_base[v]));
+                }
+            }
+        }
+        let counters = m.counters.iter().enumerate().map(|(c, d)| d.per_piece.is_none() && counter_read[c]).collect();
+        let vars = m.vars.iter().enumerate().map(|(v, d)| d.per_piece.is_none() && var_read[v]).collect();
+        Canon { class, per_piece, counters, vars, round }
+    }
+}
+
+/// A 64-bit hash of a sequence of words: each word is folded in with a full
+/// 64x64->128 multiply (the core of wyhash), so that structured inputs
+/// (small numbers, repeated patterns) still spread over all 64 bits.
+struct Fingerprint(u64);
+
+impl Fingerprint {
+    const K: u64 = 0xa076_1d64_78bd_642f;
+    #[inline]
+    fn word(&mut self, w: u64) {
+        let m = u128::from(self.0 ^ w ^ Self::K) * u128::from(w.wrapping_add(0xe703_7ed1_a0b4_28db) | 1);
+        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    }
+    fn finish(self) -> u64 {
+        // splitmix64's finaliser.
+        let mut z = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[allow(clippy::indexing_slicing, reason = "instances, zones and slots are numbered by Game::new, which sizes these arrays")]
+impl Game {
+    /// The fingerprint of a state's canonical form (see the module doc):
+    /// equal for states that lead to the same games.
+    pub fn canonical_fingerprint(&self, st: &State) -> u64 {
+        let c = &*self.canon;
+        let mut h = Fingerprint(0);
+        // A finished game is its outcome and its position: where the rules
+        // were when it ended, the round and the dead locals are not kept.
+        let over = st.outcome.map(|o| match o {
+            super::Outcome::Winner(p) => u64::from(p),
+            super::Outcome::Shared(mask) => 0x1_0000 | u64::from(mask),
+            super::Outcome::Draw => 0x2_0000,
+            super::Outcome::Ended => 0x3_0000,
+        });
+        match over {
+            Some(o) => h.word(0xf1_0000_0000 | o),
+            None => {
+                h.word(st.stage as u64);
+                if c.round {
+                    h.word(u64::from(st.round));
+                }
+            }
+        }
+        for z in 0..st.head.len() as u16 {
+            h.word(0xffff_0000 | u64::from(st.len[z as usize]));
+            for p in st.zone_pieces(z).take(st.loc.len()) {
+                h.word(self.piece_word(st, p));
+            }
+        }
+        for (k, slots) in c.per_piece.iter().enumerate() {
+            // Anonymous pieces carry theirs in their class.
+            let (first, n) = self.kind_range[k];
+            if slots.is_empty() || c.class.get(first as usize).copied().flatten().is_some() {
+                continue;
+            }
+            for p in first..first + n {
+                self.per_piece_words(st, &mut h, slots, p, first);
+            }
+        }
+        for (i, keep) in c.counters.iter().enumerate() {
+            if *keep {
+                let end = self.counter_base.get(i + 1).copied().unwrap_or(self.counter_slots);
+                for s in self.counter_base[i]..end {
+                    h.word(st.counters[s as usize] as u64);
+                }
+            }
+        }
+        for (i, keep) in c.vars.iter().enumerate() {
+            if *keep {
+                let end = self.var_base.get(i + 1).copied().unwrap_or(self.var_slots);
+                for s in self.var_base[i]..end {
+                    self.value_words(st, &mut h, st.vars[s as usize]);
+                }
+            }
+        }
+        if over.is_some() {
+            return h.finish();
+        }
+        self.frame_words(st, &mut h);
+        if let Some(p) = st.pending {
+            h.word(0xdec1_0000 | u64::from(p.player));
+            h.word(p.shuffle.map(u64::from).unwrap_or(u64::MAX));
+            h.word(u64::from(st.arity));
+            for v in &st.options {
+                self.value_words(st, &mut h, *v);
+            }
+        }
+        h.finish()
+    }
+
+    /// One word for a piece in a zone: its class (with its per-piece
+    /// values) if it is anonymous, else itself.
+    fn piece_word(&self, st: &State, p: u16) -> u64 {
+        let c = &*self.canon;
+        match c.class[p as usize] {
+            None => 0x1_0000_0000 | u64::from(p),
+            Some(class) => {
+                let k = self.inst_kind[p as usize].idx();
+                let slots = &c.per_piece[k];
+                if slots.is_empty() {
+                    return u64::from(class);
+                }
+                let mut h = Fingerprint(u64::from(class));
+                self.per_piece_words(st, &mut h, slots, p, self.kind_range[k].0);
+                h.finish()
+            }
+        }
+    }
+
+    fn per_piece_words(&self, st: &State, h: &mut Fingerprint, slots: &[Slots], p: u16, first: u16) {
+        let i = u32::from(p - first);
+        for s in slots {
+            match s {
+                Slots::Counter(base) => h.word(st.counters[(base + i) as usize] as u64),
+                Slots::Var(base) => self.value_words(st, h, st.vars[(base + i) as usize]),
+            }
+        }
+    }
+
+    /// A value, with an anonymous piece written as where it is.
+    fn value_words(&self, st: &State, h: &mut Fingerprint, v: Value) {
+        match v {
+            Value::Piece(p) if self.canon.class.get(p as usize).copied().flatten().is_some() => {
+                let z = st.loc[p as usize];
+                let place = st.zone_pieces(z).position(|x| x == p).unwrap_or(0);
+                h.word(0x7000_0000 | u64::from(z));
+                h.word(place as u64);
+            }
+            Value::None => h.word(0),
+            Value::Int(i) => {
+                h.word(1);
+                h.word(i as u64);
+            }
+            Value::Bool(b) => h.word(2 | (u64::from(b) << 8)),
+            Value::Player(p) => h.word(3 | (u64::from(p) << 8)),
+            Value::Piece(p) => h.word(4 | (u64::from(p) << 8)),
+            Value::Zone(z) => h.word(5 | (u64::from(z) << 8)),
+            Value::Face(f) => h.word(6 | (u64::from(f) << 8)),
+            Value::Variant(x) => h.word(7 | (u64::from(x) << 8)),
+            Value::Dir(d) => h.word(8 | ((d as u8 as u64) << 8)),
+            Value::Row(t, r) => h.word(9 | (u64::from(t) << 8) | (u64::from(r) << 24)),
+        }
+    }
+
+    /// The frames of the rules being run, with their live locals and the
+    /// items of their `for` loops.
+    fn frame_words(&self, st: &State, h: &mut Fingerprint) {
+        let top = st.frames.len().wrapping_sub(1);
+        for (i, f) in st.frames.iter().enumerate() {
+            h.word(u64::from(f.proc.0) | (u64::from(f.pc) << 16) | (u64::from(f.actor) << 48) | (u64::from(f.depth) << 56));
+            h.word(u64::from(f.phase) | (u64::from(f.end) << 1));
+            let code = &self.program.procs[f.proc.idx()];
+            let live = code.live.get(f.pc as usize);
+            // At the pending decision, what it is about to write is not live yet.
+            let pending = if i == top { st.pending.and_then(|p| code.ops.get(p.pc as usize)) } else { None };
+            let written = |slot: u16| match pending {
+                Some(Op::Choose { binds, .. }) => binds.iter().any(|(s, _)| *s == slot),
+                Some(Op::Roll(s, _)) => *s == slot,
+                _ => false,
+            };
+            let base = f.base as usize;
+            for slot in 0..code.locals {
+                let is_live = live.and_then(|words| words.get(slot as usize / 64)).is_some_and(|w| w & (1u64 << (slot % 64)) != 0);
+                if is_live && !written(slot) {
+                    h.word(0x5107_0000 | u64::from(slot));
+                    self.value_words(st, h, st.stack.get(base + slot as usize).copied().unwrap_or_default());
+                }
+            }
+            // `for` items laid past the locals, up to the next frame.
+            let end = st.frames.get(i + 1).map(|n| n.base as usize).unwrap_or(st.stack.len());
+            for v in st.stack.get(base + code.locals as usize..end).unwrap_or(&[]) {
+                self.value_words(st, h, *v);
+            }
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! A state as a short string of bytes, for the explorer's frontier: millions
+//! of states wait there between two levels, so each keeps only what the
+//! game's future depends on, in varints. Zones are written as the first
+//! piece of each zone and the piece behind each piece; the rest of the links
+//! is rebuilt on reading.
+//! Rule coverage is not kept (it restarts at zero), nor the random
+//! generator (an explored game has none: its chance is enumerated).
+
+use super::state::{Frame, Outcome, Pending, Stage, State, NIL};
+use super::value::Value;
+use crate::model::ProcId;
+
+/// Writes numbers as LEB128 varints (signed ones zigzagged): most numbers
+/// of a state are small, so most take one byte.
+struct Out<'a>(&'a mut Vec<u8>);
+
+impl Out<'_> {
+    fn u8(&mut self, x: u8) {
+        self.0.push(x);
+    }
+    fn var(&mut self, mut x: u64) {
+        while x >= 0x80 {
+            self.0.push((x as u8) | 0x80);
+            x >>= 7;
+        }
+        self.0.push(x as u8);
+    }
+    fn int(&mut self, x: i64) {
+        self.var(((x << 1) ^ (x >> 63)) as u64);
+    }
+    /// A piece or zone number, `NIL` as 0.
+    fn id(&mut self, x: u16) {
+        self.var(u64::from(x.wrapping_add(1)));
+    }
+    fn value(&mut self, v: Value) {
+        match v {
+            Value::None => self.u8(0),
+            Value::Int(i) => {
+                self.u8(1);
+                self.int(i);
+            }
+            Value::Bool(b) => self.u8(2 + u8::from(b)),
+            Value::Player(p) => {
+                self.u8(4);
+                self.u8(p);
+            }
+            Value::Piece(p) => {
+                self.u8(5);
+                self.var(u64::from(p));
+            }
+            Value::Zone(z) => {
+                self.u8(6);
+                self.var(u64::from(z));
+            }
+            Value::Face(f) => {
+                self.u8(7);
+                self.var(u64::from(f));
+            }
+            Value::Variant(x) => {
+                self.u8(8);
+                self.var(u64::from(x));
+            }
+            Value::Dir(d) => self.u8(if d > 0 { 9 } else { 10 }),
+            Value::Row(t, r) => {
+                self.u8(11);
+                self.var(u64::from(t));
+                self.var(u64::from(r));
+            }
+        }
+    }
+}
+
+/// Reads what [`Out`] wrote; `None` past the end.
+struct In<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl In<'_> {
+    fn u8(&mut self) -> Option<u8> {
+        let b = *self.bytes.get(self.at)?;
+        self.at += 1;
+        Some(b)
+    }
+    fn var(&mut self) -> Option<u64> {
+        let mut x = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8()?;
+            x |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Some(x);
+            }
+        }
+        None
+    }
+    fn int(&mut self) -> Option<i64> {
+        let z = self.var()?;
+        Some(((z >> 1) as i64) ^ -((z & 1) as i64))
+    }
+    fn u16(&mut self) -> Option<u16> {
+        u16::try_from(self.var()?).ok()
+    }
+    fn u32(&mut self) -> Option<u32> {
+        u32::try_from(self.var()?).ok()
+    }
+    fn id(&mut self) -> Option<u16> {
+        Some(self.u16()?.wrapping_sub(1))
+    }
+    fn value(&mut self) -> Option<Value> {
+        Some(match self.u8()? {
+            0 => Value::None,
+            1 => Value::Int(self.int()?),
+            2 => Value::Bool(false),
+            3 => Value::Bool(true),
+            4 => Value::Player(self.u8()?),
+            5 => Value::Piece(self.u16()?),
+            6 => Value::Zone(self.u16()?),
+            7 => Value::Face(self.u16()?),
+            8 => Value::Variant(self.u16()?),
+            9 => Value::Dir(1),
+            10 => Value::Dir(-1),
+            11 => Value::Row(self.u16()?, self.u16()?),
+            _ => return None,
+        })
+    }
+}
+
+impl State {
+    /// Append this state's bytes to `out`.
+    pub fn pack(&self, out: &mut Vec<u8>) {
+        let mut o = Out(out);
+        self.head.iter().for_each(|x| o.id(*x));
+        self.next.iter().for_each(|x| o.id(*x));
+        self.counters.iter().for_each(|x| o.int(*x));
+        self.vars.iter().for_each(|v| o.value(*v));
+        o.var(self.stack.len() as u64);
+        self.stack.iter().for_each(|v| o.value(*v));
+        o.var(self.frames.len() as u64);
+        for f in &self.frames {
+            o.var(u64::from(f.proc.0));
+            o.var(u64::from(f.pc));
+            o.var(u64::from(f.base));
+            o.u8(f.actor);
+            o.u8(f.depth);
+            o.u8(u8::from(f.phase) | u8::from(f.end) << 1);
+        }
+        match self.pending {
+            None => o.u8(0),
+            Some(p) => {
+                o.u8(1);
+                o.u8(p.player);
+                o.var(u64::from(p.base));
+                o.var(u64::from(p.pc));
+                o.id(p.shuffle.unwrap_or(NIL));
+            }
+        }
+        o.u8(self.arity);
+        o.var(self.options.len() as u64);
+        self.options.iter().for_each(|v| o.value(*v));
+        match self.outcome {
+            None => o.u8(0),
+            Some(Outcome::Winner(p)) => {
+                o.u8(1);
+                o.u8(p);
+            }
+            Some(Outcome::Shared(m)) => {
+                o.u8(2);
+                o.var(u64::from(m));
+            }
+            Some(Outcome::Draw) => o.u8(3),
+            Some(Outcome::Ended) => o.u8(4),
+        }
+        o.var(u64::from(self.round));
+        o.u8(match self.stage {
+            Stage::Start => 0,
+            Stage::Setup => 1,
+            Stage::Rounds => 2,
+        });
+        o.var(u64::from(self.decisions));
+        o.var(u64::from(self.plies));
+        o.var(self.box_after_setup.map_or(0, |b| u64::from(b) + 1));
+        o.u8(u8::from(self.forced_decisions) | u8::from(self.exploring) << 1 | u8::from(self.sampled_shuffle) << 2);
+    }
+
+    /// Overwrite this state (of the same game) with packed bytes; `None` if
+    /// the bytes are not a state of this game.
+    pub fn unpack(&mut self, bytes: &[u8]) -> Option<()> {
+        let mut i = In { bytes, at: 0 };
+        for h in self.head.iter_mut() {
+            *h = i.id()?;
+        }
+        for n in self.next.iter_mut() {
+            *n = i.id()?;
+        }
+        // Rebuild the rest of the links by walking each zone.
+        for z in 0..self.head.len() {
+            let (mut p, mut before, mut count) = (self.head[z], NIL, 0u16);
+            while p != NIL {
+                let pi = p as usize;
+                *self.prev.get_mut(pi)? = before;
+                *self.loc.get_mut(pi)? = z as u16;
+                before = p;
+                count += 1;
+                if count as usize > self.loc.len() {
+                    return None;
+                }
+                p = self.next[pi];
+            }
+            self.tail[z] = before;
+            self.len[z] = count;
+        }
+        for c in self.counters.iter_mut() {
+            *c = i.int()?;
+        }
+        for v in self.vars.iter_mut() {
+            *v = i.value()?;
+        }
+        let n = i.u32()? as usize;
+        self.stack.clear();
+        for _ in 0..n {
+            let v = i.value()?;
+            self.stack.push(v);
+        }
+        let n = i.u32()? as usize;
+        self.frames.clear();
+        for _ in 0..n {
+            let (proc, pc, base, actor, depth, flags) = (i.u16()?, i.u32()?, i.u32()?, i.u8()?, i.u8()?, i.u8()?);
+            self.frames.push(Frame { proc: ProcId(proc), pc, base, actor, depth, phase: flags & 1 != 0, end: flags & 2 != 0 });
+        }
+        self.pending = match i.u8()? {
+            0 => None,
+            _ => {
+                let (player, base, pc, shuffle) = (i.u8()?, i.u32()?, i.u32()?, i.id()?);
+                Some(Pending { player, base, pc, shuffle: (shuffle != NIL).then_some(shuffle) })
+            }
+        };
+        self.arity = i.u8()?;
+        let n = i.u32()? as usize;
+        self.options.clear();
+        for _ in 0..n {
+            let v = i.value()?;
+            self.options.push(v);
+        }
+        self.outcome = match i.u8()? {
+            0 => None,
+            1 => Some(Outcome::Winner(i.u8()?)),
+            2 => Some(Outcome::Shared(i.u16()?)),
+            3 => Some(Outcome::Draw),
+            _ => Some(Outcome::Ended),
+        };
+        self.round = i.u32()?;
+        self.stage = match i.u8()? {
+            0 => Stage::Start,
+            1 => Stage::Setup,
+            _ => Stage::Rounds,
+        };
+        self.decisions = i.u32()?;
+        self.plies = i.u32()?;
+        self.box_after_setup = i.u32()?.checked_sub(1);
+        let flags = i.u8()?;
+        self.forced_decisions = flags & 1 != 0;
+        self.exploring = flags & 2 != 0;
+        self.sampled_shuffle = flags & 4 != 0;
+        self.fired.iter_mut().for_each(|f| *f = 0);
+        self.ends_fired.iter_mut().for_each(|f| *f = 0);
+        self.scratch.clear();
+        Some(())
+    }
+}

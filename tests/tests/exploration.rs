@@ -1,0 +1,117 @@
+//! The explorer: states are counted by their canonical form (docs/validate.md,
+//! "What a state is"), which must merge only states that lead to the same
+//! games; tic-tac-toe has its published number of positions; the report does
+//! not depend on the number of threads.
+
+use grimoire_interpreter::engine::{Game, State};
+use grimoire_interpreter::validate::explore::{explore, Budget};
+use grimoire_interpreter::{compile, Source};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+fn game(files: &[&str], players: u8) -> Game {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let sources: Vec<Source> = files.iter().map(|f| Source { name: (*f).into(), text: std::fs::read_to_string(root.join(f)).expect("readable") }).collect();
+    let model = compile(&sources).unwrap_or_else(|d| panic!("{files:?}: {d:?}"));
+    Game::new(Arc::new(model), players, &[]).expect("valid player count")
+}
+
+#[test]
+fn tic_tac_toe_has_5478_positions_of_which_958_are_final() {
+    let g = game(&["rulebooks/classic/tic-tac-toe.rules"], 2);
+    let r = explore(&g, &[], Budget::default());
+    assert!(r.exhausted && r.findings.is_empty(), "{}", r.verdict());
+    assert_eq!((r.distinct, r.terminal), (5478, 958));
+    // Published: crosses win 626 final positions, noughts 316, 16 are drawn.
+    assert_eq!(r.wins_by_seat, [626, 316]);
+    assert_eq!(r.other_endings, 16);
+    assert_eq!(r.depth, 9);
+}
+
+#[test]
+fn the_report_is_the_same_on_one_thread_and_on_three() {
+    for (files, players, max_states) in [
+        (vec!["rulebooks/classic/connect-four.rules"], 2, 20_000),
+        (vec!["rulebooks/grail-cup/grail-cup.rules", "tests/fixtures/explore/grail-cup-short-track.rules"], 3, 5_000),
+        (vec!["tests/fixtures/validate/deadlock.rules"], 2, 10_000),
+    ] {
+        let g = game(&files, players);
+        let budget = Budget { max_states, ..Budget::default() };
+        let one = explore(&g, &[], Budget { jobs: 1, ..budget });
+        let three = explore(&g, &[], Budget { jobs: 3, ..budget });
+        let key = |r: &grimoire_interpreter::validate::explore::ExploreReport| {
+            let findings: Vec<_> = r.findings.iter().map(|f| (f.code.clone(), f.message.clone(), serde_json::to_string(&f.counterexample).unwrap_or_default())).collect();
+            (r.distinct, r.expanded, r.terminal, r.depth, r.exhausted, r.wins_by_seat.clone(), r.stopped_by.clone(), findings)
+        };
+        assert_eq!(key(&one), key(&three), "{files:?}");
+    }
+}
+
+/// Everything that decides a state's future as the player sees it: who
+/// decides, the options (labels), and where each option leads (canonically).
+fn future(g: &Game, st: &State) -> (Option<u8>, Vec<(String, u64)>, String) {
+    let Some((who, options)) = g.choices(st) else { return (None, Vec::new(), format!("{:?}", st.outcome)) };
+    let mut next = Vec::new();
+    for (i, o) in options.iter().enumerate() {
+        let mut child = st.clone();
+        let after = match g.apply(&mut child, i) {
+            Ok(()) => g.canonical_fingerprint(&child),
+            Err(e) => u64::from(e.kind.code().bytes().map(u32::from).sum::<u32>()),
+        };
+        next.push((g.option_label(o), after));
+    }
+    next.sort();
+    (Some(who), next, String::new())
+}
+
+/// Walk the states breadth first; every time a state is met again by another
+/// path (same canonical fingerprint), its future must be the first one's.
+fn merged_states_have_the_same_future(g: &Game, budget: usize) -> usize {
+    let root = g.start_exploring().expect("starts");
+    let mut first: HashMap<u64, (Option<u8>, Vec<(String, u64)>, String)> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([root]);
+    let mut merges = 0;
+    while let Some(st) = queue.pop_front() {
+        let fp = g.canonical_fingerprint(&st);
+        let fut = future(g, &st);
+        match first.get(&fp) {
+            Some(known) => {
+                merges += 1;
+                assert_eq!(known, &fut, "two states with fingerprint {fp:016x} lead to different games");
+                continue;
+            }
+            None => {
+                first.insert(fp, fut);
+            }
+        }
+        if first.len() >= budget {
+            break;
+        }
+        if let Some((_, options)) = g.choices(&st) {
+            for i in 0..options.len() {
+                let mut child = st.clone();
+                if g.apply(&mut child, i).is_ok() {
+                    queue.push_back(child);
+                }
+            }
+        }
+    }
+    merges
+}
+
+#[test]
+fn states_merged_by_their_canonical_form_lead_to_the_same_games() {
+    let cases: &[(&[&str], u8, usize)] = &[
+        (&["rulebooks/classic/tic-tac-toe.rules"], 2, 6_000),
+        (&["rulebooks/classic/connect-four.rules"], 2, 3_000),
+        (&["rulebooks/classic/breakthrough.rules"], 2, 3_000),
+        (&["rulebooks/classic/reversi.rules"], 2, 3_000),
+        (&["tests/fixtures/validate/sound.rules"], 3, 5_000),
+    ];
+    for (files, players, budget) in cases {
+        let g = game(files, *players);
+        let merges = merged_states_have_the_same_future(&g, *budget);
+        assert!(merges > 0, "{files:?}: the test met no state twice, so it checked nothing");
+    }
+}
