@@ -105,31 +105,43 @@ impl Game {
             if r.st.outcome.is_some() || r.st.pending.is_some() {
                 return Ok(());
             }
-            let Some(frame) = r.st.frames.last().copied() else {
+            let Some(&frame) = r.st.frames.last() else {
                 self.next_stage(r);
                 self.stop_on_error(r, None)?;
                 continue;
             };
-            let code = &self.program.procs[frame.proc.idx()];
-            let pc = frame.pc as usize;
-            let Some(op) = code.ops.get(pc) else {
-                self.leave(r, frame);
-                self.stop_on_error(r, Some(frame.proc))?;
-                continue;
-            };
-            let at = code.at[pc];
-            if !r.tick() {
-                r.err = None;
-                let mut e = ExecError::new(ExecErrorKind::Fuel, format!("the rules took more than {STEP_FUEL} steps without a decision: this rule seems to loop"), Some(at));
-                e.rule = Some(self.model.proc(frame.proc).name.clone());
-                return Err(e);
-            }
             let top = r.st.frames.len() - 1;
-            r.st.frames[top].pc += 1;
+            let code = &self.program.procs[frame.proc.idx()];
             r.base = frame.base as usize;
-            r.actor = frame.actor;
-            self.exec(r, frame, top, pc as u32, op, at);
-            self.stop_on_error(r, Some(frame.proc))?;
+            let mut pc = frame.pc as usize;
+            // Run this frame's operations while it stays on top and nothing
+            // waits: the frame and its code are looked up once.
+            loop {
+                let Some(op) = code.ops.get(pc) else {
+                    self.leave(r, frame);
+                    self.stop_on_error(r, Some(frame.proc))?;
+                    break;
+                };
+                if !r.tick() {
+                    r.err = None;
+                    let mut e = ExecError::new(ExecErrorKind::Fuel, format!("the rules took more than {STEP_FUEL} steps without a decision: this rule seems to loop"), code.at.get(pc).copied());
+                    e.rule = Some(self.model.proc(frame.proc).name.clone());
+                    return Err(e);
+                }
+                let f = &mut r.st.frames[top];
+                f.pc = pc as u32 + 1;
+                // `as` changes the frame's actor between operations.
+                let now = *f;
+                r.actor = now.actor;
+                self.exec(r, now, top, pc as u32, op, code.at[pc]);
+                if r.err.is_some() {
+                    return self.stop_on_error(r, Some(frame.proc));
+                }
+                if r.st.frames.len() != top + 1 || r.st.pending.is_some() || r.st.outcome.is_some() {
+                    break;
+                }
+                pc = r.st.frames[top].pc as usize;
+            }
         }
     }
 
