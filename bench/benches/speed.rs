@@ -4,6 +4,8 @@
 //! - random playouts per second of each rulebook, with the engine and with
 //!   the previous (tree-walking) engine, and their ratio;
 //! - the same playouts on one thread and on two;
+//! - Grail Cup's playouts with every invariant checked after every step (as
+//!   `validate` plays them), against plain ones;
 //! - exploration: distinct states per second on one thread, and the memory
 //!   per state.
 //!
@@ -19,6 +21,7 @@ use grimoire_interpreter::legacy::Game as LegacyGame;
 use grimoire_interpreter::log::RandomAgent;
 use grimoire_interpreter::parallel::in_chunks;
 use grimoire_interpreter::validate::explore::{explore, Budget};
+use grimoire_interpreter::validate::simulate::play_checked;
 use grimoire_interpreter::{compile, Model, Source};
 use std::path::Path;
 use std::sync::Arc;
@@ -118,6 +121,24 @@ fn main() {
             two = two.max(run(2));
         }
         println!("| {name} | {one:.0} | {two:.0} | {:.2}× | ≥ 1.8× |", two / one.max(1e-9));
+    }
+
+    println!("\n## Grail Cup with every invariant checked after every step (validate's games), one thread\n");
+    println!("| players | games/s, unchecked | games/s, checked | ratio |");
+    println!("|---|---|---|---|");
+    for players in [3u8, 5, 8] {
+        let g = Game::new(model(&["rulebooks/grail-cup/grail-cup.rules"]), players, &[]).expect("valid");
+        let mut st = g.start(0).expect("starts");
+        let (mut plain, mut checked) = (0f64, 0f64);
+        for _ in 0..rounds {
+            plain = plain.max(rate(secs, |s| {
+                play(&g, &mut st, s);
+            }));
+            checked = checked.max(rate(secs, |s| {
+                assert!(play_checked(&g, &[], s, 5000).problem.is_none());
+            }));
+        }
+        println!("| {players} | {plain:.0} | {checked:.0} | {:.2} |", plain / checked.max(1e-9));
     }
 
     println!("\n## Exploration, one thread\n");

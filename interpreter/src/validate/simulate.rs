@@ -71,7 +71,9 @@ pub struct SimOutcome {
 pub struct Checked {
     /// Final state (absent if setup itself failed).
     pub state: Option<State>,
-    /// The log up to the end or the problem.
+    /// The log of a game that went wrong, up to the problem: the
+    /// counterexample. (A game that went well keeps only its seed and
+    /// outcome: labelling every step would cost more than playing it.)
     pub log: GameLog,
     /// The first problem: code, message, place, rule.
     pub problem: Option<Problem>,
@@ -104,6 +106,9 @@ pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: 
     let base = Baseline::of(game, &st);
     let mut agent = RandomAgent::new(seed);
     let mut problem = None;
+    // Only the options taken are kept while playing: the labelled log is
+    // written again, from the seed, for a game that goes wrong.
+    let mut choices: Vec<u32> = Vec::new();
     loop {
         if let Some(v) = invariants::check(game, &st, &base) {
             problem = Some(Problem { code: v.code.into(), message: v.message, at: None, rule: None, in_setup: st.round == 0 });
@@ -121,10 +126,20 @@ pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: 
             break;
         }
         let i = agent.pick(options.len());
-        log.record(game, &st, i);
+        choices.push(i as u32);
         if let Err(e) = game.apply(&mut st, i) {
             problem = Some(Problem { code: e.kind.code().into(), message: e.message.clone(), at: e.at, rule: e.rule, in_setup: st.round == 0 });
             break;
+        }
+    }
+    if problem.is_some() {
+        if let Ok(mut again) = game.start(seed) {
+            for c in &choices {
+                log.record(game, &again, *c as usize);
+                if game.apply(&mut again, *c as usize).is_err() {
+                    break;
+                }
+            }
         }
     }
     log.finish(&st, problem.as_ref().map(|p| p.message.clone()));
