@@ -78,6 +78,9 @@ enum Command {
         /// Threads to play the games on (the report does not depend on it).
         #[arg(long, short, default_value_t = commands::cores(), value_parser = clap::value_parser!(u32).range(1..))]
         jobs: u32,
+        /// Do not check the rulebook's declared invariants after every step.
+        #[arg(long)]
+        unchecked: bool,
     },
     /// Check everything a good rulebook must satisfy: static checks, random
     /// games at every player count and option, citations and source coverage.
@@ -153,8 +156,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { files, error_format } => commands::check(&files, error_format),
         Command::Play { files, players, seed, options, auto, log } => commands::play(&files, players, seed, &options, auto, log.as_deref()),
-        Command::Simulate { files, players, games, seed, options, max_decisions, score, json, jobs } => {
-            commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json, jobs: jobs as usize })
+        Command::Simulate { files, players, games, seed, options, max_decisions, score, json, jobs, unchecked } => {
+            commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json, jobs: jobs as usize, unchecked })
         }
         Command::Replay { log } => commands::replay(&log),
         Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs } => {

@@ -219,6 +219,18 @@ pub enum ItemKind {
         /// Its value.
         body: Expr,
     },
+    /// `invariant NAME [per_player p] [when COND]: EXPR`: what must hold
+    /// after every step of every game.
+    Invariant {
+        /// Name.
+        name: Ident,
+        /// Checked for each player, bound to this name.
+        player: Option<Ident>,
+        /// Checked only when this holds.
+        when: Option<Expr>,
+        /// What must hold.
+        expr: Expr,
+    },
     /// `setup { ... }`.
     Setup(Block),
     /// `round NAME [times N] { ... }`.

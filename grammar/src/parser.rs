@@ -343,6 +343,9 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::comp_while => "`while`",
         Rule::in_a_row => "`in_a_row x through CELL where P`",
         Rule::kw_in_a_row => "`in_a_row`",
+        Rule::invariant => "an invariant `invariant NAME: CONDITION`",
+        Rule::inv_player => "`per_player NAME`",
+        Rule::kw_invariant => "`invariant`",
         Rule::kw_through => "`through`",
     }
 }
@@ -670,6 +673,20 @@ fn item(p: P) -> Result<Item, ParseError> {
             let body = expr(k.next()?)?;
             provenance = provenances(&mut k)?;
             ItemKind::Function { name, params, body }
+        }
+        Rule::invariant => {
+            let name = ident(k.next()?);
+            let player = match k.next_if(Rule::inv_player) {
+                Some(pl) => Some(ident(Kids::of(pl).next()?)),
+                None => None,
+            };
+            let first = expr(k.next()?)?;
+            let (when, body) = match k.next_if(Rule::expr) {
+                Some(b) => (Some(first), expr(b)?),
+                None => (None, first),
+            };
+            provenance = provenances(&mut k)?;
+            ItemKind::Invariant { name, player, when, expr: body }
         }
         Rule::setup => {
             provenance = provenances(&mut k)?;

@@ -134,13 +134,14 @@ pub struct Playout {
     pub error: Option<ExecError>,
 }
 
-/// Play a game with random agents up to `max_decisions`.
+/// Play a game with random agents up to `max_decisions`, with its log; the
+/// rulebook's declared invariants are checked after every step.
 pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions: u32) -> Result<Playout, ExecError> {
     let mut st = game.start(seed)?;
     let mut agent = RandomAgent::new(seed);
     let mut log = GameLog::begin(game, rulebook, seed);
-    let mut error = None;
-    while let Some((_, options)) = game.choices(&st) {
+    let mut error = game.broken_invariant(&mut st).map(|b| b.error());
+    while let (None, Some((_, options))) = (&error, game.choices(&st)) {
         if st.decisions >= max_decisions {
             break;
         }
@@ -150,9 +151,33 @@ pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions
             error = Some(e);
             break;
         }
+        error = game.broken_invariant(&mut st).map(|b| b.error());
     }
     log.finish(&st, error.as_ref().map(|e: &ExecError| e.message.clone()));
     Ok(Playout { state: st, log, error })
+}
+
+/// Play a game with random agents up to `max_decisions`, keeping no log
+/// (`simulate`): the final state, and the problem that stopped the game.
+/// With `checked`, the rulebook's declared invariants are checked after
+/// every step.
+pub fn quick_playout(game: &Game, seed: u64, max_decisions: u32, checked: bool) -> Result<(State, Option<ExecError>), ExecError> {
+    let mut st = game.start(seed)?;
+    let mut agent = RandomAgent::new(seed);
+    let check = |st: &mut State| if checked { game.broken_invariant(st).map(|b| b.error()) } else { None };
+    let mut error = check(&mut st);
+    while let (None, Some((_, options))) = (&error, game.choices(&st)) {
+        if st.decisions >= max_decisions {
+            break;
+        }
+        let i = agent.pick(options.len());
+        if let Err(e) = game.apply(&mut st, i) {
+            error = Some(e);
+            break;
+        }
+        error = check(&mut st);
+    }
+    Ok((st, error))
 }
 
 /// Names of the options switched on.
@@ -197,7 +222,7 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
     let mut st = started.map_err(|error| ReplayError::Exec { step: 0, error })?;
     let base = crate::validate::invariants::Baseline::of(game, &st);
     for (i, step) in log.steps.iter().enumerate() {
-        if let Some(v) = crate::validate::invariants::check(game, &st, &base) {
+        if let Some(v) = crate::validate::invariants::check(game, &mut st, &base) {
             return Err(ReplayError::Invariant { step: i, code: v.code, message: v.message });
         }
         let Some((player, options)) = game.choices(&st) else {
@@ -212,7 +237,7 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
         }
         game.apply(&mut st, step.choice as usize).map_err(|error| ReplayError::Exec { step: i + 1, error })?;
     }
-    if let Some(v) = crate::validate::invariants::check(game, &st, &base) {
+    if let Some(v) = crate::validate::invariants::check(game, &mut st, &base) {
         return Err(ReplayError::Invariant { step: log.steps.len(), code: v.code, message: v.message });
     }
     let fp = format!("{:016x}", st.fingerprint());

@@ -379,6 +379,23 @@ pub struct FnDef {
     pub at: Loc,
 }
 
+/// A declared invariant: what must hold after every step of every game.
+#[derive(Debug, Clone, Serialize)]
+pub struct InvariantDef {
+    /// Name.
+    pub name: String,
+    /// Checked once per player, the player in local slot 0.
+    pub per_player: bool,
+    /// Checked only when this holds.
+    pub when: Option<ExprId>,
+    /// What must hold.
+    pub holds: ExprId,
+    /// Local slots its expressions use.
+    pub locals: u16,
+    /// Declaration.
+    pub at: Loc,
+}
+
 /// An end condition.
 #[derive(Debug, Clone, Serialize)]
 pub struct EndDef {
@@ -705,6 +722,8 @@ pub struct Model {
     pub round: Option<(ProcId, Option<ExprId>)>,
     /// End conditions.
     pub ends: Vec<EndDef>,
+    /// Declared invariants.
+    pub invariants: Vec<InvariantDef>,
     /// Exceptions.
     pub exceptions: Vec<ExceptionDef>,
     /// Triggers, in declaration order.

@@ -398,3 +398,14 @@ fn validate_writes_the_side_by_side_page() {
     assert!(html.contains("Dès qu&#39;un") || html.contains("Dès qu'un Chevalier atteint la Ligne d'arrivée"), "the source text is shown");
     assert!(html.contains("trigger grail_reached"), "next to the rule that encodes it");
 }
+
+#[test]
+fn simulate_checks_declared_invariants_unless_told_not_to() {
+    let drift = "tests/fixtures/validate/drift.rules";
+    let checked = json_of(&run(&["simulate", drift, "-p", "2", "-g", "30", "-s", "0", "--json"]));
+    let failures = checked["failures"].as_array().expect("a list");
+    assert!(!failures.is_empty(), "the drifting score must be caught: {checked}");
+    assert!(failures.iter().all(|f| f["message"].as_str().is_some_and(|m| m.contains("`score_is_chips` does not hold"))), "{checked}");
+    let unchecked = json_of(&run(&["simulate", drift, "-p", "2", "-g", "30", "-s", "0", "--json", "--unchecked"]));
+    assert_eq!(unchecked["failures"].as_array().map(Vec::len), Some(0), "{unchecked}");
+}

@@ -48,9 +48,12 @@ fn the_report_is_the_same_on_one_thread_and_on_three() {
     }
 }
 
+/// Who decides, the options and where each leads, or how the game ended.
+type Future = (Option<u8>, Vec<(String, u64)>, String);
+
 /// Everything that decides a state's future as the player sees it: who
 /// decides, the options (labels), and where each option leads (canonically).
-fn future(g: &Game, st: &State) -> (Option<u8>, Vec<(String, u64)>, String) {
+fn future(g: &Game, st: &State) -> Future {
     let Some((who, options)) = g.choices(st) else { return (None, Vec::new(), format!("{:?}", st.outcome)) };
     let mut next = Vec::new();
     for (i, o) in options.iter().enumerate() {
@@ -69,7 +72,7 @@ fn future(g: &Game, st: &State) -> (Option<u8>, Vec<(String, u64)>, String) {
 /// path (same canonical fingerprint), its future must be the first one's.
 fn merged_states_have_the_same_future(g: &Game, budget: usize) -> usize {
     let root = g.start_exploring().expect("starts");
-    let mut first: HashMap<u64, (Option<u8>, Vec<(String, u64)>, String)> = HashMap::new();
+    let mut first: HashMap<u64, Future> = HashMap::new();
     let mut queue = std::collections::VecDeque::from([root]);
     let mut merges = 0;
     while let Some(st) = queue.pop_front() {

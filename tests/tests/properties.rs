@@ -71,7 +71,7 @@ fn play_checking_every_step(players: u8, seed: u64, agent_seed: u64) -> Result<(
     let mut agent = RandomAgent::new(agent_seed);
     loop {
         prop_assert_eq!(&st.kind_counts(&g), &start_counts, "a component appeared or vanished after {} decisions", st.decisions);
-        prop_assert_eq!(invariants::check(&g, &st, &base).map(|v| format!("{}: {}", v.code, v.message)), None);
+        prop_assert_eq!(invariants::check(&g, &mut st, &base).map(|v| format!("{}: {}", v.code, v.message)), None);
         let choices = g.choices(&st);
         prop_assert_eq!(choices.is_some(), st.outcome.is_none(), "choices are offered exactly while the game is not over");
         let Some((who, options)) = choices else { break };

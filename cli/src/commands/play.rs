@@ -86,6 +86,11 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
             error = Some(e);
             break;
         }
+        // A rule that breaks a declared invariant is a fault of the rulebook: stop there.
+        if let Some(b) = game.broken_invariant(&mut st) {
+            error = Some(b.error());
+            break;
+        }
     }
     if let Some(text) = outcome_text(st.outcome) {
         grimoire_cli::say!("\n{text}");

@@ -3,7 +3,7 @@
 use super::{game_for, names, INVALID};
 use grimoire_cli::render::{exec_error, ErrorFormat};
 use grimoire_interpreter::engine::{ExecError, Game, Outcome};
-use grimoire_interpreter::log::random_playout;
+use grimoire_interpreter::log::quick_playout;
 use grimoire_interpreter::parallel::in_chunks;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -71,6 +71,8 @@ pub struct SimArgs<'a> {
     pub json: bool,
     /// Threads to play on.
     pub jobs: usize,
+    /// Skip the rulebook's declared invariants (faster).
+    pub unchecked: bool,
 }
 
 /// Final values of a per-player counter, by seat.
@@ -135,8 +137,8 @@ impl Tally {
 
     /// Play the game of seed `s` and count it.
     #[allow(clippy::indexing_slicing, reason = "the counters are sized from the model and the player count they are indexed by")]
-    fn play(&mut self, game: &Game, rulebook: &[String], s: u64, max_decisions: u32, score_slot: Option<usize>) {
-        let p = match random_playout(game, rulebook, s, max_decisions) {
+    fn play(&mut self, game: &Game, s: u64, max_decisions: u32, checked: bool, score_slot: Option<usize>) {
+        let (state, error) = match quick_playout(game, s, max_decisions, checked) {
             Ok(p) => p,
             Err(e) => {
                 self.failures.push(Failure { seed: s, message: e.message.clone() });
@@ -144,22 +146,22 @@ impl Tally {
                 return;
             }
         };
-        for (f, n) in self.fired.iter_mut().zip(&p.state.fired) {
+        for (f, n) in self.fired.iter_mut().zip(&state.fired) {
             f.0 += u64::from(*n);
             f.1 += u32::from(*n > 0);
         }
-        self.decisions.push(p.state.decisions);
-        self.plies.push(p.state.plies);
+        self.decisions.push(state.decisions);
+        self.plies.push(state.plies);
         if let Some(base) = score_slot {
             for (seat, v) in self.scores.iter_mut().enumerate() {
-                v.push(p.state.counters[base + seat]);
+                v.push(state.counters[base + seat]);
             }
-            if let Some(o) = p.state.outcome {
-                self.winner_scores.extend(o.winners().map(|w| p.state.counters[base + w as usize]));
+            if let Some(o) = state.outcome {
+                self.winner_scores.extend(o.winners().map(|w| state.counters[base + w as usize]));
             }
         }
-        self.rounds.push(p.state.round);
-        match (p.state.outcome, p.error) {
+        self.rounds.push(state.round);
+        match (state.outcome, error) {
             (_, Some(e)) => {
                 self.failures.push(Failure { seed: s, message: e.message.clone() });
                 self.first_error.get_or_insert(e);
@@ -197,7 +199,7 @@ impl Tally {
 /// Run `games` random playouts on `jobs` threads; the report (but for its
 /// timings) does not depend on `jobs`.
 pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
-    let SimArgs { files, players, games, seed, options, max_decisions, score, json, jobs } = a;
+    let SimArgs { files, players, games, seed, options, max_decisions, score, json, jobs, unchecked } = a;
     let Some((game, sources)) = game_for(files, players, options)? else { return Ok(ExitCode::from(INVALID)) };
     let score_slot = match score {
         Some(name) => match game.model.counters.iter().position(|c| c.name == name && c.per_player) {
@@ -217,7 +219,7 @@ pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
         jobs,
         || Tally::new(procs, players),
         |t, i| {
-            t.play(&game, &rulebook, seed.wrapping_add(u64::from(i)), max_decisions, base);
+            t.play(&game, seed.wrapping_add(u64::from(i)), max_decisions, !unchecked, base);
             bar.inc(1);
         },
     );

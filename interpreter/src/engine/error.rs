@@ -32,6 +32,8 @@ pub enum ExecErrorKind {
     BadChoice,
     /// A table has no row for a key, or a space is off its track.
     OutOfRange,
+    /// An invariant the rulebook declares does not hold.
+    Invariant,
 }
 
 impl ExecErrorKind {
@@ -50,6 +52,8 @@ impl ExecErrorKind {
             ExecErrorKind::NoOutcome => "R0010",
             ExecErrorKind::BadChoice => "R0011",
             ExecErrorKind::OutOfRange => "R0012",
+            // The validator's code for the same finding.
+            ExecErrorKind::Invariant => "V504",
         }
     }
 }

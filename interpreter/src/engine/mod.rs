@@ -13,6 +13,7 @@ mod compile;
 mod error;
 mod exec;
 mod geometry;
+mod invariants;
 mod layout;
 mod observe;
 mod options;
@@ -26,6 +27,7 @@ pub use layout::{Game, SetupError, ZoneInfo};
 pub use observe::{Observation, ZoneView};
 pub use options::Options;
 pub use exec::MAX_EXCEPTIONS_PER_RULE;
+pub use invariants::BrokenInvariant;
 pub use state::{Outcome, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;
 

@@ -174,6 +174,9 @@ impl Resolver {
                     self.model.round = Some((id, None));
                     self.declare(name, Sym::Proc(id));
                 }
+                ItemKind::Invariant { name, .. } => {
+                    self.declare(name, Sym::Other("an invariant"));
+                }
                 ItemKind::End { name, .. } => {
                     let body = self.new_proc(ProcKind::Rule, &name.name, span);
                     self.model.ends.push(EndDef { name: name.name.clone(), when: ExprId(0), body });
@@ -309,6 +312,18 @@ impl Resolver {
                 ItemKind::Exception(e) => {
                     self.exception(exception_idx, e, item);
                     exception_idx += 1;
+                }
+                ItemKind::Invariant { name, player, when, expr } => {
+                    let mut sc = Scope::default();
+                    if let Some(p) = player {
+                        sc.bind(&p.name, Ty::Player);
+                    }
+                    let when = when.as_ref().map(|w| self.expect(&mut sc, w, Ty::Bool, "the `when` of an invariant"));
+                    let holds = self.expect(&mut sc, expr, Ty::Bool, "an invariant");
+                    let at = self.loc(name.span);
+                    self.model.invariants.push(InvariantDef { name: name.name.clone(), per_player: player.is_some(), when, holds, locals: sc.next, at });
+                    let at = self.loc(item.span);
+                    self.record(RecordKind::Encoded, format!("invariant {}", name.name), None, &item.provenance, at);
                 }
                 _ => {}
             }

@@ -285,7 +285,7 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
 /// The words a declaration starts with, as `remove WORD NAME` names them.
 pub(crate) const DECLARATION_WORDS: &[&str] = &[
     "piece", "token", "card", "die", "zone", "spacetype", "track", "grid", "graph", "counter", "var", "table", "option", "setup", "round",
-    "phase", "rule", "trigger", "end", "exception", "assumption", "discrepancy", "narrative", "fn",
+    "phase", "rule", "trigger", "end", "exception", "assumption", "discrepancy", "narrative", "fn", "invariant",
 ];
 
 /// The word a declaration starts with.
@@ -315,6 +315,7 @@ pub(crate) fn declaration_word(kind: &ItemKind) -> &str {
         ItemKind::Discrepancy { .. } => "discrepancy",
         ItemKind::Narrative { .. } => "narrative",
         ItemKind::Function { .. } => "fn",
+        ItemKind::Invariant { .. } => "invariant",
         ItemKind::Replace(_) | ItemKind::Remove { .. } => "module change",
     }
 }
@@ -340,7 +341,7 @@ pub(crate) fn item_name(kind: &ItemKind) -> Option<&ast::Ident> {
         ItemKind::Table(t) => Some(&t.name),
         ItemKind::Procedure(p) => Some(&p.name),
         ItemKind::Exception(e) => Some(&e.name),
-        ItemKind::Function { name, .. } => Some(name),
+        ItemKind::Function { name, .. } | ItemKind::Invariant { name, .. } => Some(name),
         ItemKind::Setup(_) | ItemKind::Replace(_) | ItemKind::Remove { .. } => None,
     }
 }

@@ -17,7 +17,7 @@ use crate::engine::{Game, Outcome, State};
 use crate::log::GameLog;
 use crate::parallel::in_chunks;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
@@ -165,6 +165,9 @@ impl Level {
     }
 }
 
+/// A finding's code and place (file, span): one finding per pair.
+type ProblemKey = (String, Option<(u16, usize, usize)>);
+
 /// A problem met while expanding: at a state, or on an option of it.
 struct Problem {
     node: u32,
@@ -233,7 +236,8 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
     root.pack(&mut level.bytes);
     level.ends.push(level.bytes.len());
     level.ids.push(0);
-    let mut seen_problems: HashMap<(String, Option<(u16, usize, usize)>), ()> = HashMap::new();
+    // One finding per code and rulebook place.
+    let mut seen_problems: HashSet<ProblemKey> = HashSet::new();
     let mut depth = 0u32;
     let mut cut = false;
     while !level.ids.is_empty() {
@@ -270,7 +274,7 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
             }
             for p in c.problems {
                 let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
-                if seen_problems.insert(key, ()).is_none() {
+                if seen_problems.insert(key) {
                     report.findings.push(finding(game, rulebook, &nodes, p.node, p.choice, &p.code, p.message, p.at));
                 }
             }
@@ -333,8 +337,8 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
     }
     c.expanded += 1;
     c.sampled |= c.state.sampled_shuffle;
-    if let Some(v) = invariants::check(game, &c.state, base) {
-        c.problems.push(Problem { node: id, choice: None, code: v.code.into(), message: v.message, at: None });
+    if let Some(v) = invariants::check(game, &mut c.state, base) {
+        c.problems.push(Problem { node: id, choice: None, code: v.code.into(), message: v.message, at: v.at });
         return;
     }
     let Some((_, options)) = game.choices(&c.state) else {

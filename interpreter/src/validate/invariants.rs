@@ -28,23 +28,28 @@ pub struct Violation {
     pub code: &'static str,
     /// What broke.
     pub message: String,
+    /// The rulebook's declaration of the invariant, for a declared one.
+    pub at: Option<crate::model::Loc>,
 }
 
 /// Code: a component appeared or vanished.
 pub const LEAK: &str = "V501";
 /// Code: a game that is not over offers no choice.
 pub const STUCK: &str = "V502";
+/// Code: an invariant the rulebook declares does not hold.
+pub const DECLARED: &str = "V504";
 
 /// Check the invariants that hold at every decision point once setup is
 /// done: no component appears or vanishes (pieces taken out of or put back in
-/// the box during play count as appearing and vanishing), and a game that is
-/// not over offers a choice.
-pub fn check(game: &Game, st: &State, base: &Baseline) -> Option<Violation> {
+/// the box during play count as appearing and vanishing), the invariants the
+/// rulebook declares hold, and a game that is not over offers a choice. The
+/// state is left as it was (checking a declared invariant evaluates it).
+pub fn check(game: &Game, st: &mut State, base: &Baseline) -> Option<Violation> {
     // Instances never change kind: if the zones hold as many pieces as at
     // the start, they hold the same pieces.
     let held: usize = (0..game.zones.len() as u16).map(|z| st.zone_len(z)).sum();
     if held != base.total {
-        return Some(Violation { code: LEAK, message: "the number of components changed".into() });
+        return Some(Violation { code: LEAK, message: "the number of components changed".into(), at: None });
     }
     if let Some(n) = st.box_after_setup {
         let now = st.zone_len(game.box_zone) as u32;
@@ -53,11 +58,15 @@ pub fn check(game: &Game, st: &State, base: &Baseline) -> Option<Violation> {
             return Some(Violation {
                 code: LEAK,
                 message: format!("{} component(s) {verb} the box during play: components must move between zones of the game, never appear or vanish", now.abs_diff(n)),
+                at: None,
             });
         }
     }
+    if let Some(b) = game.broken_invariant(st) {
+        return Some(Violation { code: DECLARED, message: b.message(), at: Some(b.def.at) });
+    }
     if st.outcome.is_none() && game.choices(st).is_none_or(|(_, o)| o.is_empty()) {
-        return Some(Violation { code: STUCK, message: "the game is not over and nobody has a choice".into() });
+        return Some(Violation { code: STUCK, message: "the game is not over and nobody has a choice".into(), at: None });
     }
     None
 }

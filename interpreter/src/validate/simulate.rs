@@ -110,8 +110,8 @@ pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: 
     // written again, from the seed, for a game that goes wrong.
     let mut choices: Vec<u32> = Vec::new();
     loop {
-        if let Some(v) = invariants::check(game, &st, &base) {
-            problem = Some(Problem { code: v.code.into(), message: v.message, at: None, rule: None, in_setup: st.round == 0 });
+        if let Some(v) = invariants::check(game, &mut st, &base) {
+            problem = Some(Problem { code: v.code.into(), message: v.message, at: v.at, rule: None, in_setup: st.round == 0 });
             break;
         }
         let Some((_, options)) = game.choices(&st) else { break };

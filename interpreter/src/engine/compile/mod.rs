@@ -74,6 +74,9 @@ pub(crate) struct Program {
     pub(crate) init_locals: u16,
     /// The fixed number of rounds, if any (evaluated like the initial values).
     pub(crate) round_times: Option<IntOp>,
+    /// The declared invariants: when they apply, what must hold, and the
+    /// window they are evaluated in.
+    pub(crate) invariants: Vec<(Option<BoolF>, BoolF, u16)>,
     /// Every cell of every table (table, row, column), evaluated in a window
     /// of `table_locals` fresh slots.
     pub(crate) table_cells: Vec<Vec<Vec<ValF>>>,

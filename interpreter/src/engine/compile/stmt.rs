@@ -43,6 +43,16 @@ pub(crate) fn compile_program(g: &Game) -> Program {
     let round_times = m.round.and_then(|(_, t)| t).map(|t| init.int_req(t));
     let mut cells = Compiler::new(g, 0);
     let table_cells = m.tables.iter().map(|t| t.rows.iter().map(|(_, _, row)| row.iter().map(|x| cells.val(*x)).collect()).collect()).collect();
+    let invariants = m
+        .invariants
+        .iter()
+        .map(|d| {
+            let mut c = Compiler::new(g, d.locals);
+            let when = d.when.map(|w| c.bool(w));
+            let holds = c.bool(d.holds);
+            (when, holds, c.frame)
+        })
+        .collect();
     let never: fn() -> BoolF = || Box::new(|_| false);
     Program {
         procs,
@@ -55,6 +65,7 @@ pub(crate) fn compile_program(g: &Game) -> Program {
         round_times,
         table_cells,
         table_locals: cells.frame,
+        invariants,
     }
 }
 
