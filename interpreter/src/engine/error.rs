@@ -34,6 +34,8 @@ pub enum ExecErrorKind {
     OutOfRange,
     /// An invariant the rulebook declares does not hold.
     Invariant,
+    /// An end condition holds before setup is over.
+    EndInSetup,
 }
 
 impl ExecErrorKind {
@@ -54,6 +56,7 @@ impl ExecErrorKind {
             ExecErrorKind::OutOfRange => "R0012",
             // The validator's code for the same finding.
             ExecErrorKind::Invariant => "V504",
+            ExecErrorKind::EndInSetup => "R0013",
         }
     }
 }

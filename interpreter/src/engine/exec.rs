@@ -797,6 +797,15 @@ impl Game {
                 return;
             }
             if holds {
+                if r.st.stage != Stage::Rounds {
+                    // The game would end before it starts: the condition is
+                    // almost always meant for the game in play.
+                    let msg = format!("the end condition `{}` already holds during setup: the game would end before it starts", end.name);
+                    let mut e = ExecError::new(ExecErrorKind::EndInSetup, msg, Some(self.model.proc(end.body).at));
+                    e.rule = Some(end.name.clone());
+                    r.err = Some(Box::new(e));
+                    return;
+                }
                 r.st.ends_fired[i] += 1;
                 self.push_proc(r.st, end.body, &[], actor, 0, false, true);
                 return;
