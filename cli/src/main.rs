@@ -112,6 +112,10 @@ enum Command {
         /// Threads to play the games on (the report does not depend on it).
         #[arg(long, short, default_value_t = commands::cores(), value_parser = clap::value_parser!(u32).range(1..))]
         jobs: u32,
+        /// Play only with these options on (repeat the flag); by default every
+        /// combination of options (every pair beyond six options).
+        #[arg(long = "option")]
+        options: Vec<String>,
     },
     /// Visit every reachable state of a game, breadth first, within a budget.
     Explore {
@@ -160,8 +164,8 @@ fn main() -> ExitCode {
             commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json, jobs: jobs as usize, unchecked })
         }
         Command::Replay { log } => commands::replay(&log),
-        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs } => {
-            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize })
+        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs, options } => {
+            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize, options: &options })
         }
         Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, json, jobs } => {
             let budget = grimoire_interpreter::validate::explore::Budget { max_states, max_depth, max_bytes, jobs: jobs as usize };

@@ -170,3 +170,30 @@ fn a_module_can_replace_the_board_of_a_real_game() {
         assert!(st.round <= 4, "on 12 spaces a game lasts a few turns, not {}", st.round);
     }
 }
+
+#[test]
+fn every_combination_of_a_few_options_is_played_and_pairs_beyond() {
+    use grimoire_interpreter::validate::simulate::option_sets;
+    let (model, _) = load("two_options.rules");
+    let sets = option_sets(&model, None);
+    assert_eq!(sets.len(), 8, "three options: every combination");
+    assert!(sets.contains(&vec!["fast".to_string(), "slow".to_string()]), "{sets:?}");
+    assert_eq!(option_sets(&model, Some(&["calm".to_string()])), vec![vec!["calm".to_string()]]);
+    let (report, _) = run("two_options.rules");
+    let f = report.findings.iter().find(|f| f.code == "R0001").expect("the fault that needs two options is found");
+    assert_eq!(f.options, ["fast", "slow"]);
+    // Seven options: none, 7 alone, 21 pairs, all.
+    let mut m = (*model).clone();
+    m.options = (0..7).map(|i| format!("o{i}")).collect();
+    let sets = option_sets(&m, None);
+    assert_eq!(sets.len(), 30);
+    for i in 0..7 {
+        for j in 0..7 {
+            if i != j {
+                let (a, b) = (format!("o{i}"), format!("o{j}"));
+                assert!(sets.iter().any(|s| s.contains(&a) && !s.contains(&b)), "{a} on, {b} off");
+                assert!(sets.iter().any(|s| s.contains(&a) && s.contains(&b) && s.len() == 2), "{a} and {b} alone");
+            }
+        }
+    }
+}

@@ -29,6 +29,8 @@ pub struct Args<'a> {
     pub html: Option<&'a Path>,
     /// Threads to play the games on.
     pub jobs: usize,
+    /// Only this set of options (`--option`, repeated); every set when empty.
+    pub options: &'a [String],
 }
 
 /// Validate a rulebook.
@@ -37,7 +39,11 @@ pub fn validate(a: Args) -> Result<ExitCode, String> {
     let Some((model, sources)) = compile_files(a.files, format)? else { return Ok(ExitCode::from(INVALID)) };
     let main = a.files.first().cloned().unwrap_or_default();
     let texts = find_sources(&model, &main, a.sources);
-    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs };
+    if let Some(o) = a.options.iter().find(|o| !model.options.contains(o)) {
+        return Err(format!("the rulebook has no option `{o}`; its options are: {}", if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") }));
+    }
+    let options = (!a.options.is_empty()).then(|| a.options.to_vec());
+    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options };
     let report = run_validate(model.clone(), &texts, &cfg);
     if let Some(path) = a.html {
         let page = grimoire_cli::html::side_by_side(&report, &model, &sources);

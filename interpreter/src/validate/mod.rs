@@ -102,11 +102,13 @@ pub struct Config {
     /// Threads to play the games on (1: the calling thread only). The
     /// report is the same whatever the number.
     pub jobs: usize,
+    /// Only this set of options (else every set `simulate::option_sets` lists).
+    pub options: Option<Vec<String>>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new(), jobs: 1 }
+        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new(), jobs: 1, options: None }
     }
 }
 

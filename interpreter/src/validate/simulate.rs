@@ -146,15 +146,38 @@ pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: 
     Checked { state: Some(st), log, problem }
 }
 
-/// The option sets to try: none, each alone, and all together.
-fn option_sets(model: &Model) -> Vec<Vec<String>> {
+/// Every combination of options is tried when a rulebook has this many or
+/// fewer (2^6 = 64 sets).
+pub const ALL_COMBINATIONS_UP_TO: usize = 6;
+
+/// The option sets to try: the one given, else every combination of the
+/// rulebook's options when there are at most [`ALL_COMBINATIONS_UP_TO`],
+/// else none, each alone, each pair alone and all together.
+pub fn option_sets(model: &Model, chosen: Option<&[String]>) -> Vec<Vec<String>> {
+    if let Some(set) = chosen {
+        return vec![set.to_vec()];
+    }
+    let names = &model.options;
+    let n = names.len();
+    let pick = |mask: u64| -> Vec<String> { names.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, o)| o.clone()).collect() };
+    if n <= ALL_COMBINATIONS_UP_TO {
+        // Every combination, by number of options switched on, then in
+        // declaration order: none, each alone, each pair, ..., all.
+        let mut masks: Vec<u64> = (0..1u64 << n).collect();
+        masks.sort_by_key(|m| (m.count_ones(), m.reverse_bits()));
+        return masks.into_iter().map(pick).collect();
+    }
+    // Beyond, every pair of options is seen in each of its four states: none
+    // (both off), each alone (one on), each pair alone (both on, the rest
+    // off), and all (both on with the rest).
     let mut sets = vec![Vec::new()];
-    for o in &model.options {
-        sets.push(vec![o.clone()]);
+    sets.extend((0..n).map(|i| pick(1 << i)));
+    for i in 0..n {
+        for j in i + 1..n {
+            sets.push(pick((1 << i) | (1 << j)));
+        }
     }
-    if model.options.len() > 1 {
-        sets.push(model.options.clone());
-    }
+    sets.push(names.clone());
     sets
 }
 
@@ -214,7 +237,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     let mut seen: HashSet<FindingKey> = HashSet::new();
     let mut runs = Vec::new();
     for players in model.min_players..=model.max_players {
-        for options in option_sets(model) {
+        for options in option_sets(model, cfg.options.as_deref()) {
             let Ok(game) = Game::new(model.clone(), players, &options) else { continue };
             let start = Instant::now();
             let chunks = in_chunks(cfg.games, cfg.jobs, || Chunk::new(model), |chunk, i| chunk.play(&game, cfg, u64::from(i)));
