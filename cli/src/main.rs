@@ -116,6 +116,10 @@ enum Command {
         /// combination of options (every pair beyond six options).
         #[arg(long = "option")]
         options: Vec<String>,
+        /// States the exhaustive search explores per configuration, after the
+        /// random games (0: no search).
+        #[arg(long, default_value_t = grimoire_interpreter::validate::DEFAULT_EXPLORE_STATES)]
+        explore_states: usize,
     },
     /// Visit every reachable state of a game, breadth first, within a budget.
     Explore {
@@ -164,8 +168,8 @@ fn main() -> ExitCode {
             commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json, jobs: jobs as usize, unchecked })
         }
         Command::Replay { log } => commands::replay(&log),
-        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs, options } => {
-            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize, options: &options })
+        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs, options, explore_states } => {
+            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize, options: &options, explore_states })
         }
         Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, json, jobs } => {
             let budget = grimoire_interpreter::validate::explore::Budget { max_states, max_depth, max_bytes, jobs: jobs as usize };

@@ -31,6 +31,8 @@ pub struct Args<'a> {
     pub jobs: usize,
     /// Only this set of options (`--option`, repeated); every set when empty.
     pub options: &'a [String],
+    /// States the systematic search explores per configuration.
+    pub explore_states: usize,
 }
 
 /// Validate a rulebook.
@@ -43,7 +45,7 @@ pub fn validate(a: Args) -> Result<ExitCode, String> {
         return Err(format!("the rulebook has no option `{o}`; its options are: {}", if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") }));
     }
     let options = (!a.options.is_empty()).then(|| a.options.to_vec());
-    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options };
+    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options, explore_states: a.explore_states };
     let report = run_validate(model.clone(), &texts, &cfg);
     if let Some(path) = a.html {
         let page = grimoire_cli::html::side_by_side(&report, &model, &sources);
@@ -87,6 +89,13 @@ fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], format: Err
     }
     let never: Vec<&str> = r.coverage.iter().filter(|c| c.fired == 0).map(|c| c.rule.as_str()).collect();
     grimoire_cli::say!("\n  rule coverage: {} of {} procedures and end conditions fired{}", r.coverage.len() - never.len(), r.coverage.len(), if never.is_empty() { String::new() } else { format!("; never: {}", never.join(", ")) });
+    let ran = r.branches.iter().filter(|b| b.runs > 0 || b.explored).count();
+    grimoire_cli::say!("  branch coverage: {ran} of {} branches ran in the random games or the search", r.branches.len());
+    if !r.searched.is_empty() {
+        let exhausted = r.searched.iter().filter(|s| s.exhausted).count();
+        let states: usize = r.searched.iter().map(|s| s.states).sum();
+        grimoire_cli::say!("  exhaustive search: {states} states in {} configuration(s), {exhausted} of them exhausted (every choice and chance outcome)", r.searched.len());
+    }
     grimoire_cli::say!("\n  source coverage ({} citations, {} not found):", r.trace.citations, r.trace.not_found);
     for s in &r.trace.sources {
         grimoire_cli::say!("    {}: {} of {} paragraphs cited ({:.1} %)", s.source, s.covered, s.paragraphs, s.percent);

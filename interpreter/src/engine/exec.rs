@@ -3,7 +3,7 @@
 //! stack between two calls, so a state can be cloned or saved at any
 //! decision.
 
-use super::compile::{arith, resolve_slot, Op, Target, NONE_INT};
+use super::compile::{arith, resolve_slot, Op, Target, NONE_INT, NO_SITE};
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
 use super::run::Run;
@@ -230,7 +230,7 @@ impl Game {
                 }
             }
             Op::Roll(slot, die) => self.roll(r, *slot, *die, pc),
-            Op::Choose { binds, cond, by, otherwise, .. } => {
+            Op::Choose { binds, cond, by, otherwise, sites, .. } => {
                 let who = by.as_ref().map(|f| f.get(r));
                 r.st.options.clear();
                 if r.err.is_none() {
@@ -242,6 +242,7 @@ impl Game {
                 }
                 let arity = binds.len().max(1);
                 let n = r.st.options.len() / arity;
+                count(r, sites[usize::from(n == 0)]);
                 if n == 0 {
                     match (otherwise, who) {
                         (Some(target), _) => {
@@ -280,9 +281,13 @@ impl Game {
                 }
             }
             Op::Jump(target) => Self::jump(r, index, *target),
-            Op::JumpUnless(cond, target) => {
-                if !cond(r) && r.err.is_none() {
-                    Self::jump(r, index, *target);
+            Op::JumpUnless(cond, target, sites) => {
+                let held = cond(r);
+                if r.err.is_none() {
+                    count(r, sites[usize::from(!held)]);
+                    if !held {
+                        Self::jump(r, index, *target);
+                    }
                 }
             }
             Op::ForStart { slot, items, state, exit } => {
@@ -330,9 +335,9 @@ impl Game {
                     }
                 }
             }
-            Op::Match { value, arms, default } => {
+            Op::Match { value, arms, default, sites } => {
                 let v = value(r);
-                let arm = arms.iter().find(|(keys, _)| {
+                let arm = arms.iter().position(|(keys, _)| {
                     keys.iter().any(|k| match (k, v) {
                         (MatchKey::Face(f), Value::Face(x)) => f.0 == x,
                         (MatchKey::Variant(vr), Value::Variant(x)) => vr.0 == x,
@@ -340,7 +345,8 @@ impl Game {
                         _ => false,
                     })
                 });
-                Self::jump(r, index, arm.map(|(_, t)| *t).unwrap_or(*default));
+                count(r, sites.get(arm.unwrap_or(arms.len())).copied().unwrap_or(NO_SITE));
+                Self::jump(r, index, arm.and_then(|a| arms.get(a)).map(|(_, t)| *t).unwrap_or(*default));
             }
             Op::Call(p, args) => {
                 let mut vals = [Value::None; 8];
@@ -848,6 +854,14 @@ fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::CollF)], depth: us
         collect_tuples(r, binds, depth + 1, cond);
         r.err.is_none()
     });
+}
+
+/// Count a run of a branch site (coverage).
+#[inline]
+fn count(r: &mut Run, site: u32) {
+    if let Some(c) = r.st.branches.get_mut(site as usize) {
+        *c += 1;
+    }
 }
 
 /// Write the tuple that starts at `first` in the options into the bindings.

@@ -288,7 +288,7 @@ impl Game {
     /// Everything in the box, counters and vars at their initial values.
     fn initial_state(&self) -> Result<State, ExecError> {
         let m = &*self.model;
-        let mut st = State::empty(self.zones.len(), self.instance_count(), self.box_zone, self.counter_slots as usize, self.var_slots as usize, m.procs.len(), m.ends.len());
+        let mut st = State::empty(self.zones.len(), self.instance_count(), self.box_zone, self.counter_slots as usize, self.var_slots as usize, m.procs.len(), m.ends.len(), self.program.sites.len());
         let mut r = Run::new(self, &mut st, super::STEP_FUEL);
         let locals = self.program.init_locals;
         for (c, def) in m.counters.iter().enumerate() {
@@ -323,6 +323,12 @@ impl Game {
             }
         }
         Ok(st)
+    }
+
+    /// The branch sites of the rules, numbered as `State::branches` counts
+    /// their runs.
+    pub fn sites(&self) -> &[super::Site] {
+        &self.program.sites
     }
 
     /// Equality as the language sees it: a piece equals its variant.
@@ -360,7 +366,7 @@ impl Game {
                 (st, result)
             }
             Err(e) => {
-                let st = State::empty(self.zones.len(), self.instance_count(), self.box_zone, self.counter_slots as usize, self.var_slots as usize, self.model.procs.len(), self.model.ends.len());
+                let st = State::empty(self.zones.len(), self.instance_count(), self.box_zone, self.counter_slots as usize, self.var_slots as usize, self.model.procs.len(), self.model.ends.len(), self.program.sites.len());
                 (st, Err(e.clone()))
             }
         }

@@ -22,6 +22,7 @@ mod run;
 mod state;
 mod value;
 
+pub use compile::Site;
 pub use error::{ExecError, ExecErrorKind};
 pub use layout::{Game, SetupError, ZoneInfo};
 pub use observe::{Observation, ZoneView};

@@ -263,6 +263,7 @@ impl State {
         self.sampled_shuffle = flags & 4 != 0;
         self.fired.iter_mut().for_each(|f| *f = 0);
         self.ends_fired.iter_mut().for_each(|f| *f = 0);
+        self.branches.iter_mut().for_each(|f| *f = 0);
         self.scratch.clear();
         Some(())
     }

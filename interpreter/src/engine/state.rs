@@ -139,6 +139,8 @@ pub struct State {
     pub fired: Vec<u32>,
     /// How many times each end condition fired.
     pub ends_fired: Vec<u32>,
+    /// How many times each branch site ran (coverage; `Game::sites`).
+    pub branches: Vec<u32>,
     /// Dice and shuffles are chance nodes to enumerate, not RNG draws.
     pub exploring: bool,
     /// A shuffle was explored through sampled orders only.
@@ -174,6 +176,7 @@ impl Clone for State {
             forced_decisions: self.forced_decisions,
             fired: self.fired.clone(),
             ends_fired: self.ends_fired.clone(),
+            branches: self.branches.clone(),
             exploring: self.exploring,
             sampled_shuffle: self.sampled_shuffle,
             box_after_setup: self.box_after_setup,
@@ -205,6 +208,7 @@ impl Clone for State {
         self.forced_decisions = o.forced_decisions;
         self.fired.clone_from(&o.fired);
         self.ends_fired.clone_from(&o.ends_fired);
+        self.branches.clone_from(&o.branches);
         self.exploring = o.exploring;
         self.sampled_shuffle = o.sampled_shuffle;
         self.box_after_setup = o.box_after_setup;
@@ -232,7 +236,7 @@ impl Iterator for ZoneIter<'_> {
 #[allow(clippy::indexing_slicing, reason = "zones and instances are numbered by Game::new, which sizes these arrays")]
 impl State {
     /// Every instance in the box (zone `box_zone`), nothing else set up.
-    pub(crate) fn empty(zones: usize, instances: usize, box_zone: u16, counters: usize, vars: usize, procs: usize, ends: usize) -> State {
+    pub(crate) fn empty(zones: usize, instances: usize, box_zone: u16, counters: usize, vars: usize, procs: usize, ends: usize, sites: usize) -> State {
         let n = instances as u16;
         let mut st = State {
             head: vec![NIL; zones],
@@ -258,6 +262,7 @@ impl State {
             forced_decisions: false,
             fired: vec![0; procs],
             ends_fired: vec![0; ends],
+            branches: vec![0; sites],
             exploring: false,
             sampled_shuffle: false,
             box_after_setup: None,

@@ -86,6 +86,9 @@ pub struct ExploreReport {
     pub jobs: usize,
     /// Why the exploration stopped before exhausting the states, if it did.
     pub stopped_by: Option<String>,
+    /// How many times each branch site of the rules ran over the expanded
+    /// states (`Game::sites`): 0 for a branch no visited state runs.
+    pub branches: Vec<u32>,
     /// Violations found, each with the path that reaches it.
     pub findings: Vec<Finding>,
 }
@@ -192,6 +195,15 @@ struct Chunk {
     children: Vec<(u32, u32, u64, usize)>,
     bytes: Vec<u8>,
     problems: Vec<Problem>,
+    /// Branch runs of the options applied.
+    branches: Vec<u32>,
+}
+
+/// Add branch counts.
+fn add(total: &mut [u32], more: &[u32]) {
+    for (t, m) in total.iter_mut().zip(more) {
+        *t = t.saturating_add(*m);
+    }
 }
 
 /// Explore every state reachable from the start of `game`.
@@ -218,6 +230,7 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
         bytes_per_state: 0.0,
         jobs,
         stopped_by: None,
+        branches: vec![0; game.sites().len()],
         findings: Vec::new(),
     };
     let root = match game.start_exploring() {
@@ -229,6 +242,8 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
         }
     };
     let base = Baseline::of(game, &root);
+    // The branches setup ran on the way to the first decision.
+    add(&mut report.branches, &root.branches);
     let mut nodes: Vec<Node> = vec![Node { parent: ROOT, choice: 0 }];
     let mut visited = Visited::default();
     visited.insert(game.canonical_fingerprint(&root));
@@ -259,6 +274,7 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
                 children: Vec::new(),
                 bytes: Vec::new(),
                 problems: Vec::new(),
+                branches: vec![0; game.sites().len()],
             },
             |c, i| expand(game, &base, &visited, &level, i as usize, expand_children, c),
         );
@@ -269,6 +285,7 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
             report.other_endings += c.other_endings;
             report.sampled_shuffles |= c.sampled;
             cut |= c.cut;
+            add(&mut report.branches, &c.branches);
             for (w, x) in report.wins_by_seat.iter_mut().zip(&c.wins) {
                 *w += x;
             }
@@ -359,7 +376,9 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
     }
     for choice in 0..options.len() {
         c.child.clone_from(&c.state);
-        if let Err(e) = game.apply(&mut c.child, choice) {
+        let applied = game.apply(&mut c.child, choice);
+        add(&mut c.branches, &c.child.branches);
+        if let Err(e) = applied {
             c.problems.push(Problem { node: id, choice: Some(choice as u32), code: e.kind.code().into(), message: e.message, at: e.at });
             continue;
         }

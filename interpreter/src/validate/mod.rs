@@ -14,6 +14,7 @@ pub mod checks;
 pub mod explore;
 pub mod invariants;
 pub mod perft;
+pub mod search;
 pub mod simulate;
 pub mod trace;
 
@@ -90,6 +91,9 @@ pub struct SourceText {
     pub text: Option<String>,
 }
 
+/// States the systematic search explores per configuration by default.
+pub const DEFAULT_EXPLORE_STATES: usize = 50_000;
+
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -104,11 +108,13 @@ pub struct Config {
     pub jobs: usize,
     /// Only this set of options (else every set `simulate::option_sets` lists).
     pub options: Option<Vec<String>>,
+    /// States the systematic search explores per configuration (0: none).
+    pub explore_states: usize,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new(), jobs: 1, options: None }
+        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new(), jobs: 1, options: None, explore_states: DEFAULT_EXPLORE_STATES }
     }
 }
 
@@ -134,6 +140,10 @@ pub struct Report {
     pub runs: Vec<simulate::RunSummary>,
     /// How often each procedure ran over all simulations.
     pub coverage: Vec<simulate::RuleCoverage>,
+    /// How often each branch of the rules ran, and whether the search reached it.
+    pub branches: Vec<simulate::BranchCoverage>,
+    /// What the systematic search explored, per configuration.
+    pub searched: Vec<search::SearchSummary>,
     /// Source traceability.
     pub trace: trace::TraceReport,
     /// Assumptions (declared and inline).
@@ -152,8 +162,11 @@ impl Report {
 /// Run every check.
 pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Report {
     let mut findings = checks::run_all(&model);
-    let sim = simulate::run(&model, cfg);
-    findings.extend(sim.findings);
+    let mut sim = simulate::run(&model, cfg);
+    findings.append(&mut sim.findings);
+    let searched = search::run(&model, cfg, &mut findings, &mut sim.branches);
+    let fired: std::collections::HashSet<String> = sim.coverage.iter().filter(|c| c.fired > 0).map(|c| c.rule.clone()).collect();
+    findings.extend(search::dead_branches(cfg, &sim.branches, &fired, &searched));
     let (trace, trace_findings) = trace::check(&model, sources);
     findings.extend(trace_findings);
     findings.sort_by_key(|f| (f.severity == Severity::Warning, f.code.clone()));
@@ -169,5 +182,5 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
             assumptions.push(Note { name: r.name.clone(), text: a.clone(), at: r.at });
         }
     }
-    Report { rulebook: model.name.clone(), findings, runs: sim.runs, coverage: sim.coverage, trace, assumptions, discrepancies }
+    Report { rulebook: model.name.clone(), findings, runs: sim.runs, coverage: sim.coverage, branches: sim.branches, searched, trace, assumptions, discrepancies }
 }

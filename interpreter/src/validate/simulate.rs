@@ -57,6 +57,24 @@ pub struct RuleCoverage {
     pub at: Loc,
 }
 
+/// How often a branch of the rules ran: an arm of an `if`, an `else`, the
+/// body of a `while`, an arm of a `match`, a `choose` or its `else`.
+#[derive(Debug, Clone, Serialize)]
+pub struct BranchCoverage {
+    /// The procedure it is in.
+    pub rule: String,
+    /// Which branch, in words.
+    pub what: String,
+    /// Where.
+    pub at: Loc,
+    /// Runs over all random games.
+    pub runs: u64,
+    /// Random games in which it ran.
+    pub games: u32,
+    /// A state of the bounded exhaustive exploration ran it.
+    pub explored: bool,
+}
+
 /// What the simulation checks found.
 pub struct SimOutcome {
     /// Findings.
@@ -65,6 +83,8 @@ pub struct SimOutcome {
     pub runs: Vec<RunSummary>,
     /// Per procedure.
     pub coverage: Vec<RuleCoverage>,
+    /// Per branch site.
+    pub branches: Vec<BranchCoverage>,
 }
 
 /// A game played with the invariants checked at every step.
@@ -190,6 +210,8 @@ struct Chunk {
     fired: Vec<(u64, u32)>,
     /// Firings of each end condition, and in how many games.
     ends: Vec<(u64, u32)>,
+    /// Runs of each branch site, and in how many games.
+    branches: Vec<(u64, u32)>,
     /// Decisions of each game that started, in seed order.
     lengths: Vec<u32>,
     /// Games that hit a problem.
@@ -199,8 +221,8 @@ struct Chunk {
 }
 
 impl Chunk {
-    fn new(model: &Model) -> Chunk {
-        Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], lengths: Vec::new(), failed: 0, first: Vec::new() }
+    fn new(model: &Model, sites: usize) -> Chunk {
+        Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], branches: vec![(0, 0); sites], lengths: Vec::new(), failed: 0, first: Vec::new() }
     }
 
     fn play(&mut self, game: &Game, cfg: &Config, seed: u64) {
@@ -213,6 +235,10 @@ impl Chunk {
             for (e, n) in self.ends.iter_mut().zip(&st.ends_fired) {
                 e.0 += u64::from(*n);
                 e.1 += u32::from(*n > 0);
+            }
+            for (b, n) in self.branches.iter_mut().zip(&st.branches) {
+                b.0 += u64::from(*n);
+                b.1 += u32::from(*n > 0);
             }
             self.lengths.push(st.decisions);
         }
@@ -232,6 +258,8 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     let mut fired = vec![0u64; procs];
     let mut fired_games = vec![0u32; procs];
     let mut ends = vec![(0u64, 0u32); model.ends.len()];
+    let mut branches: Vec<(u64, u32)> = Vec::new();
+    let mut sites: Vec<crate::engine::Site> = Vec::new();
     let mut findings: Vec<Finding> = Vec::new();
     // Loc compares spans loosely (spans are ignored by equality), so key by offsets.
     let mut seen: HashSet<FindingKey> = HashSet::new();
@@ -240,7 +268,12 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
         for options in option_sets(model, cfg.options.as_deref()) {
             let Ok(game) = Game::new(model.clone(), players, &options) else { continue };
             let start = Instant::now();
-            let chunks = in_chunks(cfg.games, cfg.jobs, || Chunk::new(model), |chunk, i| chunk.play(&game, cfg, u64::from(i)));
+            if sites.is_empty() {
+                // The same rules compile to the same sites in every configuration.
+                sites = game.sites().to_vec();
+                branches = vec![(0, 0); sites.len()];
+            }
+            let chunks = in_chunks(cfg.games, cfg.jobs, || Chunk::new(model, sites.len()), |chunk, i| chunk.play(&game, cfg, u64::from(i)));
             let mut lengths = Vec::with_capacity(cfg.games as usize);
             let mut failed = 0;
             // Chunks in seed order, each one's first problems in seed order:
@@ -251,6 +284,10 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                     fired_games[j] += g;
                 }
                 for (total, (n, g)) in ends.iter_mut().zip(chunk.ends) {
+                    total.0 += n;
+                    total.1 += g;
+                }
+                for (total, (n, g)) in branches.iter_mut().zip(chunk.branches) {
                     total.0 += n;
                     total.1 += g;
                 }
@@ -308,7 +345,12 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
             }
         }
     }
-    SimOutcome { findings, runs, coverage }
+    let branches = sites
+        .into_iter()
+        .zip(branches)
+        .map(|(site, (runs, games))| BranchCoverage { rule: model.proc(site.proc).name.clone(), what: site.what, at: site.at, runs, games, explored: false })
+        .collect();
+    SimOutcome { findings, runs, coverage, branches }
 }
 
 /// The sentence of the source that the innermost cited declaration or

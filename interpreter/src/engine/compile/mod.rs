@@ -56,6 +56,22 @@ pub(crate) type Visit<'v> = &'v mut dyn FnMut(&mut Run, Value) -> bool;
 /// `false` when the visitor stopped the walk.
 pub(crate) type CollF = Box<dyn Fn(&mut Run, Visit) -> bool + Send + Sync>;
 
+/// A branch of the rules whose runs are counted (coverage): an arm of an
+/// `if`, an `else`, the body of a `while`, an arm of a `match`, a `choose`
+/// and its `else`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// The procedure it is in.
+    pub proc: ProcId,
+    /// The statement or condition it belongs to.
+    pub at: Loc,
+    /// Which branch, in words ("its block", "its `else`", "the arm `x`").
+    pub what: String,
+}
+
+/// No branch site.
+pub(crate) const NO_SITE: u32 = u32::MAX;
+
 /// The compiled rulebook, laid out for one player count and option set.
 #[derive(Default)]
 pub(crate) struct Program {
@@ -77,6 +93,8 @@ pub(crate) struct Program {
     /// The declared invariants: when they apply, what must hold, and the
     /// window they are evaluated in.
     pub(crate) invariants: Vec<(Option<BoolF>, BoolF, u16)>,
+    /// Every branch site of every procedure.
+    pub(crate) sites: Vec<Site>,
     /// Every cell of every table (table, row, column), evaluated in a window
     /// of `table_locals` fresh slots.
     pub(crate) table_cells: Vec<Vec<Vec<ValF>>>,
@@ -137,11 +155,12 @@ pub(crate) enum Op {
     Roll(u16, DieId),
     /// A decision (or chance's pick when `by` is absent) over the tuples of
     /// the bindings; `otherwise` is where to go when there is none.
-    Choose { binds: Vec<(u16, CollF)>, cond: Option<BoolF>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId },
+    Choose { binds: Vec<(u16, CollF)>, cond: Option<BoolF>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId, sites: [u32; 2] },
     /// Go to an operation.
     Jump(u32),
-    /// Go to an operation unless the condition holds.
-    JumpUnless(BoolF, u32),
+    /// Go to an operation unless the condition holds; the branch sites
+    /// counted when it holds and when it does not (`NO_SITE`: none).
+    JumpUnless(BoolF, u32, [u32; 2]),
     /// Start a `for`: lay its items on the stack past the locals; the three
     /// hidden slots from `state` keep where they start, how many, and the
     /// next one. Jumps to `exit` when there is none.
@@ -152,8 +171,9 @@ pub(crate) enum Op {
     RepeatStart { n: IntOp, left: u16, exit: u32 },
     /// End of a `repeat` body.
     RepeatNext { left: u16, body: u32 },
-    /// `match`: the first arm one of whose keys matches, else `default`.
-    Match { value: ValF, arms: Vec<(Vec<MatchKey>, u32)>, default: u32 },
+    /// `match`: the first arm one of whose keys matches, else `default`;
+    /// the branch site of each arm, then of the default.
+    Match { value: ValF, arms: Vec<(Vec<MatchKey>, u32)>, default: u32, sites: Vec<u32> },
     /// Run a rule or phase, with its exceptions.
     Call(ProcId, Vec<ValF>),
     /// Run the rule an exception changes, as written.

@@ -5,7 +5,7 @@
 
 use super::compiler::Compiler;
 use super::liveness::{live_in, reads_of, Effects};
-use super::{BoolF, Code, IntOp, Op, Program, Target, ValF};
+use super::{BoolF, Code, IntOp, Op, Program, Site, Target, ValF, NO_SITE};
 use crate::engine::layout::Game;
 use crate::model::*;
 
@@ -17,6 +17,7 @@ pub(crate) fn compile_program(g: &Game) -> Program {
     let mut end_when: Vec<Option<BoolF>> = m.ends.iter().map(|_| None).collect();
     let mut trigger_when = Vec::with_capacity(m.procs.len());
     let mut procs = Vec::with_capacity(m.procs.len());
+    let mut sites = Vec::new();
     for (i, p) in m.procs.iter().enumerate() {
         let id = ProcId(i as u16);
         let mut c = Compiler::new(g, p.locals);
@@ -31,7 +32,7 @@ pub(crate) fn compile_program(g: &Game) -> Program {
                 end_when[x] = Some(c.bool(end.when));
             }
         }
-        let mut e = Emit { c, ops: Vec::new(), at: Vec::new(), effects: Vec::new(), next: Effects::default() };
+        let mut e = Emit { c, ops: Vec::new(), at: Vec::new(), effects: Vec::new(), next: Effects::default(), proc: id, sites: &mut sites };
         e.block(p.body);
         let locals = e.c.frame;
         let live = live_in(&e.ops, &e.effects, locals);
@@ -66,21 +67,31 @@ pub(crate) fn compile_program(g: &Game) -> Program {
         table_cells,
         table_locals: cells.frame,
         invariants,
+        sites,
     }
 }
 
 /// Emits the operations of one procedure, and the locals each reads and
 /// writes (for the liveness of locals).
-struct Emit<'c> {
+struct Emit<'c, 's> {
     c: Compiler<'c>,
     ops: Vec<Op>,
     at: Vec<Loc>,
     effects: Vec<Effects>,
     /// What the next operation emitted reads and writes.
     next: Effects,
+    /// The procedure, and the branch sites of the whole program.
+    proc: ProcId,
+    sites: &'s mut Vec<Site>,
 }
 
-impl Emit<'_> {
+impl Emit<'_, '_> {
+    /// A new branch site of this procedure.
+    fn site(&mut self, at: Loc, what: impl Into<String>) -> u32 {
+        self.sites.push(Site { proc: self.proc, at, what: what.into() });
+        (self.sites.len() - 1) as u32
+    }
+
     fn emit(&mut self, op: Op, at: Loc) -> u32 {
         self.ops.push(op);
         self.at.push(at);
@@ -112,7 +123,7 @@ impl Emit<'_> {
     /// Point the jump of operation `i` at `target`.
     fn patch(&mut self, i: u32, target: u32) {
         match self.ops.get_mut(i as usize) {
-            Some(Op::Jump(t) | Op::JumpUnless(_, t) | Op::ForStart { exit: t, .. } | Op::RepeatStart { exit: t, .. }) => *t = target,
+            Some(Op::Jump(t) | Op::JumpUnless(_, t, _) | Op::ForStart { exit: t, .. } | Op::RepeatStart { exit: t, .. }) => *t = target,
             Some(Op::Choose { otherwise, .. }) => *otherwise = Some(target),
             Some(Op::Match { default, .. }) => *default = target,
             _ => {}
@@ -200,10 +211,17 @@ impl Emit<'_> {
             Stmt::ChooseRandom { binds, cond, otherwise } => self.choose(&binds, cond, None, otherwise, s, at),
             Stmt::If(arms, otherwise) => {
                 let mut to_end = Vec::new();
-                for (cond, b) in arms {
+                let last = arms.len().saturating_sub(1);
+                for (k, (cond, b)) in arms.into_iter().enumerate() {
                     self.uses(&[cond]);
+                    let cond_at = m.expr_at.get(cond.0 as usize).copied().unwrap_or(at);
+                    let held = self.site(cond_at, if k == 0 { "the block of this `if`" } else { "the block of this `else if`" });
+                    let failed = match otherwise {
+                        Some(_) if k == last => self.site(at, "the `else` block of this `if`"),
+                        _ => NO_SITE,
+                    };
                     let cond = self.c.bool(cond);
-                    let skip = self.emit(Op::JumpUnless(cond, 0), at);
+                    let skip = self.emit(Op::JumpUnless(cond, 0, [held, failed]), at);
                     self.block(b);
                     to_end.push(self.emit(Op::Jump(0), at));
                     let next = self.here();
@@ -220,8 +238,9 @@ impl Emit<'_> {
             Stmt::While(cond, b) => {
                 let top = self.here();
                 self.uses(&[cond]);
+                let body = self.site(at, "the body of this `while`");
                 let cond = self.c.bool(cond);
-                let exit = self.emit(Op::JumpUnless(cond, 0), at);
+                let exit = self.emit(Op::JumpUnless(cond, 0, [body, NO_SITE]), at);
                 self.block(b);
                 self.emit(Op::Jump(top), at);
                 let end = self.here();
@@ -259,7 +278,22 @@ impl Emit<'_> {
             Stmt::Match(e, arms, default) => {
                 let value = self.c.val(e);
                 self.uses(&[e]);
-                let op = self.emit(Op::Match { value, arms: Vec::new(), default: 0 }, at);
+                let mut sites: Vec<u32> = Vec::new();
+                for (keys, _) in &arms {
+                    let names: Vec<String> = keys
+                        .iter()
+                        .map(|k| match k {
+                            MatchKey::Variant(v) => m.variants.get(v.idx()).map(|x| x.name.clone()).unwrap_or_default(),
+                            MatchKey::Face(f) => m.faces.get(f.idx()).map(|x| x.name.clone()).unwrap_or_default(),
+                        })
+                        .collect();
+                    sites.push(self.site(at, format!("the arm `{}` of this `match`", names.join(", "))));
+                }
+                sites.push(match default {
+                    Some(_) => self.site(at, "the arm `_` of this `match`"),
+                    None => NO_SITE,
+                });
+                let op = self.emit(Op::Match { value, arms: Vec::new(), default: 0, sites }, at);
                 let mut targets = Vec::new();
                 let mut to_end = Vec::new();
                 for (keys, b) in arms {
@@ -334,7 +368,12 @@ impl Emit<'_> {
         self.sets(&slots);
         let binds = binds.iter().map(|(slot, from)| (self.c.slot(*slot), self.c.coll(*from))).collect();
         let cond = cond.map(|x| self.c.bool(x));
-        let op = self.emit(Op::Choose { binds, cond, by, otherwise: None, stmt: s }, at);
+        let chosen = self.site(at, "this `choose`, with options to choose from");
+        let none = match otherwise {
+            Some(_) => self.site(at, "the `else` of this `choose`"),
+            None => NO_SITE,
+        };
+        let op = self.emit(Op::Choose { binds, cond, by, otherwise: None, stmt: s, sites: [chosen, none] }, at);
         if let Some(b) = otherwise {
             let over = self.emit(Op::Jump(0), at);
             let start = self.here();

@@ -1,6 +1,7 @@
 //! Static checks: one file per check, each opening with what it checks, why,
 //! an example and how to fix it.
 
+mod constant_condition;
 mod exception_priority;
 mod table_rows;
 mod unreachable;
@@ -16,6 +17,7 @@ pub fn run_all(model: &Model) -> Vec<Finding> {
     out.extend(unused::check(model));
     out.extend(exception_priority::check(model));
     out.extend(table_rows::check(model));
+    out.extend(constant_condition::check(model));
     out
 }
 

@@ -1,0 +1,94 @@
+//! V205 — a condition that is always true or always false.
+//!
+//! What: the condition of an `if`, `else if`, `while`, a `choose ... where`,
+//! the `when` of an exception, trigger, end or invariant, made only of
+//! constants (`if false`, `when 2 > 3`, `while true and 1 == 1`).
+//! Why: a branch behind an impossible condition never runs, and one behind a
+//! condition that always holds makes its alternative dead: either way the
+//! rule the text states is not the one encoded (often a condition left from
+//! a test, or a typo in a number).
+//! Example: `exception unicorn to dragon_blocks when 0 > 1 { ... }`.
+//! Fix: write the condition the source text gives, or remove the branch.
+
+use crate::model::{Expr, ExprId, Model, Stmt};
+use crate::validate::{Finding, Severity};
+use grimoire_grammar::ast::BinOp;
+
+/// Code of this check.
+pub const CODE: &str = "V205";
+
+/// A constant's value, if the expression is made of constants only.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Const {
+    Int(i64),
+    Bool(bool),
+}
+
+fn fold(m: &Model, e: ExprId) -> Option<Const> {
+    Some(match m.expr(e) {
+        Expr::Int(i) => Const::Int(*i),
+        Expr::Bool(b) => Const::Bool(*b),
+        Expr::Not(a) => match fold(m, *a)? {
+            Const::Bool(b) => Const::Bool(!b),
+            Const::Int(_) => return None,
+        },
+        Expr::Neg(a) => match fold(m, *a)? {
+            Const::Int(i) => Const::Int(i.checked_neg()?),
+            Const::Bool(_) => return None,
+        },
+        Expr::Bin(op, a, b) => {
+            let (x, y) = (fold(m, *a), fold(m, *b));
+            match (op, x, y) {
+                // `false and anything` is false whatever the rest.
+                (BinOp::And, Some(Const::Bool(false)), _) | (BinOp::And, _, Some(Const::Bool(false))) => Const::Bool(false),
+                (BinOp::Or, Some(Const::Bool(true)), _) | (BinOp::Or, _, Some(Const::Bool(true))) => Const::Bool(true),
+                (BinOp::And, Some(Const::Bool(p)), Some(Const::Bool(q))) => Const::Bool(p && q),
+                (BinOp::Or, Some(Const::Bool(p)), Some(Const::Bool(q))) => Const::Bool(p || q),
+                (_, Some(Const::Int(p)), Some(Const::Int(q))) => match op {
+                    BinOp::Add => Const::Int(p.checked_add(q)?),
+                    BinOp::Sub => Const::Int(p.checked_sub(q)?),
+                    BinOp::Mul => Const::Int(p.checked_mul(q)?),
+                    BinOp::Eq => Const::Bool(p == q),
+                    BinOp::Ne => Const::Bool(p != q),
+                    BinOp::Lt => Const::Bool(p < q),
+                    BinOp::Le => Const::Bool(p <= q),
+                    BinOp::Gt => Const::Bool(p > q),
+                    BinOp::Ge => Const::Bool(p >= q),
+                    _ => return None,
+                },
+                (BinOp::Eq, Some(Const::Bool(p)), Some(Const::Bool(q))) => Const::Bool(p == q),
+                (BinOp::Ne, Some(Const::Bool(p)), Some(Const::Bool(q))) => Const::Bool(p != q),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Run the check.
+pub fn check(model: &Model) -> Vec<Finding> {
+    let mut conditions: Vec<(ExprId, &'static str)> = Vec::new();
+    for s in &model.stmts {
+        match &s.stmt {
+            Stmt::If(arms, _) => conditions.extend(arms.iter().map(|(c, _)| (*c, "the condition of this `if`"))),
+            Stmt::While(c, _) => conditions.push((*c, "the condition of this `while`")),
+            Stmt::Choose { cond: Some(c), .. } | Stmt::ChooseRandom { cond: Some(c), .. } => conditions.push((*c, "the `where` of this `choose`")),
+            _ => {}
+        }
+    }
+    conditions.extend(model.exceptions.iter().map(|x| (x.when, "the `when` of this exception")));
+    conditions.extend(model.procs.iter().filter_map(|p| p.when).map(|w| (w, "the `when` of this trigger")));
+    conditions.extend(model.ends.iter().map(|e| (e.when, "the condition of this end")));
+    conditions.extend(model.invariants.iter().filter_map(|i| i.when).map(|w| (w, "the `when` of this invariant")));
+    let mut out = Vec::new();
+    for (c, what) in conditions {
+        if let Some(Const::Bool(b)) = fold(model, c) {
+            let at = model.expr_at.get(c.0 as usize).copied();
+            out.push(
+                Finding::new(CODE, Severity::Warning, format!("{what} is always {}: it is made of constants only", if b { "true" } else { "false" }), at)
+                    .help(if b { "its alternative can never run: write the condition the source gives, or drop the test" } else { "what it guards can never run: write the condition the source gives, or remove the branch" }),
+            );
+        }
+    }
+    out
+}
