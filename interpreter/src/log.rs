@@ -42,6 +42,11 @@ pub struct GameLog {
     /// from the seed: a path found by `explore`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub exploring: bool,
+    /// A game that can go on forever: the steps from this one (counted from
+    /// 0) to the last come back to the state they started from, which
+    /// `replay` checks. The steps before it reach the loop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loop_from: Option<usize>,
 }
 
 impl GameLog {
@@ -57,6 +62,7 @@ impl GameLog {
             final_fingerprint: String::new(),
             error: None,
             exploring: false,
+            loop_from: None,
         }
     }
 
@@ -221,7 +227,11 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
     let started = if log.exploring { game.start_exploring() } else { game.start(log.seed) };
     let mut st = started.map_err(|error| ReplayError::Exec { step: 0, error })?;
     let base = crate::validate::invariants::Baseline::of(game, &st);
+    let mut loop_start = None;
     for (i, step) in log.steps.iter().enumerate() {
+        if log.loop_from == Some(i) {
+            loop_start = Some(game.canonical_fingerprint(&st));
+        }
         if let Some(v) = crate::validate::invariants::check(game, &mut st, &base) {
             return Err(ReplayError::Invariant { step: i, code: v.code, message: v.message });
         }
@@ -239,6 +249,12 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
     }
     if let Some(v) = crate::validate::invariants::check(game, &mut st, &base) {
         return Err(ReplayError::Invariant { step: log.steps.len(), code: v.code, message: v.message });
+    }
+    if let Some(start) = loop_start {
+        if game.canonical_fingerprint(&st) != start {
+            let from = log.loop_from.unwrap_or(0);
+            return Err(ReplayError::Mismatch { step: log.steps.len(), message: format!("the loop from step {} does not come back to the state it started from", from + 1) });
+        }
     }
     let fp = format!("{:016x}", st.fingerprint());
     if fp != log.final_fingerprint && log.error.is_none() {

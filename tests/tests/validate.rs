@@ -92,6 +92,12 @@ fn dynamic_findings_point_at_the_rulebook_and_replay_to_the_failure() {
                     assert!(!st.is_over(), "{name}: the endless counterexample must not be over");
                     assert_eq!(st.decisions as usize, log.steps.len());
                 }
+                // A lasso replays to its end and comes back where its loop began.
+                "V505" | "V506" => {
+                    assert!(log.loop_from.is_some_and(|l| l < log.steps.len()), "{name}: a lasso has a loop");
+                    let st = replayed.unwrap_or_else(|e| panic!("{name}: the lasso must replay: {e}"));
+                    assert!(!st.is_over(), "{name}: a loop does not end the game");
+                }
                 "V501" | "V504" => assert!(matches!(&replayed, Err(ReplayError::Invariant { code, .. }) if *code == f.code), "{name}: {replayed:?}"),
                 code => match replayed {
                     Err(ReplayError::Exec { error, .. }) => {

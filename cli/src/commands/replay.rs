@@ -16,6 +16,11 @@ pub fn replay(path: &Path) -> Result<ExitCode, String> {
         Ok(st) => {
             let outcome = outcome_text(st.outcome).unwrap_or_else(|| "not finished".into());
             grimoire_cli::say!("replayed {} decisions: {outcome}; final state {:016x} matches the log", log.steps.len(), st.fingerprint());
+            if let Some(from) = log.loop_from {
+                // A lasso: the loop is the fault the log shows.
+                grimoire_cli::say!("the steps from {} on come back to the state they started from: the game can go on forever", from + 1);
+                return Ok(ExitCode::from(INVALID));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Err(ReplayError::Exec { step, error }) => {

@@ -89,6 +89,9 @@ pub struct ExploreReport {
     /// How many times each branch site of the rules ran over the expanded
     /// states (`Game::sites`): 0 for a branch no visited state runs.
     pub branches: Vec<u32>,
+    /// The longest game from the start, in steps (chance included), when
+    /// the visited states hold no cycle.
+    pub longest: Option<u32>,
     /// Violations found, each with the path that reaches it.
     pub findings: Vec<Finding>,
 }
@@ -97,16 +100,20 @@ impl ExploreReport {
     /// One sentence on what was proven.
     pub fn verdict(&self) -> String {
         let invariants = "no deadlock, no component created or lost, no rule error, trigger chains and loops within fuel";
-        if self.exhausted && self.findings.is_empty() {
+        let errors = self.findings.iter().filter(|f| f.severity == Severity::Error).count();
+        if self.exhausted && errors == 0 {
+            let ends = match self.longest {
+                Some(n) => format!("every game ends, under every choice and every chance outcome, within {n} steps"),
+                None => "every game ends with probability 1 (a loop through chance outcomes can repeat: see the warning)".to_string(),
+            };
             format!(
-                "proven for {} players: all {} reachable states visited ({} finished games); {invariants}; every game ends (the state graph has no path longer than {} decisions){}",
+                "proven for {} players: all {} reachable states visited ({} finished games); {invariants}; {ends}{}",
                 self.players,
                 self.distinct,
                 self.terminal,
-                self.depth,
                 if self.sampled_shuffles { "; shuffles were sampled, so this holds for the sampled orders only" } else { "" }
             )
-        } else if self.findings.is_empty() {
+        } else if errors == 0 {
             format!(
                 "not exhausted: {} distinct states up to depth {} hold {invariants}; stopped by {}; states beyond were not visited",
                 self.distinct,
@@ -114,14 +121,14 @@ impl ExploreReport {
                 self.stopped_by.as_deref().unwrap_or("the budget")
             )
         } else {
-            format!("{} violation(s) found among {} states", self.findings.len(), self.distinct)
+            format!("{errors} violation(s) found among {} states", self.distinct)
         }
     }
 }
 
 /// Fingerprints are already uniform hashes: the set uses them as they are.
 #[derive(Default)]
-struct Identity(u64);
+pub(crate) struct Identity(u64);
 
 impl Hasher for Identity {
     fn finish(&self) -> u64 {
@@ -138,6 +145,9 @@ impl Hasher for Identity {
 }
 
 type Visited = HashSet<u64, BuildHasherDefault<Identity>>;
+
+/// A map keyed by fingerprints, which are already uniform hashes.
+pub(crate) type Fingerprints<V> = std::collections::HashMap<u64, V, BuildHasherDefault<Identity>>;
 
 /// How each state was reached: its parent's number and the option taken.
 #[derive(Clone, Copy)]
@@ -231,6 +241,7 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
         jobs,
         stopped_by: None,
         branches: vec![0; game.sites().len()],
+        longest: None,
         findings: Vec::new(),
     };
     let root = match game.start_exploring() {
@@ -330,6 +341,11 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
     }
     report.distinct = visited.len().min(nodes.len());
     report.exhausted = report.stopped_by.is_none();
+    // Does every game end? A depth-first walk of the same states.
+    let cycles = super::cycles::find(game, rulebook, &visited);
+    report.longest = cycles.longest;
+    report.findings.extend(cycles.endless);
+    report.findings.extend(cycles.chance);
     report.seconds = t0.elapsed().as_secs_f64();
     report.states_per_second = report.distinct as f64 / report.seconds.max(1e-9);
     report.bytes_per_state = report.peak_bytes as f64 / report.distinct.max(1) as f64;

@@ -44,11 +44,11 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
         return summaries;
     }
     // A fault the random games found already is the same fault when the
-    // search meets it at the same place of the rulebook (the random games
-    // may have named it more precisely: V101 for a setup that runs short).
-    let key = |f: &Finding| match f.at {
-        Some(l) => (String::new(), Some((l.file.0, l.span.start, l.span.end))),
-        None => (f.code.clone(), None),
+    // search meets it with the same code at the same place of the rulebook
+    // (the random games name a setup that runs short V101: it is R0005).
+    let key = |f: &Finding| {
+        let code = if f.code == super::simulate::SETUP { "R0005".to_string() } else { f.code.clone() };
+        (code, f.at.map(|l| (l.file.0, l.span.start, l.span.end)))
     };
     let mut seen: HashSet<_> = findings.iter().map(key).collect();
     for players in model.min_players..=model.max_players {

@@ -1,0 +1,164 @@
+//! Does every game end? After the explorer's breadth-first walk, a
+//! depth-first walk over the same states looks for a cycle: a state from
+//! which the game can come back to itself without ending, so that play can
+//! go on forever. Without one, the explored graph is acyclic, and when it is
+//! also exhausted, every game ends under every choice and every chance
+//! outcome, within the longest path it measures.
+//!
+//! A cycle is saved as a *lasso*: the moves that reach it, then the moves of
+//! the loop, which `replay` checks come back to where they started. A cycle
+//! made only of players' choices means the players can make the game last
+//! forever (V505); a cycle that needs chance to repeat its outcomes means the
+//! game ends only with probability 1 (V506).
+
+use super::{Finding, Severity};
+use crate::engine::{Game, State, CHANCE};
+use crate::log::GameLog;
+use super::explore::Fingerprints;
+use std::collections::HashSet;
+use std::hash::BuildHasher;
+
+/// Code: the players can make the game go on forever.
+pub const ENDLESS: &str = "V505";
+/// Code: the game ends only with probability 1.
+pub const CHANCE_LOOP: &str = "V506";
+
+/// What the walk found.
+pub struct CycleReport {
+    /// The longest game (in steps, chance included) from the start, when the
+    /// explored graph has no cycle.
+    pub longest: Option<u32>,
+    /// A cycle made of players' choices only, as a lasso.
+    pub endless: Option<Finding>,
+    /// A cycle through chance outcomes, as a lasso.
+    pub chance: Option<Finding>,
+}
+
+/// A state on the walk's path.
+struct Step {
+    state: State,
+    fp: u64,
+    /// The next option to try.
+    next: usize,
+    /// Its options, and whether chance decides them.
+    options: usize,
+    chance: bool,
+    /// The option of its parent that led here.
+    via: u32,
+    /// The longest path below it found so far.
+    height: u32,
+}
+
+/// Colour of a state: on the path now, or done with the longest path below.
+const ON_PATH: u32 = u32::MAX;
+
+/// Walk the states `visited` holds (the explorer's), depth first from the start.
+pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>) -> CycleReport {
+    let mut report = CycleReport { longest: None, endless: None, chance: None };
+    let Ok(root) = game.start_exploring() else { return report };
+    let mut done: Fingerprints<u32> = Fingerprints::default();
+    let fp = game.canonical_fingerprint(&root);
+    let mut path = vec![step(game, root, fp, 0)];
+    done.insert(fp, ON_PATH);
+    let mut acyclic = true;
+    while let Some(top) = path.last_mut() {
+        if top.next >= top.options {
+            let Some(finished) = path.pop() else { break };
+            done.insert(finished.fp, finished.height);
+            if let Some(parent) = path.last_mut() {
+                parent.height = parent.height.max(finished.height.saturating_add(1));
+            } else {
+                report.longest = acyclic.then_some(finished.height);
+            }
+            continue;
+        }
+        let choice = top.next;
+        top.next += 1;
+        let mut child = top.state.clone();
+        if game.apply(&mut child, choice).is_err() {
+            // A rule error is the explorer's finding, not a cycle.
+            continue;
+        }
+        let fp = game.canonical_fingerprint(&child);
+        if !visited.contains(&fp) {
+            continue;
+        }
+        match done.get(&fp).copied() {
+            None => {
+                done.insert(fp, ON_PATH);
+                path.push(step(game, child, fp, choice as u32));
+            }
+            Some(ON_PATH) => {
+                acyclic = false;
+                let Some(start) = path.iter().position(|s| s.fp == fp) else { continue };
+                // The loop: from the state met again, the options taken down
+                // the path, then this one.
+                let through_chance = path.get(start..).is_some_and(|l| l.iter().any(|s| s.chance));
+                let slot = if through_chance { &mut report.chance } else { &mut report.endless };
+                if slot.is_none() {
+                    let choices: Vec<u32> = path.iter().skip(1).map(|s| s.via).chain([choice as u32]).collect();
+                    *slot = Some(lasso(game, rulebook, &choices, start, through_chance));
+                }
+                if report.endless.is_some() {
+                    break;
+                }
+            }
+            Some(height) => {
+                if let Some(top) = path.last_mut() {
+                    top.height = top.height.max(height.saturating_add(1));
+                }
+            }
+        }
+    }
+    report
+}
+
+fn step(game: &Game, state: State, fp: u64, via: u32) -> Step {
+    let (options, chance) = match game.choices(&state) {
+        Some((who, o)) => (o.len(), who == CHANCE),
+        None => (0, false),
+    };
+    Step { state, fp, next: 0, options, chance, via, height: 0 }
+}
+
+/// The finding of a cycle, with its lasso as a replayable log.
+fn lasso(game: &Game, rulebook: &[String], choices: &[u32], loop_from: usize, through_chance: bool) -> Finding {
+    let mut log = GameLog::begin(game, rulebook, 0);
+    log.exploring = true;
+    log.loop_from = Some(loop_from);
+    // The finding points at the decision the loop starts from.
+    let mut at = None;
+    if let Ok(mut st) = game.start_exploring() {
+        for (i, c) in choices.iter().enumerate() {
+            if i == loop_from {
+                at = game.pending_at(&st);
+            }
+            log.record(game, &st, *c as usize);
+            if game.apply(&mut st, *c as usize).is_err() {
+                break;
+            }
+        }
+        log.finish(&st, None);
+    }
+    let moves = choices.len() - loop_from;
+    let mut f = if through_chance {
+        Finding::new(
+            CHANCE_LOOP,
+            Severity::Warning,
+            format!("the game ends only with probability 1: after {loop_from} step(s), a loop of {moves} step(s) through chance outcomes comes back to the same state, and can repeat for as long as chance repeats them"),
+            at,
+        )
+        .help("replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started; if the rules bound the game (a round count, a deck that runs out), encode that bound")
+    } else {
+        Finding::new(
+            ENDLESS,
+            Severity::Error,
+            format!("the game can go on forever: after {loop_from} step(s), a loop of {moves} player decision(s) comes back to the same state without ending the game"),
+            at,
+        )
+        .help("replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started; encode what the text says ends the game, or record that it can last forever")
+    };
+    f.players = Some(game.players);
+    f.counterexample = Some(log);
+    f
+}
