@@ -3,14 +3,17 @@
 //! narrative.
 //!
 //! Quotes are compared after normalising what PDF and Word extraction change
-//! without changing the words: case, runs of whitespace and line breaks, words
-//! cut by a hyphen at the end of a line, the shape of quotation marks and
-//! apostrophes, and markdown emphasis (`*`). Accents are kept: « é » and « e »
-//! are different letters.
+//! without changing the words: how accented letters are stored (Unicode NFC:
+//! an « e » followed by a combining acute accent is « é »), case, runs of
+//! whitespace and line breaks, words cut by a hyphen at the end of a line, the
+//! shape of quotation marks and apostrophes, the spaces French typography puts
+//! before `: ; ! ?` and inside « », and markdown emphasis (`*`). Accents are
+//! kept: « é » and « e » are different letters.
 
 use super::{Finding, Severity, SourceText};
 use crate::model::{Citation, Loc, Model};
 use serde::Serialize;
+use unicode_normalization::UnicodeNormalization;
 
 /// Code: a quote is not in its source.
 pub const QUOTE_NOT_FOUND: &str = "T001";
@@ -92,7 +95,10 @@ fn normalise(text: &str) -> Normalised {
     let mut out = String::with_capacity(text.len());
     let mut line_of = Vec::with_capacity(text.len());
     let mut line = 1u32;
-    let mut chars = text.chars().peekable();
+    // Composed first (NFC), so that a letter and its combining accent are one
+    // character whichever way the file stores them; a line break is never
+    // composed with anything, so the line count is unchanged.
+    let mut chars = text.nfc().peekable();
     while let Some(c) = chars.next() {
         if c == '-' && chars.peek() == Some(&'\n') {
             // A word cut at the end of a PDF line: join its halves.
@@ -145,7 +151,7 @@ fn paragraphs(text: &str) -> Vec<(u32, u32, String)> {
             }
         } else {
             if start.is_none() {
-                start = Some((n, l.trim().chars().take(70).collect()));
+                start = Some((n, l.trim().nfc().take(70).collect()));
             }
             last = n;
         }
@@ -208,7 +214,7 @@ pub fn check(model: &Model, sources: &[SourceText]) -> (TraceReport, Vec<Finding
                         report.not_found += 1;
                         findings.push(
                             Finding::new(QUOTE_NOT_FOUND, Severity::Error, format!("this quote is not in `{name}`"), Some(*at))
-                                .help("copy the sentence from the source; case, spacing, line breaks and the shape of quotation marks are ignored, accents are not"),
+                                .help("copy the sentence from the source; case, spacing, line breaks, the shape of quotation marks and how accents are stored are ignored, accents are not"),
                         );
                     }
                 }
@@ -268,6 +274,15 @@ mod tests {
         assert!(src.text.contains(&normalise_quote("le dragon \"vole\" sur la case rouge")));
         assert!(src.text.contains(&normalise_quote("l'épée")));
         assert!(!src.text.contains(&normalise_quote("l'epee")));
+    }
+
+    #[test]
+    fn accents_are_compared_composed() {
+        // « é » stored as « e » + U+0301, as PDF extractors often write it.
+        let src = normalise("Le joueur lance le de\u{301} et avance.");
+        assert!(src.text.contains(&normalise_quote("lance le dé")));
+        assert!(!src.text.contains(&normalise_quote("lance le de et")));
+        assert_eq!(src.line_of.len(), src.text.len());
     }
 
     #[test]
