@@ -157,6 +157,18 @@ enum Command {
         /// A log written by `play --auto` or `play --log`.
         log: PathBuf,
     },
+    /// Run the scenarios of a rulebook and its modules.
+    Test {
+        /// The rulebook, then any modules.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Only the scenarios whose name contains this text.
+        #[arg(long)]
+        filter: Option<String>,
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -168,6 +180,7 @@ fn main() -> ExitCode {
             commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json, jobs: jobs as usize, unchecked })
         }
         Command::Replay { log } => commands::replay(&log),
+        Command::Test { files, filter, json } => commands::test::test(commands::test::Args { files: &files, filter: filter.as_deref(), json }),
         Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs, options, explore_states } => {
             commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize, options: &options, explore_states })
         }

@@ -347,6 +347,32 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::inv_player => "`per_player NAME`",
         Rule::kw_invariant => "`invariant`",
         Rule::kw_through => "`through`",
+        Rule::scenario => "a scenario `scenario NAME { ... }`",
+        Rule::scen_clause => "`players`, `seed`, `option`, `with` or `{`",
+        Rule::scen_players => "`players N`",
+        Rule::scen_seed => "`seed N`",
+        Rule::scen_option => "`option NAME`",
+        Rule::scen_with => "`with MODULE`",
+        Rule::scen_step => "a scenario step (`choose`, `play`, `place`, `set` or `expect`)",
+        Rule::step_choose => "`choose`",
+        Rule::step_play | Rule::play_until => "`play N` or `play until CONDITION`",
+        Rule::step_place => "`place`",
+        Rule::step_set => "`set`",
+        Rule::step_expect => "`expect`",
+        Rule::expect_options => "`expect options`",
+        Rule::options_test => "`contain`, `exclude` or `==`",
+        Rule::labels => "a label \"...\" or a list of labels [\"...\", ...]",
+        Rule::expect_prompt => "`expect prompt \"...\"`",
+        Rule::expect_over => "`expect over` or `expect not over`",
+        Rule::kw_scenario => "`scenario`",
+        Rule::kw_seed => "`seed`",
+        Rule::kw_with => "`with`",
+        Rule::kw_play => "`play`",
+        Rule::kw_until => "`until`",
+        Rule::kw_place => "`place`",
+        Rule::kw_set => "`set`",
+        Rule::kw_expect => "`expect`",
+        Rule::kw_options => "`options`",
     }
 }
 
@@ -688,6 +714,30 @@ fn item(p: P) -> Result<Item, ParseError> {
             provenance = provenances(&mut k)?;
             ItemKind::Invariant { name, player, when, expr: body }
         }
+        Rule::scenario => {
+            let name = ident(k.next()?);
+            let mut sc = Scenario { name, players: None, seed: None, options: Vec::new(), with: Vec::new(), steps: Vec::new() };
+            while let Some(clause) = k.next_if(Rule::scen_clause) {
+                let c = Kids::of(clause).next()?;
+                let rule = c.as_rule();
+                let mut ck = Kids::of(c);
+                match rule {
+                    Rule::scen_players => {
+                        let n = ck.next()?;
+                        sc.players = Some((int(&n)?, span(&n)));
+                    }
+                    Rule::scen_seed => {
+                        let n = ck.next()?;
+                        sc.seed = Some((int(&n)?, span(&n)));
+                    }
+                    Rule::scen_option => sc.options.push(ident(ck.next()?)),
+                    _ => sc.with.extend(ck.rest().map(ident)),
+                }
+            }
+            provenance = provenances(&mut k)?;
+            sc.steps = k.rest().map(step).collect::<Result<Vec<_>, _>>()?;
+            ItemKind::Scenario(sc)
+        }
         Rule::setup => {
             provenance = provenances(&mut k)?;
             ItemKind::Setup(block(k.next()?)?)
@@ -822,6 +872,63 @@ fn variants(p: P) -> Result<Vec<Variant>, ParseError> {
     Ok(out)
 }
 
+// ---------------------------------------------------------------- scenario steps
+
+fn step(p: P) -> Result<Step, ParseError> {
+    let sp = tight_span(&p);
+    let mut outer = Kids::of(p);
+    let inner = outer.next()?;
+    let provenance = provenances(&mut outer)?;
+    let rule = inner.as_rule();
+    let mut k = Kids::of(inner);
+    let kind = match rule {
+        Rule::step_choose => StepKind::Choose(expr(k.next()?)?),
+        Rule::step_play => {
+            let what = k.next()?;
+            if what.as_rule() == Rule::play_until {
+                StepKind::PlayUntil(expr(Kids::of(what).next()?)?)
+            } else {
+                StepKind::Play(int(&what)?)
+            }
+        }
+        Rule::step_place => {
+            let what = move_what(k.next()?)?;
+            let to = expr(k.next()?)?;
+            let bottom = k.next_if(Rule::bottom).is_some();
+            StepKind::Place { what, to, bottom }
+        }
+        Rule::step_set => {
+            let lhs = postfix(k.next()?)?;
+            let op = match k.next()?.as_str() {
+                "+=" => AssignOp::Add,
+                "-=" => AssignOp::Sub,
+                _ => AssignOp::Set,
+            };
+            StepKind::Set(lhs, op, expr(k.next()?)?)
+        }
+        _ => {
+            let what = k.next()?;
+            match what.as_rule() {
+                Rule::expect_options => {
+                    let mut ek = Kids::of(what);
+                    let test = match ek.next()?.as_str() {
+                        "contain" => OptionsTest::Contain,
+                        "exclude" => OptionsTest::Exclude,
+                        _ => OptionsTest::Equal,
+                    };
+                    let labels = ek.next()?;
+                    let labels = labels.into_inner().map(string).collect();
+                    StepKind::ExpectOptions(test, labels)
+                }
+                Rule::expect_prompt => StepKind::ExpectPrompt(string(Kids::of(what).next()?)),
+                Rule::expect_over => StepKind::ExpectOver(what.into_inner().next().is_none()),
+                _ => StepKind::Expect(expr(what)?),
+            }
+        }
+    };
+    Ok(Step { kind, provenance, span: sp })
+}
+
 // ---------------------------------------------------------------- statements
 
 fn block(p: P) -> Result<Block, ParseError> {
@@ -830,6 +937,23 @@ fn block(p: P) -> Result<Block, ParseError> {
     let provenance = provenances(&mut k)?;
     let stmts = k.rest().map(stmt).collect::<Result<Vec<_>, _>>()?;
     Ok(Block { provenance, stmts, span: sp })
+}
+
+/// What a `move` (or a scenario's `place`) moves.
+fn move_what(p: P) -> Result<MoveWhat, ParseError> {
+    let what = Kids::of(p).next()?;
+    Ok(match what.as_rule() {
+        Rule::move_top => MoveWhat::Top(expr(Kids::of(what).next()?)?),
+        Rule::move_all => MoveWhat::All(expr(Kids::of(what).next()?)?),
+        Rule::move_count => {
+            let mut mk = Kids::of(what);
+            let n = expr(mk.next()?)?;
+            let kind = ident(mk.next()?);
+            let from = expr(mk.next()?)?;
+            MoveWhat::Count { n, kind, from }
+        }
+        _ => MoveWhat::Piece(expr(what)?),
+    })
 }
 
 fn stmt(p: P) -> Result<Stmt, ParseError> {
@@ -851,19 +975,7 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
             StmtKind::Assign(lhs, op, expr(k.next()?)?)
         }
         Rule::move_stmt => {
-            let what = Kids::of(k.next()?).next()?;
-            let what = match what.as_rule() {
-                Rule::move_top => MoveWhat::Top(expr(Kids::of(what).next()?)?),
-                Rule::move_all => MoveWhat::All(expr(Kids::of(what).next()?)?),
-                Rule::move_count => {
-                    let mut mk = Kids::of(what);
-                    let n = expr(mk.next()?)?;
-                    let kind = ident(mk.next()?);
-                    let from = expr(mk.next()?)?;
-                    MoveWhat::Count { n, kind, from }
-                }
-                _ => MoveWhat::Piece(expr(what)?),
-            };
+            let what = move_what(k.next()?)?;
             let to = expr(k.next()?)?;
             let bottom = k.next_if(Rule::bottom).is_some();
             StmtKind::Move { what, to, bottom }

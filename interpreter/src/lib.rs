@@ -15,6 +15,7 @@ pub mod engine;
 pub mod legacy;
 pub mod log;
 pub mod parallel;
+pub mod scenario;
 pub mod validate;
 
 use model::{FileId, Loc};

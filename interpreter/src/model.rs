@@ -2,7 +2,7 @@
 //! id, every expression and statement stored in arenas. The engine and the
 //! validator consume this, never the syntax tree.
 
-use grimoire_grammar::ast::{BinOp, ExceptionMode, Quantifier, Span, Visibility};
+use grimoire_grammar::ast::{AssignOp, BinOp, ExceptionMode, OptionsTest, Quantifier, Span, Visibility};
 use serde::Serialize;
 
 macro_rules! ids {
@@ -673,6 +673,109 @@ pub struct StmtNode {
     pub at: Loc,
 }
 
+/// The scenario local holding the player who must decide now (`decider`).
+pub const SCENARIO_DECIDER: u16 = 0;
+/// The scenario local holding the single winner of a finished game (`winner`).
+pub const SCENARIO_WINNER: u16 = 1;
+/// Locals every scenario binds before its own (`decider`, `winner`).
+pub const SCENARIO_LOCALS: u16 = 2;
+
+/// A scenario: a position reached by steps, and what must hold there. Its
+/// expressions live in [`Model::scenario_exprs`], out of the game's arena,
+/// so that a scenario never changes how a game is compiled or explored.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScenarioDef {
+    /// Name.
+    pub name: String,
+    /// The file that declares it.
+    pub file: FileId,
+    /// Files of the modules named by `with`.
+    pub needs: Vec<FileId>,
+    /// Modules named by `with` that are not loaded: the scenario is skipped.
+    pub missing: Vec<String>,
+    /// Number of players.
+    pub players: u8,
+    /// Seed of the game's dice and shuffles, and of the random agent of `play`.
+    pub seed: u64,
+    /// Options switched on.
+    pub options: Vec<String>,
+    /// Steps in order.
+    pub steps: Vec<ScenarioStep>,
+    /// Local slots its expressions use, `SCENARIO_LOCALS` included.
+    pub locals: u16,
+    /// What the scenario cites.
+    pub cites: Vec<Citation>,
+    /// Its `assume` clauses.
+    pub assumes: Vec<String>,
+    /// Where its name is written.
+    pub at: Loc,
+}
+
+/// One step of a scenario.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScenarioStep {
+    /// What it does.
+    pub step: StepDef,
+    /// What it cites.
+    pub cites: Vec<Citation>,
+    /// Where it is written.
+    pub at: Loc,
+}
+
+/// What a `place` step moves.
+#[derive(Debug, Clone, Serialize)]
+pub enum PlaceWhat {
+    /// One piece.
+    Piece(ExprId),
+    /// The top piece of a zone.
+    Top(ExprId),
+    /// Every piece of a zone.
+    All(ExprId),
+    /// N pieces of a kind from a zone, the top-most first.
+    Count {
+        /// How many.
+        n: ExprId,
+        /// Which kind.
+        kind: KindId,
+        /// From where.
+        from: ExprId,
+    },
+}
+
+/// Scenario steps, resolved.
+#[derive(Debug, Clone, Serialize)]
+pub enum StepDef {
+    /// Take the option with this label.
+    ChooseLabel(String),
+    /// Take the n-th option, from 1.
+    ChooseIndex(u32),
+    /// Take the option holding these values (one per binding of the `choose`).
+    ChooseValue(Vec<ExprId>),
+    /// The random agent takes this many decisions.
+    Play(u32),
+    /// The random agent decides until this holds.
+    PlayUntil(ExprId),
+    /// Move pieces by hand.
+    Place {
+        /// What.
+        what: PlaceWhat,
+        /// Where.
+        to: ExprId,
+        /// At the front.
+        bottom: bool,
+    },
+    /// Change a var or counter by hand.
+    Set(LValue, AssignOp, ExprId),
+    /// This must hold.
+    Expect(ExprId),
+    /// The options offered, compared with labels.
+    ExpectOptions(OptionsTest, Vec<String>),
+    /// The question of the pending decision.
+    ExpectPrompt(String),
+    /// The game is over (true) or not (false).
+    ExpectOver(bool),
+}
+
 /// The whole resolved rulebook (base and modules merged).
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct Model {
@@ -738,6 +841,13 @@ pub struct Model {
     pub blocks: Vec<Vec<StmtId>>,
     /// Provenance records, for traceability.
     pub records: Vec<Record>,
+    /// Scenarios, in declaration order (never part of the game).
+    pub scenarios: Vec<ScenarioDef>,
+    /// The expressions of the scenarios; their ids follow those of `exprs`
+    /// (see [`Model::with_scenario_exprs`]).
+    pub scenario_exprs: Vec<Expr>,
+    /// Spans of the scenarios' expressions.
+    pub scenario_expr_at: Vec<Loc>,
 }
 
 #[allow(clippy::indexing_slicing, reason = "ids are only handed out by the resolver, which pushed what they index")]
@@ -785,6 +895,16 @@ impl Model {
             }
             _ => {}
         }
+    }
+
+    /// The model with the scenarios' expressions appended to the game's,
+    /// where their ids point: what a scenario runs on. Only scenarios need
+    /// it; games, exploration and the validator use the model as it is.
+    pub fn with_scenario_exprs(&self) -> Model {
+        let mut m = self.clone();
+        m.exprs.append(&mut m.scenario_exprs);
+        m.expr_at.append(&mut m.scenario_expr_at);
+        m
     }
 
     /// Look a procedure up by name.

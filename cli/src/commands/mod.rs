@@ -5,6 +5,7 @@ mod explore;
 mod play;
 mod replay;
 mod simulate;
+pub mod test;
 pub mod validate;
 
 pub use check::check;

@@ -11,6 +11,7 @@
 mod canonical;
 mod compile;
 mod error;
+mod eval;
 mod exec;
 mod geometry;
 mod invariants;

@@ -177,6 +177,7 @@ impl Resolver {
                 ItemKind::Invariant { name, .. } => {
                     self.declare(name, Sym::Other("an invariant"));
                 }
+                ItemKind::Scenario(s) => self.declare(&s.name, Sym::Other("a scenario")),
                 ItemKind::End { name, .. } => {
                     let body = self.new_proc(ProcKind::Rule, &name.name, span);
                     self.model.ends.push(EndDef { name: name.name.clone(), when: ExprId(0), body });

@@ -3,6 +3,7 @@
 
 mod declare;
 mod expr;
+mod scenario;
 mod stmt;
 
 use crate::diagnostic::{codes, did_you_mean, Diagnostic};
@@ -98,6 +99,8 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
     let items = r.merge(files);
     r.declare_all(&items);
     r.define_all(&items);
+    let modules: Vec<String> = files.iter().map(|f| f.file.header.name.name.clone()).collect();
+    r.scenarios(&items, &modules);
     if r.diags.is_empty() {
         Ok(r.model)
     } else {
@@ -285,7 +288,7 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
 /// The words a declaration starts with, as `remove WORD NAME` names them.
 pub(crate) const DECLARATION_WORDS: &[&str] = &[
     "piece", "token", "card", "die", "zone", "spacetype", "track", "grid", "graph", "counter", "var", "table", "option", "setup", "round",
-    "phase", "rule", "trigger", "end", "exception", "assumption", "discrepancy", "narrative", "fn", "invariant",
+    "phase", "rule", "trigger", "end", "exception", "assumption", "discrepancy", "narrative", "fn", "invariant", "scenario",
 ];
 
 /// The word a declaration starts with.
@@ -316,6 +319,7 @@ pub(crate) fn declaration_word(kind: &ItemKind) -> &str {
         ItemKind::Narrative { .. } => "narrative",
         ItemKind::Function { .. } => "fn",
         ItemKind::Invariant { .. } => "invariant",
+        ItemKind::Scenario(_) => "scenario",
         ItemKind::Replace(_) | ItemKind::Remove { .. } => "module change",
     }
 }
@@ -342,6 +346,7 @@ pub(crate) fn item_name(kind: &ItemKind) -> Option<&ast::Ident> {
         ItemKind::Procedure(p) => Some(&p.name),
         ItemKind::Exception(e) => Some(&e.name),
         ItemKind::Function { name, .. } | ItemKind::Invariant { name, .. } => Some(name),
+        ItemKind::Scenario(s) => Some(&s.name),
         ItemKind::Setup(_) | ItemKind::Replace(_) | ItemKind::Remove { .. } => None,
     }
 }

@@ -33,6 +33,7 @@ use super::value::Value;
 use crate::model::{DieId, KindId, Loc, MatchKey, ProcId, StmtId};
 use grimoire_grammar::ast::AssignOp;
 
+pub(crate) use compiler::Compiler;
 pub(crate) use operands::{arith, resolve_slot, IdOp, IntOp};
 pub(crate) use stmt::compile_program;
 

@@ -1,0 +1,275 @@
+//! `grimoire test`: runs the scenarios of a rulebook and its modules and
+//! prints one line per scenario, cargo-test style, then the failures with
+//! the step, what it expected, what it found and where the game stood.
+//!
+//! A scenario runs on the files it belongs to, whatever else is given: one
+//! declared in the base rulebook on the base alone, one declared in a
+//! module on the base and that module, plus the modules its `with` clause
+//! names (skipped when one of them is not given). Exit 0 when no scenario
+//! fails, 1 when one fails (or the rulebook is invalid), 2 when the tool
+//! fails.
+
+use super::INVALID;
+use grimoire_cli::load::load;
+use grimoire_cli::render::{self, ErrorFormat};
+use grimoire_interpreter::engine::Observation;
+use grimoire_interpreter::model::{Loc, Model};
+use grimoire_interpreter::scenario::{run_all, Failure, ScenarioResult, Verdict};
+use grimoire_interpreter::{compile, Source};
+use serde_json::{json, Value as Json};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Options of `grimoire test`.
+pub struct Args<'a> {
+    /// Rulebook and modules.
+    pub files: &'a [PathBuf],
+    /// Only the scenarios whose name contains this.
+    pub filter: Option<&'a str>,
+    /// JSON output.
+    pub json: bool,
+}
+
+/// One scenario's result and the files it ran on.
+struct Ran {
+    result: ScenarioResult,
+    sources: Vec<Source>,
+}
+
+/// Run the scenarios.
+pub fn test(a: Args) -> Result<ExitCode, String> {
+    let sources = load(a.files).map_err(|e| e.to_string())?;
+    let format = if a.json { ErrorFormat::Json } else { ErrorFormat::Human };
+    let Some(model) = compiled(&sources, format) else { return Ok(ExitCode::from(INVALID)) };
+    let wanted = |name: &str| a.filter.is_none_or(|f| name.contains(f));
+    // Group the scenarios by the files they run on, in declaration order.
+    let mut groups: Vec<(Vec<usize>, Vec<String>)> = Vec::new();
+    let mut order: Vec<(String, usize)> = Vec::new();
+    for def in model.scenarios.iter().filter(|d| wanted(&d.name)) {
+        let mut files: Vec<usize> = vec![0, def.file.idx()];
+        files.extend(def.needs.iter().map(|f| f.idx()));
+        files.sort_unstable();
+        files.dedup();
+        let g = match groups.iter().position(|(f, _)| *f == files) {
+            Some(g) => g,
+            None => {
+                groups.push((files, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        if let Some((_, names)) = groups.get_mut(g) {
+            names.push(def.name.clone());
+        }
+        order.push((def.name.clone(), g));
+    }
+    let mut ran: Vec<Ran> = Vec::new();
+    for (files, names) in &groups {
+        let subset: Vec<Source> = files.iter().filter_map(|i| sources.get(*i).cloned()).collect();
+        let sub_model = if subset.len() == sources.len() {
+            Some(model.clone())
+        } else {
+            compiled(&subset, format)
+        };
+        let Some(sub_model) = sub_model else { return Ok(ExitCode::from(INVALID)) };
+        for result in run_all(&sub_model, &subset, |d| names.contains(&d.name)) {
+            ran.push(Ran { result, sources: subset.clone() });
+        }
+    }
+    // Back to declaration order.
+    ran.sort_by_key(|r| order.iter().position(|(n, _)| *n == r.result.name).unwrap_or(usize::MAX));
+    let failed = ran.iter().filter(|r| r.result.verdict.failed()).count();
+    if a.json {
+        grimoire_cli::say!("{}", serde_json::to_string_pretty(&report_json(&model, &sources, &ran)).map_err(|e| e.to_string())?);
+    } else {
+        print_human(&model, &sources, &ran);
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(INVALID) })
+}
+
+/// Compile, printing diagnostics; `None` when invalid.
+fn compiled(sources: &[Source], format: ErrorFormat) -> Option<Model> {
+    match compile(sources) {
+        Ok(m) => Some(m),
+        Err(diags) => {
+            match format {
+                ErrorFormat::Json => grimoire_cli::say!("{}", render::json(&diags, sources)),
+                _ => eprint!("{}", render::human(&diags, sources, format)),
+            }
+            eprintln!("{} problem(s) found", diags.len());
+            None
+        }
+    }
+}
+
+/// `file:line` of a place in one of `sources`.
+fn place(sources: &[Source], at: Loc) -> (String, usize) {
+    let src = sources.get(at.file.idx());
+    let line = src.map(|s| s.text.get(..at.span.start.min(s.text.len())).unwrap_or("").matches('\n').count() + 1).unwrap_or(0);
+    (src.map(|s| s.name.clone()).unwrap_or_default(), line)
+}
+
+fn where_(sources: &[Source], at: Loc) -> String {
+    let (file, line) = place(sources, at);
+    format!("{file}:{line}")
+}
+
+fn print_human(model: &Model, sources: &[Source], ran: &[Ran]) {
+    let files: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+    grimoire_cli::say!("\nrunning {} scenario(s) of `{}` ({})", ran.len(), model.name, files.join(", "));
+    for r in ran {
+        let status = match &r.result.verdict {
+            Verdict::Passed { .. } => "ok".to_string(),
+            Verdict::Failed(_) => "FAILED".to_string(),
+            Verdict::Skipped { reason } => format!("skipped ({reason})"),
+        };
+        grimoire_cli::say!("test {} ... {status}", r.result.name);
+    }
+    let failures: Vec<(&Ran, &Failure)> = ran
+        .iter()
+        .filter_map(|r| match &r.result.verdict {
+            Verdict::Failed(f) => Some((r, &**f)),
+            _ => None,
+        })
+        .collect();
+    if !failures.is_empty() {
+        grimoire_cli::say!("\nfailures:");
+        for (r, f) in &failures {
+            print_failure(r, f);
+        }
+        grimoire_cli::say!("\nfailures:");
+        for (r, _) in &failures {
+            grimoire_cli::say!("    {}", r.result.name);
+        }
+    }
+    let passed = ran.iter().filter(|r| r.result.verdict.passed()).count();
+    let skipped = ran.len() - passed - failures.len();
+    let verdict = if failures.is_empty() { "ok" } else { "FAILED" };
+    grimoire_cli::say!("\ntest result: {verdict}. {passed} passed; {} failed; {skipped} skipped\n", failures.len());
+}
+
+fn print_failure(r: &Ran, f: &Failure) {
+    let res = &r.result;
+    let src = &r.sources;
+    let mut setting = format!("{} players, seed {}", res.players, res.seed);
+    if !res.options.is_empty() {
+        setting.push_str(&format!(", options {}", res.options.join(", ")));
+    }
+    let files: Vec<&str> = src.iter().map(|s| s.name.as_str()).collect();
+    grimoire_cli::say!("\n---- {} ({}; {setting}; on {}) ----", res.name, where_(src, res.at), files.join(" + "));
+    for q in &res.cites {
+        grimoire_cli::say!("  the scenario checks: « {q} »");
+    }
+    let step = if f.step == 0 { "start".to_string() } else { format!("step {}", f.step) };
+    grimoire_cli::say!("  {step}, {}: {}", where_(src, f.at), one_line(&f.text));
+    for q in &f.cites {
+        grimoire_cli::say!("  the step checks: « {q} »");
+    }
+    grimoire_cli::say!("  expected: {}", f.expected);
+    grimoire_cli::say!("  found:    {}", f.found);
+    match (&f.outcome, f.decider) {
+        (Some(o), _) => grimoire_cli::say!("  the game is over: {o} (after {} decisions)", f.decisions),
+        (None, Some(p)) => {
+            let asked = f.prompt.as_ref().map(|q| format!(" {q:?}")).unwrap_or_default();
+            let at = f.pending_at.map(|at| format!(" at {}", where_(src, at))).unwrap_or_default();
+            grimoire_cli::say!("  pending: player {p} must decide{at}{asked} (after {} decisions)", f.decisions);
+            let opts: Vec<String> = f.options.iter().map(|o| format!("{o:?}")).collect();
+            grimoire_cli::say!("  options: {}", opts.join(", "));
+        }
+        (None, None) => {}
+    }
+    if let Some(q) = &f.pending_cites {
+        grimoire_cli::say!("  that rule encodes: « {q} »");
+    }
+    if let Some(obs) = &f.position {
+        print_position(obs);
+    }
+}
+
+/// A step on one line (steps may be written over several).
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The position, one zone a line, identical pieces counted once.
+fn print_position(obs: &Observation) {
+    grimoire_cli::say!("  position, as player {} sees it (round {}):", u16::from(obs.player) + 1, obs.round);
+    for z in &obs.zones {
+        let shown = match &z.pieces {
+            Some(pieces) => {
+                let mut groups: Vec<(&str, usize)> = Vec::new();
+                for p in pieces {
+                    match groups.last_mut() {
+                        Some((last, n)) if *last == p.as_str() => *n += 1,
+                        _ => groups.push((p.as_str(), 1)),
+                    }
+                }
+                groups.iter().map(|(p, n)| if *n > 1 { format!("{p} ×{n}") } else { (*p).to_string() }).collect::<Vec<_>>().join(", ")
+            }
+            None => format!("{} hidden", z.count),
+        };
+        grimoire_cli::say!("    {}: {shown}", z.zone);
+    }
+    for chunk in obs.values.chunks(6) {
+        grimoire_cli::say!("    {}", chunk.join("; "));
+    }
+}
+
+fn loc_json(sources: &[Source], at: Loc) -> Json {
+    let (file, line) = place(sources, at);
+    json!({ "file": file, "line": line, "start": at.span.start, "end": at.span.end })
+}
+
+fn report_json(model: &Model, sources: &[Source], ran: &[Ran]) -> Json {
+    let results: Vec<Json> = ran
+        .iter()
+        .map(|r| {
+            let res = &r.result;
+            let mut out = json!({
+                "name": res.name,
+                "at": loc_json(&r.sources, res.at),
+                "files": r.sources.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
+                "players": res.players,
+                "seed": res.seed,
+                "options": res.options,
+                "cites": res.cites,
+            });
+            let (status, extra) = match &res.verdict {
+                Verdict::Passed { steps } => ("passed", json!({ "steps": steps })),
+                Verdict::Skipped { reason } => ("skipped", json!({ "reason": reason })),
+                Verdict::Failed(f) => (
+                    "failed",
+                    json!({ "failure": {
+                        "step": f.step,
+                        "text": one_line(&f.text),
+                        "at": loc_json(&r.sources, f.at),
+                        "expected": f.expected,
+                        "found": f.found,
+                        "cites": f.cites,
+                        "decider": f.decider,
+                        "prompt": f.prompt,
+                        "options": f.options,
+                        "pending_at": f.pending_at.map(|at| loc_json(&r.sources, at)),
+                        "pending_cites": f.pending_cites,
+                        "outcome": f.outcome,
+                        "decisions": f.decisions,
+                        "position": f.position,
+                    } }),
+                ),
+            };
+            if let (Some(o), Json::Object(e)) = (out.as_object_mut(), extra) {
+                o.insert("status".into(), json!(status));
+                o.extend(e);
+            }
+            out
+        })
+        .collect();
+    let count = |s: &str| ran.iter().filter(|r| matches!((&r.result.verdict, s), (Verdict::Passed { .. }, "p") | (Verdict::Failed(_), "f") | (Verdict::Skipped { .. }, "s"))).count();
+    json!({
+        "rulebook": model.name,
+        "files": sources.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
+        "scenarios": results,
+        "passed": count("p"),
+        "failed": count("f"),
+        "skipped": count("s"),
+    })
+}
