@@ -2,7 +2,7 @@
 //! paragraph by paragraph, with the assumptions and discrepancies listed.
 
 use grimoire_interpreter::model::{Citation, Model, RecordKind};
-use grimoire_interpreter::validate::trace::Paragraph;
+use grimoire_interpreter::validate::trace::{self, Paragraph};
 use grimoire_interpreter::validate::{Report, Severity};
 use grimoire_interpreter::Source;
 use std::fmt::Write;
@@ -11,24 +11,20 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-fn squash(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
-}
-
 /// The first line of the declaration a record was written at, and the
-/// citations of it that fall in this paragraph.
-fn excerpt(model: &Model, sources: &[Source], record: usize, paragraph: &Paragraph) -> String {
+/// citations of it that fall in this paragraph of the source `source`.
+fn excerpt(model: &Model, sources: &[Source], record: usize, source: &str, paragraph: &Paragraph) -> String {
     let Some(r) = model.records.get(record) else { return String::new() };
     let head = sources.get(r.at.file.idx()).and_then(|src| src.text.get(r.at.span.start..r.at.span.end)).and_then(|t| t.lines().next()).unwrap_or("").trim_end_matches('{').trim_end();
-    let here = squash(&paragraph.text);
     let quotes: Vec<String> = r
         .cites
         .iter()
         .filter_map(|c| match c {
-            Citation::Quote { quote, .. } if here.contains(&squash(quote)) => Some(format!("  cite \"{quote}\"")),
+            // A citation of another source file never belongs here, whatever its lines.
+            Citation::Quote { source: s, .. } | Citation::Lines { source: s, .. } if s != source => None,
+            Citation::Quote { quote, .. } if trace::quote_in(&paragraph.text, quote) => Some(format!("  cite \"{quote}\"")),
             Citation::Lines { from, to, .. } if *from <= paragraph.last_line && paragraph.first_line <= *to => Some(format!("  cite lines {from}..{to}")),
-            Citation::Lines { .. } => None,
-            Citation::Quote { .. } => None,
+            Citation::Lines { .. } | Citation::Quote { .. } => None,
         })
         .collect();
     if quotes.is_empty() {
@@ -47,7 +43,7 @@ pub fn side_by_side(report: &Report, model: &Model, sources: &[Source]) -> Strin
         "<!doctype html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>{t} — source and rulebook</title><style>\
 body{{font-family:system-ui,sans-serif;margin:2em;max-width:110em}}table{{border-collapse:collapse;width:100%}}\
 td{{vertical-align:top;border-top:1px solid #ddd;padding:.4em}}td.src{{width:45%;white-space:pre-wrap}}\
-tr.uncited td.src{{background:#fee}}pre{{margin:.2em 0;background:#f6f6f6;padding:.3em;white-space:pre-wrap}}\
+tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margin:.2em 0;background:#f6f6f6;padding:.3em;white-space:pre-wrap}}\
 .k{{font-size:.75em;padding:.1em .4em;border-radius:.3em;color:#fff}}.Encoded{{background:#357}}.Assumption{{background:#a60}}\
 .Discrepancy{{background:#a03}}.Narrative{{background:#666}}.ln{{color:#999;font-size:.8em}}</style></head><body>\
 <h1>{t}</h1><p>{e} error(s), {w} warning(s). {c} citations, {nf} not found.</p>",
@@ -60,9 +56,13 @@ tr.uncited td.src{{background:#fee}}pre{{margin:.2em 0;background:#f6f6f6;paddin
     for s in &report.trace.sources {
         let _ = write!(h, "<h2>{} — {} of {} paragraphs cited ({:.1} %)</h2><table>", esc(&s.source), s.covered, s.paragraphs, s.percent);
         for p in &s.side_by_side {
-            let class = if p.cited_by.is_empty() { " class=\"uncited\"" } else { "" };
+            let class = match (p.cited_by.is_empty(), p.short_by.is_empty()) {
+                (true, true) => " class=\"uncited\"",
+                (true, false) => " class=\"short\"",
+                _ => "",
+            };
             let _ = write!(h, "<tr{class}><td class=\"src\"><span class=\"ln\">{}–{}</span>\n{}</td><td>", p.first_line, p.last_line, esc(&p.text));
-            for r in &p.cited_by {
+            for r in p.cited_by.iter().chain(&p.short_by) {
                 let Some(rec) = model.records.get(*r) else { continue };
                 let kind = match rec.kind {
                     RecordKind::Encoded => "Encoded",
@@ -70,10 +70,12 @@ tr.uncited td.src{{background:#fee}}pre{{margin:.2em 0;background:#f6f6f6;paddin
                     RecordKind::Discrepancy => "Discrepancy",
                     RecordKind::Narrative => "Narrative",
                 };
-                let _ = write!(h, "<div><span class=\"k {kind}\">{kind}</span> <b>{}</b><pre>{}</pre></div>", esc(&rec.name), esc(&excerpt(model, sources, *r, p)));
+                let _ = write!(h, "<div><span class=\"k {kind}\">{kind}</span> <b>{}</b><pre>{}</pre></div>", esc(&rec.name), esc(&excerpt(model, sources, *r, &s.source, p)));
             }
-            if p.cited_by.is_empty() {
+            if p.cited_by.is_empty() && p.short_by.is_empty() {
                 h.push_str("<i>not cited by any rule, assumption, discrepancy or narrative</i>");
+            } else if p.cited_by.is_empty() {
+                let _ = write!(h, "<i>covered only by short quotes (fewer than {} of its words): not counted</i>", trace::MIN_WORDS);
             }
             h.push_str("</td></tr>");
         }
