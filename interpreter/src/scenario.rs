@@ -263,7 +263,7 @@ impl<'a> Runner<'a> {
             } else if open > close && (after.trim_start().starts_with(')') || after.trim_start().starts_with(']')) {
                 end += after.len() - after.trim_start().len() + 1;
             } else {
-                return text.get(start..end).unwrap_or("?");
+                return text.get(start..end).unwrap_or("?").trim_end();
             }
         }
     }
