@@ -120,6 +120,9 @@ enum Command {
         /// random games (0: no search).
         #[arg(long, default_value_t = grimoire_interpreter::validate::DEFAULT_EXPLORE_STATES)]
         explore_states: usize,
+        /// Coverage-guided games per configuration, after the search (0: none).
+        #[arg(long, default_value_t = grimoire_interpreter::validate::search::GUIDED_GAMES)]
+        guided_games: u32,
     },
     /// Visit every reachable state of a game, breadth first, within a budget.
     Explore {
@@ -181,8 +184,8 @@ fn main() -> ExitCode {
         }
         Command::Replay { log } => commands::replay(&log),
         Command::Test { files, filter, json } => commands::test::test(commands::test::Args { files: &files, filter: filter.as_deref(), json }),
-        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs, options, explore_states } => {
-            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize, options: &options, explore_states })
+        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs, options, explore_states, guided_games } => {
+            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize, options: &options, explore_states, guided_games })
         }
         Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, json, jobs } => {
             let budget = grimoire_interpreter::validate::explore::Budget { max_states, max_depth, max_bytes, jobs: jobs as usize };

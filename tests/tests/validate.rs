@@ -211,3 +211,31 @@ fn every_combination_of_a_few_options_is_played_and_pairs_beyond() {
         }
     }
 }
+
+#[test]
+fn coverage_guided_games_reach_a_fault_behind_five_unlikely_rolls() {
+    // Five sixes in a row, each behind the last: 1 chance in 7,776 per game.
+    let text = r#"rulebook nested { players 2..2 }
+die d6 6 assume "x"
+token chip 2 assume "x"
+zone pile of chip assume "x"
+zone spent of chip assume "x"
+setup assume "x" { move 2 of chip from box to pile }
+round turn assume "x" {
+  roll a = d6
+  if a == 6 { roll b = d6
+    if b == 6 { roll c = d6
+      if c == 6 { roll d = d6
+        if d == 6 { roll e = d6
+          if e == 6 { move 3 of chip from pile to spent } } } } }
+  win player(1)
+}"#;
+    let model = Arc::new(compile(&[Source { name: "nested.rules".into(), text: text.into() }]).expect("compiles"));
+    let run = |guided_games| validate(model.clone(), &[], &Config { games: 40, max_decisions: 200, explore_states: 0, guided_games, ..Config::default() });
+    assert!(run(0).findings.iter().all(|f| f.code != "R0005"), "40 random games should not meet five sixes");
+    let report = run(3);
+    let f = report.findings.iter().find(|f| f.code == "R0005").expect("the guided games steer the dice to the fault");
+    let log = f.counterexample.as_ref().expect("with a path");
+    let game = Game::new(model.clone(), 2, &[]).expect("valid");
+    assert!(matches!(replay(&game, log), Err(ReplayError::Exec { .. })), "the path replays to the fault");
+}

@@ -94,7 +94,9 @@ impl Canon {
                     classes.push(key);
                     classes.len() - 1
                 });
-                Some(n as u32)
+                // Class numbers are codes below `WIDE` (a game has at most
+                // 65,535 instances, so they always are).
+                (n < usize::from(WIDE)).then_some(n as u32)
             })
             .collect();
         let mut per_piece = vec![Vec::new(); m.kinds.len()];
@@ -115,6 +117,41 @@ impl Canon {
         let counters = m.counters.iter().enumerate().map(|(c, d)| d.per_piece.is_none() && counter_read[c]).collect();
         let vars = m.vars.iter().enumerate().map(|(v, d)| d.per_piece.is_none() && var_read[v]).collect();
         Canon { class, per_piece, counters, vars, round }
+    }
+}
+
+/// The code of a piece in the stream of positions: its class, its class
+/// mixed with its per-piece values, or the instance itself.
+enum PieceCode {
+    Class(u16),
+    Wide(u64),
+    Itself(u16),
+}
+
+/// Codes that announce a piece written as a 64-bit word, or as itself.
+const WIDE: u16 = u16::MAX - 1;
+const SELF: u16 = u16::MAX;
+
+/// 16-bit codes gathered four to a word before they are hashed.
+#[derive(Default)]
+struct Codes {
+    word: u64,
+    held: u8,
+}
+
+impl Codes {
+    #[inline]
+    fn push(&mut self, h: &mut Fingerprint, code: u16) {
+        self.word = self.word << 16 | u64::from(code);
+        self.held += 1;
+        if self.held == 4 {
+            h.word(self.word);
+            (self.word, self.held) = (0, 0);
+        }
+    }
+    fn finish(self, h: &mut Fingerprint) {
+        h.word(self.word);
+        h.word(u64::from(self.held));
     }
 }
 
@@ -163,12 +200,38 @@ impl Game {
                 }
             }
         }
+        // The pieces as a stream of 16-bit codes, four to a word: for each
+        // non-empty zone its number + 1 and its length, then each piece as
+        // its class (below `WIDE`), or `WIDE` and its 64-bit word (an
+        // anonymous piece with per-piece values), or `SELF` and its
+        // instance number; a 0 ends the zones. Every stream reads back one
+        // way only, so equal streams are equal positions.
+        let mut codes = Codes::default();
         for z in 0..st.head.len() as u16 {
-            h.word(0xffff_0000 | u64::from(st.len[z as usize]));
+            let len = st.len[z as usize];
+            if len == 0 {
+                continue;
+            }
+            codes.push(&mut h, z.wrapping_add(1));
+            codes.push(&mut h, len);
             for p in st.zone_pieces(z).take(st.loc.len()) {
-                h.word(self.piece_word(st, p));
+                match self.piece_code(st, p) {
+                    PieceCode::Class(k) => codes.push(&mut h, k),
+                    PieceCode::Wide(w) => {
+                        codes.push(&mut h, WIDE);
+                        for i in (0..4).rev() {
+                            codes.push(&mut h, (w >> (16 * i)) as u16);
+                        }
+                    }
+                    PieceCode::Itself(p) => {
+                        codes.push(&mut h, SELF);
+                        codes.push(&mut h, p);
+                    }
+                }
             }
         }
+        codes.push(&mut h, 0);
+        codes.finish(&mut h);
         for (k, slots) in c.per_piece.iter().enumerate() {
             // Anonymous pieces carry theirs in their class.
             let (first, n) = self.kind_range[k];
@@ -210,21 +273,20 @@ impl Game {
         h.finish()
     }
 
-    /// One word for a piece in a zone: its class (with its per-piece
-    /// values) if it is anonymous, else itself.
-    fn piece_word(&self, st: &State, p: u16) -> u64 {
+    /// How a piece is written in the stream of positions.
+    fn piece_code(&self, st: &State, p: u16) -> PieceCode {
         let c = &*self.canon;
         match c.class[p as usize] {
-            None => 0x1_0000_0000 | u64::from(p),
+            None => PieceCode::Itself(p),
             Some(class) => {
                 let k = self.inst_kind[p as usize].idx();
                 let slots = &c.per_piece[k];
                 if slots.is_empty() {
-                    return u64::from(class);
+                    return PieceCode::Class(class as u16);
                 }
                 let mut h = Fingerprint(u64::from(class));
                 self.per_piece_words(st, &mut h, slots, p, self.kind_range[k].0);
-                h.finish()
+                PieceCode::Wide(h.finish())
             }
         }
     }

@@ -93,7 +93,7 @@ pub struct SourceText {
 }
 
 /// States the systematic search explores per configuration by default.
-pub const DEFAULT_EXPLORE_STATES: usize = 50_000;
+pub const DEFAULT_EXPLORE_STATES: usize = 20_000;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -111,11 +111,13 @@ pub struct Config {
     pub options: Option<Vec<String>>,
     /// States the systematic search explores per configuration (0: none).
     pub explore_states: usize,
+    /// Coverage-guided games per configuration (0: none).
+    pub guided_games: u32,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new(), jobs: 1, options: None, explore_states: DEFAULT_EXPLORE_STATES }
+        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new(), jobs: 1, options: None, explore_states: DEFAULT_EXPLORE_STATES, guided_games: search::GUIDED_GAMES }
     }
 }
 
@@ -166,7 +168,21 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
     let mut sim = simulate::run(&model, cfg);
     findings.append(&mut sim.findings);
     let searched = search::run(&model, cfg, &mut findings, &mut sim.branches);
-    let fired: std::collections::HashSet<String> = sim.coverage.iter().filter(|c| c.fired > 0).map(|c| c.rule.clone()).collect();
+    let mut fired: std::collections::HashSet<String> = sim.coverage.iter().filter(|c| c.fired > 0).map(|c| c.rule.clone()).collect();
+    if cfg.guided_games > 0 {
+        let runs: Vec<u64> = model.procs.iter().map(|p| sim.coverage.iter().find(|c| c.rule == p.name).map_or(0, |c| c.fired)).collect();
+        let guided = search::guided(&model, cfg, &findings, &sim.branches, &runs);
+        findings.extend(guided.findings);
+        for (b, n) in sim.branches.iter_mut().zip(&guided.branches) {
+            b.explored |= *n > b.runs;
+        }
+        for ((p, n), before) in model.procs.iter().zip(&guided.procs).zip(&runs) {
+            if n > before && fired.insert(p.name.clone()) {
+                // The search ran a rule the random games never did.
+                findings.retain(|f| !(f.code == simulate::NEVER_FIRED && f.message.contains(&format!("`{}`", p.name))));
+            }
+        }
+    }
     findings.extend(search::dead_branches(cfg, &sim.branches, &fired, &searched));
     let (trace, trace_findings) = trace::check(&model, sources);
     findings.extend(trace_findings);

@@ -97,3 +97,124 @@ pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &Ha
         })
         .collect()
 }
+
+/// Games played by the coverage-guided phase, per configuration.
+pub const GUIDED_GAMES: u32 = 20;
+
+/// What the guided games reached and found.
+pub struct Guided {
+    /// Findings not already known.
+    pub findings: Vec<Finding>,
+    /// Runs of each branch site: the random games', then the guided games'.
+    pub branches: Vec<u64>,
+    /// Runs of each procedure, the same way.
+    pub procs: Vec<u64>,
+}
+
+/// The coverage-guided phase: games in which chance is a decision too, and
+/// every decision looks one step ahead and takes the option that runs the
+/// rarest branch or rule so far (counting the random games and the guided
+/// games before), or one at random when no option runs any. It steers toward
+/// rare outcomes the exhaustive search was too small to reach: the sixth
+/// face on the tenth roll, the branch behind five unlikely events.
+pub fn guided(model: &Arc<Model>, cfg: &Config, known: &[Finding], branches: &[BranchCoverage], fired: &[u64]) -> Guided {
+    let mut out = Guided { findings: Vec::new(), branches: branches.iter().map(|b| b.runs + u64::from(b.explored)).collect(), procs: fired.to_vec() };
+    let key = |f: &Finding| (f.code.clone(), f.at.map(|l| (l.file.0, l.span.start, l.span.end)));
+    let mut seen: HashSet<_> = known.iter().map(key).collect();
+    for players in model.min_players..=model.max_players {
+        for options in option_sets(model, cfg.options.as_deref()) {
+            let Ok(game) = Game::new(model.clone(), players, &options) else { continue };
+            for seed in 0..u64::from(cfg.guided_games) {
+                if let Some(mut f) = guided_game(&game, cfg, seed, &mut out) {
+                    if seen.insert(key(&f)) {
+                        f.options = options.clone();
+                        out.findings.push(f);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How rare what a step ran is: the fewest runs so far among the branch
+/// sites and procedures it ran (`u64::MAX`: it ran none).
+fn rarity(after: &crate::engine::State, before: &crate::engine::State, counts: &Guided) -> u64 {
+    let sites = after.branches.iter().zip(&before.branches).zip(&counts.branches).filter(|((a, b), _)| a > b).map(|(_, n)| *n);
+    let procs = after.fired.iter().zip(&before.fired).zip(&counts.procs).filter(|((a, b), _)| a > b).map(|(_, n)| *n);
+    sites.chain(procs).min().unwrap_or(u64::MAX)
+}
+
+/// One guided game; the first problem it meets, as a finding.
+fn guided_game(game: &Game, cfg: &Config, seed: u64, counts: &mut Guided) -> Option<Finding> {
+    use crate::log::{GameLog, RandomAgent};
+    let mut st = game.start_exploring().ok()?;
+    let base = super::invariants::Baseline::of(game, &st);
+    let mut agent = RandomAgent::new(seed ^ 0x6a09_e667_f3bc_c908);
+    let mut path: Vec<u32> = Vec::new();
+    let mut problem: Option<(String, String, Option<crate::model::Loc>)> = None;
+    let mut child = st.clone();
+    let mut best: Vec<usize> = Vec::new();
+    loop {
+        if let Some(v) = super::invariants::check(game, &mut st, &base) {
+            problem = Some((v.code.into(), v.message, v.at));
+            break;
+        }
+        let Some((_, options)) = game.choices(&st) else { break };
+        if st.plies >= cfg.max_decisions {
+            break;
+        }
+        // Look one step ahead: the options that run the rarest thing.
+        let n = options.len();
+        let mut rarest = u64::MAX;
+        best.clear();
+        for i in 0..n {
+            child.clone_from(&st);
+            if let Err(e) = game.apply(&mut child, i) {
+                path.push(i as u32);
+                problem = Some((e.kind.code().into(), e.message, e.at));
+                break;
+            }
+            let r = rarity(&child, &st, counts);
+            if r < rarest {
+                rarest = r;
+                best.clear();
+            }
+            if r == rarest {
+                best.push(i);
+            }
+        }
+        if problem.is_some() {
+            break;
+        }
+        let i = if rarest == u64::MAX { agent.pick(n) } else { best.get(agent.pick(best.len())).copied().unwrap_or(0) };
+        child.clone_from(&st);
+        path.push(i as u32);
+        if let Err(e) = game.apply(&mut st, i) {
+            problem = Some((e.kind.code().into(), e.message, e.at));
+            break;
+        }
+        for ((c, after), b) in counts.branches.iter_mut().zip(&st.branches).zip(&child.branches) {
+            *c += u64::from(after.saturating_sub(*b));
+        }
+        for ((c, after), b) in counts.procs.iter_mut().zip(&st.fired).zip(&child.fired) {
+            *c += u64::from(after.saturating_sub(*b));
+        }
+    }
+    let (code, message, at) = problem?;
+    let mut log = GameLog::begin(game, &cfg.rulebook, seed);
+    log.exploring = true;
+    if let Ok(mut again) = game.start_exploring() {
+        for c in &path {
+            log.record(game, &again, *c as usize);
+            if game.apply(&mut again, *c as usize).is_err() {
+                break;
+            }
+        }
+        log.finish(&again, Some(message.clone()));
+    }
+    let mut f = Finding::new(&code, Severity::Error, message, at).help("found by a coverage-guided game (chance and choices steered toward what had run least); replay the counterexample: `grimoire replay FILE`");
+    f.players = Some(game.players);
+    f.counterexample = Some(log);
+    Some(f)
+}

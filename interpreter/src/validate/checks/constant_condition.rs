@@ -1,8 +1,11 @@
 //! V205 — a condition that is always true or always false.
 //!
-//! What: the condition of an `if`, `else if`, `while`, a `choose ... where`,
-//! the `when` of an exception, trigger, end or invariant, made only of
-//! constants (`if false`, `when 2 > 3`, `while true and 1 == 1`).
+//! What: a condition made only of constants that makes something dead: an
+//! `if` or `else if` always true or always false, an end condition always
+//! true or always false, and a `while`, `choose ... where`, or the `when` of
+//! an exception, trigger or invariant that is always false (`when true` is
+//! how a module changes a rule in every case, `while true` a loop that `win`
+//! or `end` leaves).
 //! Why: a branch behind an impossible condition never runs, and one behind a
 //! condition that always holds makes its alternative dead: either way the
 //! rule the text states is not the one encoded (often a condition left from
@@ -65,24 +68,35 @@ fn fold(m: &Model, e: ExprId) -> Option<Const> {
     })
 }
 
+/// Which constant values of a condition are a mistake.
+#[derive(Clone, Copy)]
+enum Suspect {
+    /// Either: an `if` whose block or whose alternative can never run, an
+    /// end that holds at once or never.
+    Both,
+    /// Only `false`: `when true` is how a module changes a rule in every
+    /// case, `while true` a loop left by `win` or `end`, `where true` harmless.
+    False,
+}
+
 /// Run the check.
 pub fn check(model: &Model) -> Vec<Finding> {
-    let mut conditions: Vec<(ExprId, &'static str)> = Vec::new();
+    let mut conditions: Vec<(ExprId, &'static str, Suspect)> = Vec::new();
     for s in &model.stmts {
         match &s.stmt {
-            Stmt::If(arms, _) => conditions.extend(arms.iter().map(|(c, _)| (*c, "the condition of this `if`"))),
-            Stmt::While(c, _) => conditions.push((*c, "the condition of this `while`")),
-            Stmt::Choose { cond: Some(c), .. } | Stmt::ChooseRandom { cond: Some(c), .. } => conditions.push((*c, "the `where` of this `choose`")),
+            Stmt::If(arms, _) => conditions.extend(arms.iter().map(|(c, _)| (*c, "the condition of this `if`", Suspect::Both))),
+            Stmt::While(c, _) => conditions.push((*c, "the condition of this `while`", Suspect::False)),
+            Stmt::Choose { cond: Some(c), .. } | Stmt::ChooseRandom { cond: Some(c), .. } => conditions.push((*c, "the `where` of this `choose`", Suspect::False)),
             _ => {}
         }
     }
-    conditions.extend(model.exceptions.iter().map(|x| (x.when, "the `when` of this exception")));
-    conditions.extend(model.procs.iter().filter_map(|p| p.when).map(|w| (w, "the `when` of this trigger")));
-    conditions.extend(model.ends.iter().map(|e| (e.when, "the condition of this end")));
-    conditions.extend(model.invariants.iter().filter_map(|i| i.when).map(|w| (w, "the `when` of this invariant")));
+    conditions.extend(model.exceptions.iter().map(|x| (x.when, "the `when` of this exception", Suspect::False)));
+    conditions.extend(model.procs.iter().filter_map(|p| p.when).map(|w| (w, "the `when` of this trigger", Suspect::False)));
+    conditions.extend(model.ends.iter().map(|e| (e.when, "the condition of this end", Suspect::Both)));
+    conditions.extend(model.invariants.iter().filter_map(|i| i.when).map(|w| (w, "the `when` of this invariant", Suspect::False)));
     let mut out = Vec::new();
-    for (c, what) in conditions {
-        if let Some(Const::Bool(b)) = fold(model, c) {
+    for (c, what, suspect) in conditions {
+        if let (Some(Const::Bool(b)), Suspect::Both) | (Some(Const::Bool(b @ false)), Suspect::False) = (fold(model, c), suspect) {
             let at = model.expr_at.get(c.0 as usize).copied();
             out.push(
                 Finding::new(CODE, Severity::Warning, format!("{what} is always {}: it is made of constants only", if b { "true" } else { "false" }), at)
