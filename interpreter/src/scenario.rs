@@ -415,15 +415,25 @@ impl<'a> Runner<'a> {
         self.game.apply(&mut self.st, i).map_err(|e| miss(format!("option {label:?} to run"), error_text(&e)))
     }
 
-    /// Why a condition is false: the values of both sides of a comparison.
+    /// Why a condition is false: the values of both sides of a comparison;
+    /// for `and`, the first part that is false.
     fn why_false(&mut self, cond: ExprId) -> String {
         let Expr::Bin(op, a, b) = self.model.expr(cond).clone() else { return "it is false".into() };
+        if op == BinOp::And {
+            let part = if self.eval(a) == Ok(Value::Bool(false)) { a } else { b };
+            let text = self.expr_text(part).to_string();
+            return format!("`{text}` is false: {}", self.why_false(part));
+        }
         if !matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
             return "it is false".into();
         }
         let mut parts = Vec::new();
         for side in [a, b] {
-            let literal = matches!(self.model.expr(side), Expr::Int(_) | Expr::Bool(_) | Expr::None);
+            let literal = match self.model.expr(side) {
+                Expr::Int(_) | Expr::Bool(_) | Expr::None => true,
+                Expr::Call(Builtin::PlayerNo, args) => matches!(args.as_slice(), [x] if matches!(self.model.expr(*x), Expr::Int(_))),
+                _ => false,
+            };
             if literal {
                 continue;
             }
