@@ -92,6 +92,9 @@ pub struct Header {
     pub source: Option<Str>,
     /// `players a..b` with provenance.
     pub players: Option<(Range, Vec<Provenance>)>,
+    /// Engine limits the rulebook sets (`trigger_depth 100`): name, value,
+    /// where the value is written.
+    pub limits: Vec<(Ident, i64, Span)>,
     /// Whole header.
     pub span: Span,
 }

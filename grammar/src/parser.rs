@@ -159,6 +159,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::title_field => "`title \"...\"`",
         Rule::source_field => "`source \"file\"`",
         Rule::players_field => "`players a..b`",
+        Rule::limit_field | Rule::limit_name => "`trigger_depth N` or `step_fuel N`",
         Rule::provenance | Rule::cite_quote | Rule::cite_lines | Rule::assume => "`cite` or `assume`",
         Rule::item => "a declaration",
         Rule::category => "`piece`, `token` or `card`",
@@ -504,12 +505,19 @@ fn header(p: P) -> Result<Header, ParseError> {
         }
         _ => (HeaderKind::Rulebook, ident(Kids::of(head).next()?)),
     };
-    let mut h = Header { kind, name, title: None, source: None, players: None, span: sp };
+    let mut h = Header { kind, name, title: None, source: None, players: None, limits: Vec::new(), span: sp };
     for field in k.rest() {
         let f = Kids::of(field).next()?;
         match f.as_rule() {
             Rule::title_field => h.title = Some(string(Kids::of(f).next()?)),
             Rule::source_field => h.source = Some(string(Kids::of(f).next()?)),
+            Rule::limit_field => {
+                let mut fk = Kids::of(f);
+                let name = ident(fk.next()?);
+                let n = fk.next()?;
+                let value = n.as_str().parse::<i64>().unwrap_or(i64::MAX);
+                h.limits.push((name, value, span(&n)));
+            }
             _ => {
                 let mut fk = Kids::of(f);
                 let r = range(fk.next()?)?;

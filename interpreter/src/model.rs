@@ -789,6 +789,11 @@ pub struct Model {
     pub min_players: u8,
     /// Allowed player counts.
     pub max_players: u8,
+    /// How deep triggers may fire triggers (`trigger_depth` in the header).
+    pub trigger_depth: u8,
+    /// Steps one decision may take before the rules are said to loop
+    /// (`step_fuel` in the header).
+    pub step_fuel: u64,
     /// Names of the `.rules` files, by `FileId`.
     pub files: Vec<String>,
     /// Component kinds.

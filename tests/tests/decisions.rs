@@ -194,3 +194,29 @@ setup {{
     let st = g.start(0).expect("runs");
     assert_eq!(value(&g, &st, "n"), "42");
 }
+
+#[test]
+fn a_rulebook_that_named_something_step_before_the_built_in_keeps_its_meaning() {
+    // `step` became a built-in after rulebooks could use the name.
+    let g = game(
+        r#"rulebook old { players 2..2 }
+counter n 0..100 = 0
+fn step(x: int) = x * 10
+setup assume "x" { n = step(4) }
+round turn assume "x" { draw }"#,
+        2,
+    );
+    let st = g.start(0).expect("runs");
+    assert_eq!(value(&g, &st, "n"), "40", "the rulebook's own `step` is called");
+    let g = game(
+        r#"rulebook old { players 2..2 }
+spacetype step assume "x"
+track lane linear assume "x" { 1..3: step }
+counter n 0..100 = 0
+setup assume "x" { n = count z in spaces(lane) where tagged(z, step) }
+round turn assume "x" { draw }"#,
+        2,
+    );
+    let st = g.start(0).expect("runs");
+    assert_eq!(value(&g, &st, "n"), "3", "a space type may still be called `step`");
+}

@@ -28,7 +28,7 @@ impl Game {
         let mut c = Compiler::new(self, frame);
         let f = c.val(expr);
         let window = c.frame;
-        let mut r = Run::new(self, st, super::STEP_FUEL);
+        let mut r = Run::new(self, st, self.step_fuel);
         let v = self.in_window(&mut r, window, NO_ACTOR, |r| {
             for (i, v) in locals.iter().enumerate() {
                 r.set_local(i as u16, *v);

@@ -9,7 +9,7 @@ use super::layout::Game;
 use super::run::Run;
 use super::state::{Frame, Outcome, Pending, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
 use super::value::Value;
-use super::{Options, STEP_FUEL, TRIGGER_DEPTH};
+use super::Options;
 use crate::model::*;
 use grimoire_grammar::ast::{AssignOp, ExceptionMode};
 
@@ -94,7 +94,7 @@ impl Game {
 
     /// Run until a decision or the end.
     pub(crate) fn run(&self, st: &mut State) -> Result<(), ExecError> {
-        let mut r = Run::new(self, st, STEP_FUEL);
+        let mut r = Run::new(self, st, self.step_fuel);
         let result = self.run_loop(&mut r);
         r.st.scratch.clear();
         result
@@ -124,7 +124,7 @@ impl Game {
                 };
                 if !r.tick() {
                     r.err = None;
-                    let mut e = ExecError::new(ExecErrorKind::Fuel, format!("the rules took more than {STEP_FUEL} steps without a decision: this rule seems to loop"), code.at.get(pc).copied());
+                    let mut e = ExecError::new(ExecErrorKind::Fuel, fuel_message(self.step_fuel), code.at.get(pc).copied());
                     e.rule = Some(self.model.proc(frame.proc).name.clone());
                     return Err(e);
                 }
@@ -781,8 +781,13 @@ impl Game {
                 r.st.stack.truncate(base as usize);
                 continue;
             }
-            if frame.depth >= TRIGGER_DEPTH {
-                let mut e = ExecError::new(ExecErrorKind::TriggerChain, format!("triggers fired each other more than {TRIGGER_DEPTH} deep: `{}` seems to loop", proc.name), Some(proc.at));
+            if frame.depth >= self.trigger_depth {
+                let limit = self.trigger_depth;
+                let mut e = ExecError::new(
+                    ExecErrorKind::TriggerChain,
+                    format!("triggers fired each other more than {limit} deep (the limit `trigger_depth`): `{}` seems to loop; if the game really chains more, raise `trigger_depth` in the rulebook's header", proc.name),
+                    Some(proc.at),
+                );
                 e.rule = Some(proc.name.clone());
                 r.err = Some(Box::new(e));
                 return;
@@ -854,6 +859,11 @@ fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::CollF)], depth: us
         collect_tuples(r, binds, depth + 1, cond);
         r.err.is_none()
     });
+}
+
+/// The finding of a run out of fuel, naming the limit.
+pub(crate) fn fuel_message(fuel: u64) -> String {
+    format!("the rules took more than {fuel} steps without a decision (the limit `step_fuel`): this rule seems to loop; if the game really needs more, raise `step_fuel` in the rulebook's header")
 }
 
 /// Count a run of a branch site (coverage).

@@ -47,7 +47,7 @@ impl Game {
         for (def, (when, holds, locals)) in model.invariants.iter().zip(&self.program.invariants) {
             let players: Vec<Option<u8>> = if def.per_player { (0..self.players).map(Some).collect() } else { vec![None] };
             for player in players {
-                let mut r = Run::new(self, st, super::STEP_FUEL);
+                let mut r = Run::new(self, st, self.step_fuel);
                 let ok = self.in_window(&mut r, (*locals).max(1), NO_ACTOR, |r| {
                     if let Some(p) = player {
                         r.set_local(0, Value::Player(p));

@@ -105,6 +105,9 @@ pub struct Game {
     first_decision: Arc<Option<State>>,
     /// What a state's canonical form keeps (exploration).
     pub(crate) canon: Arc<super::canonical::Canon>,
+    /// The rulebook's limits, or the engine's defaults.
+    pub(crate) step_fuel: u64,
+    pub(crate) trigger_depth: u8,
 }
 
 impl std::fmt::Debug for Game {
@@ -244,6 +247,7 @@ impl Game {
             }
         }
         let geometry = Geometry::new(&model, &track_base, zones.len());
+        let (model_fuel, model_depth) = (model.step_fuel, model.trigger_depth);
         let zone_tags = zones
             .iter()
             .map(|z| match z.space {
@@ -274,6 +278,8 @@ impl Game {
             template: Arc::new(Err(ExecError::new(super::ExecErrorKind::NoOutcome, "the game is not laid out yet", None))),
             first_decision: Arc::new(None),
             canon: Arc::default(),
+            step_fuel: if model_fuel == 0 { super::STEP_FUEL } else { model_fuel },
+            trigger_depth: if model_depth == 0 { super::TRIGGER_DEPTH } else { model_depth },
         };
         game.program = Arc::new(compile_program(&game));
         game.canon = Arc::new(super::canonical::Canon::new(&game));
@@ -289,7 +295,7 @@ impl Game {
     fn initial_state(&self) -> Result<State, ExecError> {
         let m = &*self.model;
         let mut st = State::empty(self.zones.len(), self.instance_count(), self.box_zone, self.counter_slots as usize, self.var_slots as usize, m.procs.len(), m.ends.len(), self.program.sites.len());
-        let mut r = Run::new(self, &mut st, super::STEP_FUEL);
+        let mut r = Run::new(self, &mut st, self.step_fuel);
         let locals = self.program.init_locals;
         for (c, def) in m.counters.iter().enumerate() {
             let v = match &self.program.counter_init[c] {

@@ -33,8 +33,10 @@ pub use invariants::BrokenInvariant;
 pub use state::{Outcome, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;
 
-/// Steps one `apply` may take before the engine says the rules loop: every
-/// operation and every item a collection walks counts one.
+/// Steps one `apply` may take before the engine says the rules loop, unless
+/// the rulebook sets `step_fuel`: every operation and every item a
+/// collection walks counts one.
 pub const STEP_FUEL: u64 = 10_000_000;
-/// How deep triggers may fire triggers before the engine says they loop.
+/// How deep triggers may fire triggers before the engine says they loop,
+/// unless the rulebook sets `trigger_depth`.
 pub const TRIGGER_DEPTH: u8 = 64;

@@ -58,7 +58,7 @@ impl<'a> Run<'a> {
     #[cold]
     fn out_of_fuel(&mut self) {
         if self.err.is_none() {
-            let msg = format!("the rules took more than {} steps without a decision: this rule seems to loop", super::STEP_FUEL);
+            let msg = super::exec::fuel_message(self.g.step_fuel);
             self.err = Some(Box::new(ExecError::new(ExecErrorKind::Fuel, msg, None)));
         }
     }

@@ -422,6 +422,13 @@ impl Resolver {
                 true
             }
         };
+        // A built-in added after a rulebook was written does not take its
+        // own function's name away.
+        if super::LATER_BUILTINS.contains(&name.name.as_str()) && matches!(self.globals.get(&name.name), Some((Sym::Fn(_), _))) {
+            if let Some((Sym::Fn(f), _)) = self.globals.get(&name.name).copied() {
+                return self.fn_call(sc, f, name, args, span);
+            }
+        }
         let simple: Option<(Builtin, &[Ty], Ty)> = match name.name.as_str() {
             "top" => Some((Builtin::Top, &[Ty::Zone], Ty::Piece(None))),
             "pos" => Some((Builtin::Pos, &[Ty::Piece(None)], Ty::Int)),
@@ -628,7 +635,7 @@ impl Resolver {
                 }
             }
             _ => {
-                let builtins: Vec<&str> = super::BUILTIN_NAMES.to_vec();
+                let builtins: Vec<&str> = super::BUILTIN_NAMES.iter().chain(super::LATER_BUILTINS).copied().collect();
                 match self.globals.get(&name.name).map(|(s, _)| *s) {
                     Some(Sym::Table(t)) => {
                         if !arity(self, 1) {
@@ -638,14 +645,7 @@ impl Resolver {
                         let k = self.expect(sc, arg, Ty::Int, "the key of a table");
                         self.val(Expr::Row(t, k), Ty::Row(t), span)
                     }
-                    Some(Sym::Fn(f)) => {
-                        let (tys, ret) = self.model.fns.get(f.idx()).map(|d| (d.param_tys.clone(), d.ty)).unwrap_or((Vec::new(), Ty::Any));
-                        if !arity(self, tys.len()) {
-                            return self.bad(span);
-                        }
-                        let ids = args.iter().zip(&tys).map(|(a, t)| self.expect(sc, a, *t, &format!("an argument of `{}`", name.name))).collect();
-                        self.val(Expr::CallFn(f, ids), ret, span)
-                    }
+                    Some(Sym::Fn(f)) => self.fn_call(sc, f, name, args, span),
                     Some(other) => {
                         self.wrong_sort(name, other, "a function or a table");
                         self.bad(span)
@@ -665,6 +665,19 @@ impl Resolver {
                 }
             }
         }
+    }
+
+    /// A call of a function of the rulebook.
+    fn fn_call(&mut self, sc: &mut Scope, f: FnId, name: &ast::Ident, args: &[ast::Expr], span: ast::Span) -> Typed {
+        let (tys, ret) = self.model.fns.get(f.idx()).map(|d| (d.param_tys.clone(), d.ty)).unwrap_or((Vec::new(), Ty::Any));
+        if args.len() != tys.len() {
+            let at = self.loc(span);
+            let n = tys.len();
+            self.error(Diagnostic::new(codes::ARITY, format!("`{}` takes {n} argument{}, {} given", name.name, if n == 1 { "" } else { "s" }, args.len()), at, "wrong number of arguments"));
+            return self.bad(span);
+        }
+        let ids = args.iter().zip(&tys).map(|(a, t)| self.expect(sc, a, *t, &format!("an argument of `{}`", name.name))).collect();
+        self.val(Expr::CallFn(f, ids), ret, span)
     }
 
     fn sort_arg(&mut self, args: &[ast::Expr], i: usize, got: Sym, wanted: &str, span: ast::Span) -> Typed {

@@ -145,6 +145,8 @@ impl Resolver {
             let src = h.source.as_ref().map(|s| s.value.clone());
             self.default_source.push(src.clone());
             if i == 0 {
+                self.model.trigger_depth = crate::engine::TRIGGER_DEPTH;
+                self.model.step_fuel = crate::engine::STEP_FUEL;
                 self.model.name = h.name.name.clone();
                 self.model.title = h.title.as_ref().map(|t| t.value.clone());
                 self.model.source = src;
@@ -164,6 +166,21 @@ impl Resolver {
                         let at = self.loc(h.span);
                         self.error(Diagnostic::new(codes::HEADER, "the rulebook does not say how many players", at, "header").help("add `players a..b` to the header"));
                     }
+                }
+            }
+            // The rulebook sets its limits; a module may raise them (the
+            // highest wins), never lower what its base needs.
+            for (name, value, span) in &h.limits {
+                let at = self.loc(*span);
+                match name.name.as_str() {
+                    "trigger_depth" if (1..=i64::from(MAX_TRIGGER_DEPTH)).contains(value) => {
+                        self.model.trigger_depth = if i == 0 { *value as u8 } else { self.model.trigger_depth.max(*value as u8) }
+                    }
+                    "trigger_depth" => self.error(Diagnostic::new(codes::HEADER, format!("`trigger_depth` must lie within 1..{MAX_TRIGGER_DEPTH}"), at, "out of range")),
+                    _ if (1_000..=MAX_STEP_FUEL).contains(value) => {
+                        self.model.step_fuel = if i == 0 { *value as u64 } else { self.model.step_fuel.max(*value as u64) }
+                    }
+                    _ => self.error(Diagnostic::new(codes::HEADER, format!("`step_fuel` must lie within 1000..{MAX_STEP_FUEL}"), at, "out of range")),
                 }
             }
         }
@@ -261,7 +278,7 @@ impl Resolver {
             return Some(*sym);
         }
         let at = self.loc(name.span);
-        let candidates: Vec<&str> = self.globals.keys().map(String::as_str).chain(extra.iter().copied()).chain(BUILTIN_NAMES.iter().copied()).collect();
+        let candidates: Vec<&str> = self.globals.keys().map(String::as_str).chain(extra.iter().copied()).chain(BUILTIN_NAMES.iter().copied()).chain(LATER_BUILTINS.iter().copied()).collect();
         let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown name `{}`", name.name), at, "not declared");
         if let Some(s) = did_you_mean(&name.name, candidates.into_iter()) {
             d = d.help(format!("did you mean `{s}`?"));
@@ -282,8 +299,18 @@ impl Resolver {
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "actor", "players", "player_count", "round_number", "box", "clockwise", "counterclockwise", "count", "top", "pos",
     "index", "zone_of", "owner", "holder", "next_player", "abs", "min", "max", "tagged", "space", "spaces", "pieces",
-    "leader", "rearmost", "enabled", "is", "opposite", "row", "col", "neighbors", "line", "cell", "player", "linked", "step",
+    "leader", "rearmost", "enabled", "is", "opposite", "row", "col", "neighbors", "line", "cell", "player", "linked",
 ];
+
+/// Built-ins added after rulebooks were written: a rulebook may still
+/// declare these names (its own `fn step` is called instead of the
+/// built-in), so that what compiled before keeps compiling.
+pub(crate) const LATER_BUILTINS: &[&str] = &["step"];
+
+/// The highest `trigger_depth` a rulebook may set.
+pub const MAX_TRIGGER_DEPTH: u8 = 255;
+/// The highest `step_fuel` a rulebook may set.
+pub const MAX_STEP_FUEL: i64 = 1_000_000_000;
 
 /// The words a declaration starts with, as `remove WORD NAME` names them.
 pub(crate) const DECLARATION_WORDS: &[&str] = &[

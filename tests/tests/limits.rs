@@ -1,0 +1,58 @@
+//! Engine limits a rulebook may raise in its header (`trigger_depth`,
+//! `step_fuel`), and the findings that name the limit they hit.
+
+use grimoire_interpreter::engine::Game;
+use grimoire_interpreter::{compile, Source};
+use std::sync::Arc;
+
+/// A ladder of `rungs` spaces: arriving on a space moves the pawn to the
+/// next one, so one move fires `rungs - 1` triggers, each from the last.
+fn ladder(header: &str, rungs: u32) -> String {
+    format!(
+        r#"rulebook ladder {{ players 1..1 {header} }}
+piece pawn 1 assume "x"
+spacetype step assume "x"
+track rungs linear assume "x" {{ 1..{rungs}: step }}
+setup assume "x" {{ move pawn to space(rungs, 1) }}
+trigger climb on arrive(k: pawn, s) when index(s) < {rungs} assume "x" {{ move k to space(rungs, index(s) + 1) }}
+round turn assume "x" {{ win player(1) }}"#
+    )
+}
+
+fn start(text: &str) -> Result<grimoire_interpreter::engine::State, grimoire_interpreter::engine::ExecError> {
+    let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:#?}"));
+    Game::new(Arc::new(model), 1, &[]).expect("one player").start(0)
+}
+
+#[test]
+fn a_chain_of_70_triggers_needs_trigger_depth_and_the_finding_names_it() {
+    let e = start(&ladder("", 72)).expect_err("70 nested triggers pass the default 64");
+    assert_eq!(e.kind.code(), "R0003");
+    assert!(e.message.contains("`trigger_depth`"), "{}", e.message);
+    let st = start(&ladder("trigger_depth 100", 72)).expect("a chain of 70 ends within 100");
+    assert!(st.is_over());
+}
+
+#[test]
+fn step_fuel_bounds_a_loop_and_can_be_raised() {
+    let text = |header: &str| {
+        format!(
+            r#"rulebook spin {{ players 1..1 {header} }}
+counter n 0..1000000000 = 0
+setup assume "x" {{ while n < 3000000 {{ n += 1 }} }}
+round turn assume "x" {{ win player(1) }}"#
+        )
+    };
+    let e = start(&text("step_fuel 1000000")).expect_err("3 million rounds of a loop pass a fuel of one million");
+    assert_eq!(e.kind.code(), "R0002");
+    assert!(e.message.contains("`step_fuel`"), "{}", e.message);
+    assert!(start(&text("step_fuel 50000000")).is_ok_and(|st| st.is_over()));
+}
+
+#[test]
+fn limits_out_of_range_are_header_errors() {
+    for header in ["trigger_depth 0", "trigger_depth 300", "step_fuel 10", "step_fuel 99999999999"] {
+        let errs = compile(&[Source { name: "t.rules".into(), text: ladder(header, 3) }]).expect_err(header);
+        assert!(errs.iter().any(|d| d.code == "E0303"), "{header}: {errs:#?}");
+    }
+}
