@@ -409,3 +409,137 @@ fn simulate_checks_declared_invariants_unless_told_not_to() {
     let unchecked = json_of(&run(&["simulate", drift, "-p", "2", "-g", "30", "-s", "0", "--json", "--unchecked"]));
     assert_eq!(unchecked["failures"].as_array().map(Vec::len), Some(0), "{unchecked}");
 }
+
+// ---------------------------------------------------------------- grimoire test
+
+const SCEN_PASS: &str = "tests/fixtures/scenarios/pass.rules";
+const SCEN_FAIL: &str = "tests/fixtures/scenarios/fail.rules";
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn test_passes_every_scenario_of_a_rulebook() {
+    let out = run(&["test", SCEN_PASS]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let golden = "
+running 3 scenario(s) of `coins` (tests/fixtures/scenarios/pass.rules)
+test first_move ... ok
+test last_coin_wins ... ok
+test random_to_the_end ... ok
+
+test result: ok. 3 passed; 0 failed; 0 skipped
+
+";
+    assert_eq!(stdout(&out), golden);
+}
+
+#[test]
+fn test_reports_a_failing_scenario_with_its_step_and_the_position() {
+    let out = run(&["test", SCEN_PASS, SCEN_FAIL]);
+    assert_eq!(out.status.code(), Some(1), "{}{}", stdout(&out), stderr(&out));
+    let golden = r#"
+running 6 scenario(s) of `coins` (tests/fixtures/scenarios/pass.rules, tests/fixtures/scenarios/fail.rules)
+test first_move ... ok
+test last_coin_wins ... ok
+test random_to_the_end ... ok
+test three_coins_at_once ... FAILED
+test second_player_moves ... ok
+test with_a_house_rule ... skipped (needs `house_rule`)
+
+failures:
+
+---- three_coins_at_once (tests/fixtures/scenarios/fail.rules:8; 2 players, seed 0; on tests/fixtures/scenarios/pass.rules + tests/fixtures/scenarios/fail.rules) ----
+  the scenario checks: « prend 1 ou 2 pièces »
+  step 3, tests/fixtures/scenarios/fail.rules:11: expect options contain "3" cite "prend 1 ou 2 pièces"
+  the step checks: « prend 1 ou 2 pièces »
+  expected: the options to contain "3"
+  found:    the options are "1", "2"
+  pending: player 2 must decide at tests/fixtures/scenarios/pass.rules:19 "How many coins?" (after 1 decision(s))
+  options: "1", "2"
+  that rule encodes: « prend 1 ou 2 pièces »
+  position, as player 2 sees it (round 1):
+    pot: coin ×5
+    purse[1]: coin ×2
+    taken[1] = 2; taken[2] = 0; last = player 1
+
+failures:
+    three_coins_at_once
+
+test result: FAILED. 4 passed; 1 failed; 1 skipped
+
+"#;
+    assert_eq!(stdout(&out), golden);
+}
+
+#[test]
+fn test_json_gives_each_scenario_its_status_and_the_failure() {
+    let out = run(&["test", SCEN_FAIL, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v = json_of(&out);
+    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["skipped"].as_u64()), (Some(4), Some(1), Some(1)), "{v}");
+    let scenarios = v["scenarios"].as_array().expect("a list");
+    let names: Vec<&str> = scenarios.iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(names, ["first_move", "last_coin_wins", "random_to_the_end", "three_coins_at_once", "second_player_moves", "with_a_house_rule"]);
+    let failed = scenarios.iter().find(|s| s["status"] == "failed").expect("one failed");
+    assert_eq!(failed["name"], "three_coins_at_once");
+    let f = &failed["failure"];
+    assert_eq!((f["step"].as_u64(), f["at"]["line"].as_u64()), (Some(3), Some(11)), "{f}");
+    assert_eq!(f["at"]["file"], SCEN_FAIL);
+    assert_eq!(f["found"], "the options are \"1\", \"2\"");
+    assert_eq!(f["pending_at"]["line"].as_u64(), Some(19), "the `choose` of pass.rules: {f}");
+    assert_eq!(f["pending_cites"], "prend 1 ou 2 pièces");
+    assert_eq!(f["decider"].as_u64(), Some(2));
+    assert!(f["position"]["zones"].as_array().is_some_and(|z| z.iter().any(|z| z["zone"] == "pot" && z["count"] == 5)), "{f}");
+    // A base scenario runs on the base alone, a module's on the base and the module.
+    assert_eq!(scenarios[0]["files"], serde_json::json!([SCEN_PASS]));
+    assert_eq!(scenarios[3]["files"], serde_json::json!([SCEN_PASS, SCEN_FAIL]));
+    let skipped = scenarios.iter().find(|s| s["status"] == "skipped").expect("one skipped");
+    assert_eq!(skipped["reason"], "needs `house_rule`");
+}
+
+#[test]
+fn test_filter_runs_only_the_scenarios_named() {
+    let out = run(&["test", SCEN_FAIL, "--filter", "coin"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("running 2 scenario(s)") && text.contains("test last_coin_wins ... ok") && text.contains("test three_coins_at_once ... FAILED"), "{text}");
+    let out = run(&["test", SCEN_FAIL, "--filter", "second"]);
+    assert_eq!(out.status.code(), Some(0), "only a passing one: {}", stdout(&out));
+}
+
+#[test]
+fn test_reports_a_scenario_that_does_not_resolve_and_exits_1() {
+    let path = temp_file("bad-scenario.rules");
+    let text = std::fs::read_to_string(root().join(SCEN_PASS)).expect("fixture") + "\nscenario typo players 2 {\n  expect takem[player(1)] == 0\n}\n";
+    std::fs::write(&path, text).expect("temp file");
+    let out = run(&["test", path.to_str().expect("utf-8")]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("E0101") && err.contains("unknown name `takem`") && err.contains("did you mean `taken`?"), "{err}");
+}
+
+#[test]
+fn test_of_a_missing_file_is_a_tool_failure() {
+    let out = run(&["test", "no/such/rulebook.rules"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn test_passes_the_scenarios_of_the_real_rulebooks() {
+    let merlin = ["rulebooks/merlin/merlin.rules", "rulebooks/merlin/faveur-du-roi.rules", "rulebooks/merlin/chevaliers.rules"];
+    for files in [vec![GRAIL_CUP], merlin.to_vec()] {
+        let mut args = vec!["test", "--json"];
+        args.extend(files.iter().copied());
+        let out = run(&args);
+        let v = json_of(&out);
+        assert_eq!(out.status.code(), Some(0), "{files:?}: {v}");
+        assert_eq!((v["failed"].as_u64(), v["skipped"].as_u64()), (Some(0), Some(0)), "{v}");
+        assert!(v["passed"].as_u64().is_some_and(|n| n >= 6), "{files:?}: {v}");
+    }
+    // Without La Faveur du Roi, the scenario that needs it is skipped, not failed.
+    let v = json_of(&run(&["test", "--json", merlin[0], merlin[2]]));
+    assert_eq!((v["failed"].as_u64(), v["skipped"].as_u64()), (Some(0), Some(1)), "{v}");
+}

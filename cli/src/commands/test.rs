@@ -68,7 +68,12 @@ pub fn test(a: Args) -> Result<ExitCode, String> {
         let sub_model = if subset.len() == sources.len() {
             Some(model.clone())
         } else {
-            compiled(&subset, format)
+            let m = compiled(&subset, format);
+            if m.is_none() {
+                let files: Vec<&str> = subset.iter().map(|s| s.name.as_str()).collect();
+                eprintln!("(found in the files the scenarios {} run on: {}; a scenario that needs another module says so with `with MODULE`)", names.join(", "), files.join(" + "));
+            }
+            m
         };
         let Some(sub_model) = sub_model else { return Ok(ExitCode::from(INVALID)) };
         for result in run_all(&sub_model, &subset, |d| names.contains(&d.name)) {
@@ -167,11 +172,11 @@ fn print_failure(r: &Ran, f: &Failure) {
     grimoire_cli::say!("  expected: {}", f.expected);
     grimoire_cli::say!("  found:    {}", f.found);
     match (&f.outcome, f.decider) {
-        (Some(o), _) => grimoire_cli::say!("  the game is over: {o} (after {} decisions)", f.decisions),
+        (Some(o), _) => grimoire_cli::say!("  the game is over: {o} (after {} decision(s))", f.decisions),
         (None, Some(p)) => {
             let asked = f.prompt.as_ref().map(|q| format!(" {q:?}")).unwrap_or_default();
             let at = f.pending_at.map(|at| format!(" at {}", where_(src, at))).unwrap_or_default();
-            grimoire_cli::say!("  pending: player {p} must decide{at}{asked} (after {} decisions)", f.decisions);
+            grimoire_cli::say!("  pending: player {p} must decide{at}{asked} (after {} decision(s))", f.decisions);
             let opts: Vec<String> = f.options.iter().map(|o| format!("{o:?}")).collect();
             grimoire_cli::say!("  options: {}", opts.join(", "));
         }
