@@ -471,6 +471,7 @@ test result: FAILED. 4 passed; 1 failed; 1 skipped
 
 "#;
     assert_eq!(stdout(&out), golden);
+    assert_eq!(stderr(&out), "warning: the scenario `second_player_moves` cites « prend 3 pièces », which is not in `coins.txt`\n");
 }
 
 #[test]
@@ -497,6 +498,7 @@ fn test_json_gives_each_scenario_its_status_and_the_failure() {
     assert_eq!(scenarios[3]["files"], serde_json::json!([SCEN_PASS, SCEN_FAIL]));
     let skipped = scenarios.iter().find(|s| s["status"] == "skipped").expect("one skipped");
     assert_eq!(skipped["reason"], "needs `house_rule`");
+    assert_eq!(v["unfound_cites"], serde_json::json!([{ "scenario": "second_player_moves", "quote": "prend 3 pièces", "source": "coins.txt" }]));
 }
 
 #[test]

@@ -12,6 +12,9 @@
 use super::INVALID;
 use grimoire_cli::load::load;
 use grimoire_cli::render::{self, ErrorFormat};
+use grimoire_cli::sources::find_sources;
+use grimoire_interpreter::model::Citation;
+use grimoire_interpreter::validate::trace::quote_in;
 use grimoire_interpreter::engine::Observation;
 use grimoire_interpreter::model::{Loc, Model};
 use grimoire_interpreter::scenario::{run_all, Failure, ScenarioResult, Verdict};
@@ -83,12 +86,44 @@ pub fn test(a: Args) -> Result<ExitCode, String> {
     // Back to declaration order.
     ran.sort_by_key(|r| order.iter().position(|(n, _)| *n == r.result.name).unwrap_or(usize::MAX));
     let failed = ran.iter().filter(|r| r.result.verdict.failed()).count();
+    let main = a.files.first().cloned().unwrap_or_default();
+    let unfound = unfound_quotes(&model, &main, &|name| wanted(name));
     if a.json {
-        grimoire_cli::say!("{}", serde_json::to_string_pretty(&report_json(&model, &sources, &ran)).map_err(|e| e.to_string())?);
+        let mut report = report_json(&model, &sources, &ran);
+        if let Some(o) = report.as_object_mut() {
+            let list: Vec<Json> = unfound.iter().map(|(name, quote, source)| json!({ "scenario": name, "quote": quote, "source": source })).collect();
+            o.insert("unfound_cites".into(), json!(list));
+        }
+        grimoire_cli::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
         print_human(&model, &sources, &ran);
+        for (name, quote, source) in &unfound {
+            eprintln!("warning: the scenario `{name}` cites « {quote} », which is not in `{source}`");
+        }
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(INVALID) })
+}
+
+/// The quotes of the scenarios (and of their steps) that their source text,
+/// when it can be found, does not hold: scenario, quote, source. Scenarios
+/// do not count for the validator's traceability, so their quotes are
+/// checked here; a wrong quote is a warning, the scenario still runs.
+fn unfound_quotes(model: &Model, main: &std::path::Path, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, String, String)> {
+    let texts = find_sources(model, main, &[]);
+    let mut out = Vec::new();
+    for def in model.scenarios.iter().filter(|d| wanted(&d.name)) {
+        let cites = def.cites.iter().chain(def.steps.iter().flat_map(|s| s.cites.iter()));
+        for c in cites {
+            let Citation::Quote { source, quote, .. } = c else { continue };
+            let text = texts.iter().find(|t| t.name == *source).and_then(|t| t.text.as_deref());
+            if let Some(text) = text {
+                if !quote_in(text, quote) {
+                    out.push((def.name.clone(), quote.clone(), source.clone()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Compile, printing diagnostics; `None` when invalid.
