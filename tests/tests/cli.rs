@@ -333,7 +333,7 @@ fn validate_passes_grail_cup_and_fails_a_broken_fixture() {
     let bad = run(&["validate", "tests/fixtures/validate/empty_deck.rules", "--games", "10", "--save", save]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(stderr(&bad).contains("R0005"), "{}", stderr(&bad));
-    let ok = run(&["validate", GRAIL_CUP, "--games", "20", "--json", "--save", save]);
+    let ok = run(&["validate", GRAIL_CUP, "--games", "20", "--explore-states", "2000", "--guided-games", "2", "--json", "--save", save]);
     let _ = std::fs::remove_dir_all(save);
     if !grail_cup_source_is_available() {
         return assert_missing_source_is_reported(&ok);
@@ -379,7 +379,7 @@ fn validate_gives_the_same_findings_on_one_thread_and_on_two() {
 fn validate_writes_the_side_by_side_page() {
     let page = temp_file("side-by-side.html");
     let save = temp_file("counterexamples-html");
-    let out = run(&["validate", GRAIL_CUP, "--games", "5", "--save", save.to_str().expect("utf-8"), "--html", page.to_str().expect("utf-8 path")]);
+    let out = run(&["validate", GRAIL_CUP, "--games", "5", "--explore-states", "1000", "--guided-games", "1", "--save", save.to_str().expect("utf-8"), "--html", page.to_str().expect("utf-8 path")]);
     let _ = std::fs::remove_dir_all(&save);
     if !grail_cup_source_is_available() {
         let _ = std::fs::remove_file(&page);

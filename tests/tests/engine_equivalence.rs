@@ -36,7 +36,7 @@ fn same_games(files: &[&str], games: u64) {
                 let at = format!("{files:?} at {players} players, options {options:?}, seed {seed}");
                 let (mut a, ra) = new.begin(seed);
                 let (mut b, rb) = old.begin(seed);
-                assert_eq!(ra.as_ref().err().map(|e| &e.message), rb.as_ref().err().map(|e| &e.message), "{at}: setup");
+                assert_eq!(ra.as_ref().err().map(|e| e.kind.code()), rb.as_ref().err().map(|e| e.kind.code()), "{at}: setup");
                 let mut agent = RandomAgent::new(seed);
                 for step in 0..3000 {
                     let ca = new.choices(&a).map(|(p, o)| (p, o.iter().map(|x| new.option_label(x)).collect::<Vec<_>>()));
@@ -48,7 +48,10 @@ fn same_games(files: &[&str], games: u64) {
                     }
                     let i = agent.pick(labels.len());
                     let (xa, xb) = (new.apply(&mut a, i), old.apply(&mut b, i));
-                    assert_eq!(xa.as_ref().err().map(|e| (&e.message, e.kind.code())), xb.as_ref().err().map(|e| (&e.message, e.kind.code())), "{at}: step {step}");
+                    // The same error at the same place (its wording may have improved since).
+                    let a = xa.as_ref().err().map(|e| (e.kind.code(), e.at.map(|l| (l.file, l.span.start, l.span.end))));
+                    let b = xb.as_ref().err().map(|e| (e.kind.code(), e.at.map(|l| (l.file, l.span.start, l.span.end))));
+                    assert_eq!(a, b, "{at}: step {step}");
                     if xa.is_err() {
                         break;
                     }
@@ -81,6 +84,13 @@ fn merlin_and_its_modules_play_the_same_games() {
     same_games(&["rulebooks/merlin/merlin.rules", "rulebooks/merlin/faveur-du-roi.rules", "rulebooks/merlin/chevaliers.rules"], 10);
 }
 
+/// Fixtures of findings the engine added after the legacy engine was
+/// frozen: there the two are meant to differ.
+const NEWER_THAN_LEGACY: &[&str] = &[
+    // R0013: an end condition that holds during setup.
+    "tests/fixtures/validate/end_in_setup.rules",
+];
+
 #[test]
 fn fixtures_play_the_same_games() {
     for dir in ["tests/fixtures/ok", "tests/fixtures/validate"] {
@@ -90,7 +100,7 @@ fn fixtures_play_the_same_games() {
             let rel = path.strip_prefix(root()).expect("under the root").to_string_lossy().into_owned();
             if path.is_dir() {
                 same_games(&[&format!("{rel}/base.rules"), &format!("{rel}/module.rules")], 20);
-            } else if rel.ends_with(".rules") {
+            } else if rel.ends_with(".rules") && !NEWER_THAN_LEGACY.contains(&rel.as_str()) {
                 same_games(&[&rel], 20);
             }
         }

@@ -294,7 +294,7 @@ impl Game {
     /// Everything in the box, counters and vars at their initial values.
     fn initial_state(&self) -> Result<State, ExecError> {
         let m = &*self.model;
-        let mut st = State::empty(self.zones.len(), self.instance_count(), self.box_zone, self.counter_slots as usize, self.var_slots as usize, m.procs.len(), m.ends.len(), self.program.sites.len());
+        let mut st = State::empty(self);
         let mut r = Run::new(self, &mut st, self.step_fuel);
         let locals = self.program.init_locals;
         for (c, def) in m.counters.iter().enumerate() {
@@ -372,7 +372,7 @@ impl Game {
                 (st, result)
             }
             Err(e) => {
-                let st = State::empty(self.zones.len(), self.instance_count(), self.box_zone, self.counter_slots as usize, self.var_slots as usize, self.model.procs.len(), self.model.ends.len(), self.program.sites.len());
+                let st = State::empty(self);
                 (st, Err(e.clone()))
             }
         }

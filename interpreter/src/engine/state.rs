@@ -236,7 +236,10 @@ impl Iterator for ZoneIter<'_> {
 #[allow(clippy::indexing_slicing, reason = "zones and instances are numbered by Game::new, which sizes these arrays")]
 impl State {
     /// Every instance in the box (zone `box_zone`), nothing else set up.
-    pub(crate) fn empty(zones: usize, instances: usize, box_zone: u16, counters: usize, vars: usize, procs: usize, ends: usize, sites: usize) -> State {
+    pub(crate) fn empty(g: &super::Game) -> State {
+        let (zones, instances, box_zone) = (g.zones.len(), g.instance_count(), g.box_zone);
+        let (counters, vars) = (g.counter_slots as usize, g.var_slots as usize);
+        let (procs, ends, sites) = (g.model.procs.len(), g.model.ends.len(), g.sites().len());
         let n = instances as u16;
         let mut st = State {
             head: vec![NIL; zones],
