@@ -545,3 +545,30 @@ fn test_passes_the_scenarios_of_the_real_rulebooks() {
     let v = json_of(&run(&["test", "--json", merlin[0], merlin[2]]));
     assert_eq!((v["failed"].as_u64(), v["skipped"].as_u64()), (Some(0), Some(1)), "{v}");
 }
+
+#[test]
+fn replay_refuses_a_log_whose_option_does_not_exist() {
+    // R0011 is the engine's answer to an option that does not exist, or to a
+    // move after the end; no rulebook can give it. A hand-edited log is the
+    // only way to ask for one from the command line, and `grimoire replay`
+    // compares each step's label first: such a log stops there, as a
+    // mismatch at its step, before the engine is asked.
+    const LOG: &str = "tests/fixtures/logs/bad_option.json";
+    let out = run(&["replay", LOG]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the replay differs from the log: step 2: option 7"), "{}", stderr(&out));
+
+    // Asked directly, the engine says R0011, and leaves the game as it was.
+    let log: GameLog = serde_json::from_str(&std::fs::read_to_string(root().join(LOG)).expect("log exists")).expect("a game log");
+    let file = log.rulebook.first().expect("the log names its rulebook").clone();
+    let text = std::fs::read_to_string(root().join(&file)).expect("rulebook exists");
+    let model = std::sync::Arc::new(compile(&[Source { name: file, text }]).expect("compiles"));
+    let game = grimoire_interpreter::engine::Game::new(model, log.players, &log.options).expect("valid player count");
+    let mut st = game.start(log.seed).expect("starts");
+    game.apply(&mut st, 0).expect("the first step is legal");
+    let e = game.apply(&mut st, 7).expect_err("there is no option 7");
+    assert_eq!((e.kind.code(), e.message.as_str()), ("R0011", "option 7 does not exist; there are 2"));
+    game.apply(&mut st, 0).expect("the game goes on as before");
+    assert!(st.is_over(), "sound.rules at seed 1 ends after two decisions");
+    assert_eq!(game.apply(&mut st, 0).expect_err("the game is over").kind.code(), "R0011");
+}
