@@ -18,6 +18,7 @@ pub fn parse(text: &str) -> Result<File, ParseError> {
     check_nesting(text)?;
     let mut pairs = RulesParser::parse(Rule::file, text).map_err(to_parse_error)?;
     let file = pairs.next().ok_or_else(|| internal("empty parse", 0))?;
+    check_expression_depth(&file)?;
     build_file(file)
 }
 
@@ -67,6 +68,35 @@ fn check_nesting(text: &str) -> Result<(), ParseError> {
     Ok(())
 }
 
+/// Deepest expression accepted, counting each expression inside another
+/// (`sum a in X of sum b in Y of …`, arguments, indices) and each `.field`
+/// or `[index]` after a value. Keywords nest without brackets, so the bracket
+/// bound above does not catch them, and every later pass recurses once per
+/// level; the rulebooks of the five games nest a dozen levels at most.
+pub const MAX_EXPRESSION_DEPTH: usize = 64;
+
+/// Walks the parse tree without recursion (the point is not to overflow the
+/// stack on the input it rejects).
+fn check_expression_depth(file: &P) -> Result<(), ParseError> {
+    let mut stack = vec![(file.clone(), 0usize)];
+    while let Some((pair, depth)) = stack.pop() {
+        let depth = match pair.as_rule() {
+            Rule::expr => depth + 1,
+            Rule::postfix => depth + pair.clone().into_inner().count().saturating_sub(1),
+            _ => depth,
+        };
+        if depth > MAX_EXPRESSION_DEPTH {
+            return Err(ParseError {
+                expected: format!("an expression nested at most {MAX_EXPRESSION_DEPTH} levels deep"),
+                span: Span::new(pair.as_span().start(), pair.as_span().start()),
+                help: Some("name the inner part with `let` or a `fn`".into()),
+            });
+        }
+        stack.extend(pair.into_inner().map(|kid| (kid, depth)));
+    }
+    Ok(())
+}
+
 fn internal(what: &str, at: usize) -> ParseError {
     ParseError {
         expected: format!("a well-formed rulebook (internal: {what})"),
@@ -111,6 +141,12 @@ fn to_parse_error(e: pest::error::Error<Rule>) -> ParseError {
             let help = hint(&words);
             (join_or(&words), help)
         }
+        // pest gives up before its own stack runs out on input nested
+        // thousands of levels deep; say so in the rulebook's terms.
+        ErrorVariant::CustomError { message } if message.contains("limit reached") => (
+            format!("an expression nested at most {MAX_EXPRESSION_DEPTH} levels deep (the parser ran out of room here)"),
+            Some("name the inner part with `let` or a `fn`".to_string()),
+        ),
         ErrorVariant::CustomError { message } => (message.clone(), None),
     };
     ParseError {

@@ -362,6 +362,10 @@ pub struct ExceptionDef {
     pub at: Loc,
 }
 
+/// How deep functions may call functions. The engine inlines every call, so
+/// a chain this long is compiled once per use; the resolver rejects longer.
+pub const MAX_CALL_DEPTH: usize = 64;
+
 /// A function: a named expression with parameters.
 #[derive(Debug, Clone, Serialize)]
 pub struct FnDef {

@@ -73,6 +73,10 @@ impl Resolver {
                     self.model.kinds.push(Kind { name: c.name.name.clone(), count: c.count.clamp(0, 4096) as u16, per_player: c.per_player, variants: Vec::new(), at });
                     self.declare(&c.name, Sym::Kind(k));
                     for v in &c.variants {
+                        if !(0..=4096).contains(&v.count) {
+                            let loc = self.loc(v.name.span);
+                            self.error(Diagnostic::new(codes::TOTAL, format!("the variant `{}` declares {} pieces; a variant has 0 to 4096", v.name.name, v.count), loc, "out of range").help("split the kind into several, or check the number"));
+                        }
                         let vid = VariantId(self.model.variants.len() as u16);
                         let attrs = v.attrs.iter().map(|(n, x)| (self.attr(&n.name), *x)).collect();
                         self.model.variants.push(Variant { name: v.name.name.clone(), label: v.label.as_ref().map(|l| l.value.clone()), kind: k, count: v.count.clamp(0, 4096) as u16, attrs });
@@ -395,20 +399,79 @@ impl Resolver {
                 out
             })
             .collect();
-        for start in 0..n {
-            let mut seen = vec![false; n];
-            let mut todo: Vec<usize> = calls[start].clone();
-            while let Some(f) = todo.pop() {
-                if f == start {
-                    let at = self.model.fns[start].at;
-                    let name = self.model.fns[start].name.clone();
-                    self.error(Diagnostic::new(codes::ARITY, format!("the function `{name}` calls itself"), at, "recursive").help("functions cannot recurse; use a rule with a loop instead"));
-                    break;
-                }
-                if !std::mem::replace(&mut seen[f], true) {
-                    todo.extend(calls[f].iter().copied());
+        // Depth-first search without recursion, marking the functions on
+        // the current path: a call to one of them closes a cycle.
+        #[derive(Clone, Copy, PartialEq)]
+        enum Mark {
+            New,
+            OnPath,
+            Done,
+        }
+        let mut mark = vec![Mark::New; n];
+        let mut recursive = false;
+        for root in 0..n {
+            if mark[root] != Mark::New {
+                continue;
+            }
+            let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+            mark[root] = Mark::OnPath;
+            while let Some(&mut (f, ref mut next)) = path.last_mut() {
+                let Some(&g) = calls[f].get(*next) else {
+                    mark[f] = Mark::Done;
+                    path.pop();
+                    continue;
+                };
+                *next += 1;
+                match mark[g] {
+                    Mark::New => {
+                        mark[g] = Mark::OnPath;
+                        path.push((g, 0));
+                    }
+                    Mark::OnPath => {
+                        let at = self.model.fns[g].at;
+                        let name = self.model.fns[g].name.clone();
+                        self.error(Diagnostic::new(codes::ARITY, format!("the function `{name}` calls itself"), at, "recursive").help("functions cannot recurse; use a rule with a loop instead"));
+                        recursive = true;
+                    }
+                    Mark::Done => {}
                 }
             }
+        }
+        if !recursive {
+            self.check_call_depth(&calls);
+        }
+    }
+
+    /// Every call is inlined, so a chain of calls deeper than
+    /// `MAX_CALL_DEPTH` is refused here rather than failing in each game.
+    /// Depths are computed callee first, without recursion: the input that
+    /// this rejects is the input that would overflow a recursive walk.
+    #[allow(clippy::indexing_slicing, reason = "indexes run over 0..calls.len(), an acyclic call graph")]
+    fn check_call_depth(&mut self, calls: &[Vec<usize>]) {
+        let mut depth: Vec<usize> = vec![0; calls.len()];
+        for root in 0..calls.len() {
+            let mut todo = vec![(root, false)];
+            while let Some((f, callees_done)) = todo.pop() {
+                if depth[f] > 0 {
+                    continue;
+                }
+                if callees_done {
+                    depth[f] = 1 + calls[f].iter().map(|&g| depth[g]).max().unwrap_or(0);
+                } else {
+                    todo.push((f, true));
+                    todo.extend(calls[f].iter().filter(|&&g| depth[g] == 0).map(|&g| (g, false)));
+                }
+            }
+        }
+        // Report the shallowest function over the limit: the one to split.
+        let over = (0..calls.len()).filter(|&f| depth[f] > MAX_CALL_DEPTH).min_by_key(|&f| depth[f]);
+        if let Some(f) = over {
+            let def = &self.model.fns[f];
+            let (name, at) = (def.name.clone(), def.at);
+            self.error(
+                Diagnostic::new(codes::ARITY, format!("the function `{name}` calls functions {} deep, more than the {MAX_CALL_DEPTH} allowed", depth[f]), at, "too deep")
+                    .help("functions are inlined where they are used: merge some of the chain into one function"),
+            );
         }
     }
 
@@ -590,7 +653,15 @@ impl Resolver {
             }
             ItemKind::Track(t) => {
                 let Some(Sym::Track(id)) = self.globals.get(&t.name.name).map(|(s, _)| *s) else { return };
-                let len = t.rows.iter().map(|(r, _)| r.hi).max().unwrap_or(0).clamp(0, 4096) as usize;
+                let last = t.rows.iter().map(|(r, _)| r.hi).max().unwrap_or(0);
+                if last > 4096 {
+                    if let Some((r, _)) = t.rows.iter().find(|(r, _)| r.hi == last) {
+                        let loc = self.loc(r.span);
+                        self.error(Diagnostic::new(codes::TRACK, format!("the track `{}` reaches space {last}; a track has at most 4096 spaces", t.name.name), loc, "too long").help("split the track, or check the number"));
+                    }
+                    return;
+                }
+                let len = last.max(0) as usize;
                 let mut spaces: Vec<Option<u64>> = vec![None; len];
                 for (r, tags) in &t.rows {
                     let mask = self.tag_mask(tags);

@@ -152,10 +152,13 @@ impl Resolver {
                 self.model.source = src;
                 match &h.players {
                     Some((range, prov)) => {
-                        let ok = range.lo >= 1 && range.hi <= 16 && range.lo <= range.hi;
-                        if !ok {
-                            let at = self.loc(range.span);
+                        let at = self.loc(range.span);
+                        if range.lo < 1 || range.hi > 16 {
                             self.error(Diagnostic::new(codes::HEADER, "player counts must lie within 1..16", at, "players").help("write a range such as `players 3..8`"));
+                        } else if range.lo > range.hi {
+                            let message = format!("the player range {}..{} is empty: its low end is above its high end", range.lo, range.hi);
+                            let help = format!("write the fewest players first: `players {}..{}`", range.hi, range.lo);
+                            self.error(Diagnostic::new(codes::HEADER, message, at, "players").help(help));
                         }
                         self.model.min_players = range.lo.clamp(1, 16) as u8;
                         self.model.max_players = range.hi.clamp(1, 16) as u8;

@@ -26,8 +26,9 @@ pub(crate) enum Native {
     Coll,
 }
 
-/// Functions may call functions this deep (they are inlined).
-pub(crate) const INLINE_DEPTH: u32 = 64;
+/// Functions may call functions this deep (they are inlined); the resolver
+/// rejects deeper chains, so the guard below only protects hand-built models.
+pub(crate) const INLINE_DEPTH: u32 = crate::model::MAX_CALL_DEPTH as u32;
 
 /// Compiles the expressions of one frame (a procedure, or the window of the
 /// initial values): slots of inlined functions and hidden slots are
@@ -451,7 +452,6 @@ impl<'c> Compiler<'c> {
         if self.scopes.len() > INLINE_DEPTH as usize {
             let at = def.at;
             let name = def.name.clone();
-            // Only reachable by functions calling functions 64 deep.
             return Box::new(move |r| {
                 r.fail(ExecErrorKind::OutOfRange, format!("functions call each other more than {INLINE_DEPTH} deep, through `{name}`"), at);
                 T::fallback()

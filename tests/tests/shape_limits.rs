@@ -1,0 +1,111 @@
+//! Limits on a rulebook's shape (the *Limits* table of docs/language.md):
+//! passing one gives a diagnostic that names it, at the offending text,
+//! never a stack overflow, and the largest accepted shape runs.
+
+use grimoire_interpreter::engine::Game;
+use grimoire_interpreter::{compile, Diagnostic, Source};
+use std::sync::Arc;
+
+fn compiled(text: &str) -> Result<grimoire_interpreter::model::Model, Vec<Diagnostic>> {
+    compile(&[Source { name: "t.rules".into(), text: text.into() }])
+}
+
+/// The one error of a rulebook that must not compile.
+fn only_error(text: &str) -> Diagnostic {
+    let mut errs = compiled(text).expect_err("the rulebook passes a limit");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    errs.remove(0)
+}
+
+/// A rulebook whose setup stores `value` in a counter and whose only round
+/// ends the game; `decls` go before the setup.
+fn with_value(decls: &str, value: &str) -> String {
+    format!(
+        "rulebook t {{ players 2..2 }}\ncounter n -1000000..1000000 = 0\n{decls}\nsetup assume \"x\" {{ n = {value} }}\nround turn assume \"x\" {{ end }}\n"
+    )
+}
+
+/// `sum a1 in players of sum a2 in players of … 1`, `levels` deep.
+fn nested_sums(levels: usize) -> String {
+    (0..levels).fold("1".to_string(), |inner, i| format!("sum a{i} in players of {inner}"))
+}
+
+#[test]
+fn expressions_nest_64_deep_and_no_deeper() {
+    // The sums' own 64 levels include the value itself.
+    let model = compiled(&with_value("", &nested_sums(10))).expect("ten levels");
+    let st = Game::new(Arc::new(model), 2, &[]).expect("two players").start(0).expect("setup runs");
+    assert!(st.is_over());
+    assert!(compiled(&with_value("", &nested_sums(63))).is_ok());
+    let e = only_error(&with_value("", &nested_sums(64)));
+    assert_eq!(e.code, "E0001");
+    assert!(e.message.contains("nested at most 64 levels"), "{}", e.message);
+}
+
+#[test]
+fn thousands_of_levels_are_a_diagnostic_not_an_overflow() {
+    for levels in [1_000, 5_000] {
+        let e = only_error(&with_value("", &nested_sums(levels)));
+        assert_eq!(e.code, "E0001", "{levels}: {}", e.message);
+        assert!(e.message.contains("nested at most 64 levels"), "{levels}: {}", e.message);
+    }
+    let fields = format!("count x in players where x{} == none", ".owner".repeat(2_000));
+    assert_eq!(only_error(&with_value("", &fields)).code, "E0001");
+}
+
+/// `fn f0(x: int) = x`, `fn f1(x: int) = f0(x)`, … up to `f{len-1}`.
+fn call_chain(len: usize) -> String {
+    let mut out = "fn f0(x: int) = x\n".to_string();
+    for i in 1..len {
+        out += &format!("fn f{i}(x: int) = f{}(x)\n", i - 1);
+    }
+    out
+}
+
+#[test]
+fn functions_call_functions_64_deep_and_no_deeper() {
+    let model = compiled(&with_value(&call_chain(64), "f63(5)")).expect("64 deep");
+    let st = Game::new(Arc::new(model), 2, &[]).expect("two players").start(0).expect("setup runs");
+    assert!(st.is_over());
+    let e = only_error(&with_value(&call_chain(65), "f64(5)"));
+    assert_eq!(e.code, "E0104");
+    assert!(e.message.contains("`f64` calls functions 65 deep"), "{}", e.message);
+    // Ten thousand functions are checked without recursion.
+    let e = only_error(&with_value(&call_chain(10_000), "f9999(5)"));
+    assert!(e.message.contains("`f64`"), "the shallowest function over the limit is named: {}", e.message);
+}
+
+#[test]
+fn each_function_on_a_cycle_of_calls_is_reported_once() {
+    let fns = "fn a(x: int) = b(x)\nfn b(x: int) = c(x) + a(x)\nfn c(x: int) = x\nfn d(x: int) = d(x)\n";
+    let errs = compiled(&with_value(fns, "a(1)")).expect_err("recursion");
+    let messages: Vec<&str> = errs.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, ["the function `a` calls itself", "the function `d` calls itself"]);
+}
+
+#[test]
+fn a_reversed_player_range_says_so() {
+    let e = only_error("rulebook p { players 9..2 }\nround turn assume \"x\" { end }\n");
+    assert_eq!(e.code, "E0303");
+    assert!(e.message.contains("9..2 is empty"), "{}", e.message);
+    assert!(e.help.as_deref().is_some_and(|h| h.contains("`players 2..9`")), "{:?}", e.help);
+    let e = only_error("rulebook p { players 0..20 }\nround turn assume \"x\" { end }\n");
+    assert!(e.message.contains("within 1..16"), "{}", e.message);
+}
+
+#[test]
+fn a_track_past_4096_spaces_names_the_limit() {
+    let text = "rulebook t { players 2..2 }\nspacetype s assume \"x\"\ntrack big linear assume \"x\" { 1..5000: s }\nround turn assume \"x\" { end }\n";
+    let e = only_error(text);
+    assert_eq!(e.code, "E0302");
+    assert!(e.message.contains("reaches space 5000; a track has at most 4096"), "{}", e.message);
+    let text = text.replace("5000", "4096");
+    assert!(compiled(&text).is_ok());
+}
+
+#[test]
+fn a_variant_past_4096_pieces_names_the_limit() {
+    let text = "rulebook t { players 2..2 }\ncard c 5000 assume \"x\" { big x5000 }\nround turn assume \"x\" { end }\n";
+    let errs = compiled(text).expect_err("5000 copies");
+    assert!(errs.iter().any(|d| d.code == "E0301" && d.message.contains("variant `big` declares 5000")), "{errs:#?}");
+}
