@@ -56,3 +56,13 @@ fn limits_out_of_range_are_header_errors() {
         assert!(errs.iter().any(|d| d.code == "E0303"), "{header}: {errs:#?}");
     }
 }
+
+#[test]
+fn a_round_that_does_nothing_runs_out_of_fuel_instead_of_spinning() {
+    let text = |round: &str| format!("rulebook idle {{ players 1..1 step_fuel 5000 }}\nround turn assume \"x\" {round}\n");
+    for round in ["{ }", "{ if false { end } }"] {
+        let e = start(&text(round)).expect_err("a round that never decides nor ends");
+        assert_eq!(e.kind.code(), "R0002", "{round}: {}", e.message);
+        assert_eq!(e.rule.as_deref(), Some("turn"), "{round}");
+    }
+}

@@ -106,6 +106,15 @@ impl Game {
                 return Ok(());
             }
             let Some(&frame) = r.st.frames.last() else {
+                // Starting a round costs a step: a round that does nothing
+                // (`round turn { }`) must run out of fuel, not spin forever.
+                if !r.tick() {
+                    r.err = None;
+                    let round = self.model.round.map(|(p, _)| p);
+                    let mut e = ExecError::new(ExecErrorKind::Fuel, fuel_message(self.step_fuel), round.map(|p| self.model.proc(p).at));
+                    e.rule = round.map(|p| self.model.proc(p).name.clone());
+                    return Err(e);
+                }
                 self.next_stage(r);
                 self.stop_on_error(r, None)?;
                 continue;
