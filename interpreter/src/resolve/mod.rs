@@ -96,6 +96,11 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
     };
     r.model.files = files.iter().map(|f| f.name.clone()).collect();
     r.header(files);
+    // Files that do not make one game (two rulebooks, a module first) would
+    // bury that one error under every name declared twice: stop here.
+    if r.diags.iter().any(|d| d.code == codes::MODULE) {
+        return Err(r.diags);
+    }
     let items = r.merge(files);
     r.declare_all(&items);
     r.define_all(&items);
@@ -139,7 +144,7 @@ impl Resolver {
                 let at = self.loc(h.name.span);
                 self.error(
                     Diagnostic::new(codes::MODULE, format!("`{}` is a rulebook, not a module", h.name.name), at, "rulebook")
-                        .help("only the first file may be a rulebook; the others must start with `module NAME extends \"...\"`"),
+                        .help("only the first file may be a rulebook; the others must start with `module NAME extends \"...\"` (a module's base is read with it, so modules of two different games cannot be combined)"),
                 );
             }
             let src = h.source.as_ref().map(|s| s.value.clone());
