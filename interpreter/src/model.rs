@@ -860,7 +860,63 @@ pub struct Model {
 }
 
 #[allow(clippy::indexing_slicing, reason = "ids are only handed out by the resolver, which pushed what they index")]
+/// Component instances and zones (the box included) a game has once laid
+/// out for a player count. The engine numbers both with 16 bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutSize {
+    /// Component instances.
+    pub instances: usize,
+    /// Zones, one per space of every board and the box included.
+    pub zones: usize,
+}
+
+impl LayoutSize {
+    /// The most instances, or zones, the engine can number.
+    pub const MAX: usize = u16::MAX as usize;
+
+    /// What is too large, in words, if anything is.
+    pub fn too_large(&self) -> Option<String> {
+        if self.instances > Self::MAX {
+            Some(format!("{} component instances", self.instances))
+        } else if self.zones > Self::MAX {
+            Some(format!("{} zones", self.zones))
+        } else {
+            None
+        }
+    }
+}
+
 impl Model {
+    /// How large a game of `players` players is. Both counts grow with the
+    /// players, so the largest player count bounds them all.
+    pub fn layout_size(&self, players: u8) -> LayoutSize {
+        let n = usize::from(players);
+        let copies = |per_player: bool| if per_player { n } else { 1 };
+        let instances = self
+            .kinds
+            .iter()
+            .map(|k| {
+                let one_set = if k.variants.is_empty() {
+                    usize::from(k.count)
+                } else {
+                    k.variants.iter().filter_map(|v| self.variants.get(v.idx())).map(|v| usize::from(v.count)).sum()
+                };
+                one_set * copies(k.per_player)
+            })
+            .sum();
+        let spaces: usize = self.tracks.iter().map(|t| t.spaces.len()).sum();
+        let declared: usize = self
+            .zones
+            .iter()
+            .map(|z| match z.mult {
+                ZoneMult::Single => 1,
+                ZoneMult::PerPlayer => n,
+                ZoneMult::PerSpace(t) => self.tracks.get(t.idx()).map_or(0, |t| t.spaces.len()),
+            })
+            .sum();
+        LayoutSize { instances, zones: spaces + declared + 1 }
+    }
+
     /// An expression by id.
     pub fn expr(&self, id: ExprId) -> &Expr {
         // Ids come from the resolver, which only hands out ids it pushed.

@@ -109,3 +109,18 @@ fn a_variant_past_4096_pieces_names_the_limit() {
     let errs = compiled(text).expect_err("5000 copies");
     assert!(errs.iter().any(|d| d.code == "E0301" && d.message.contains("variant `big` declares 5000")), "{errs:#?}");
 }
+
+#[test]
+fn a_rulebook_too_large_at_its_own_player_counts_is_refused_by_check() {
+    let text = |players: &str| format!("rulebook t {{ players {players} }}\ntoken chip per_player 4096 assume \"x\"\nzone bag per_player of chip assume \"x\"\nround turn assume \"x\" {{ end }}\n");
+    let e = only_error(&text("1..16"));
+    assert_eq!(e.code, "E0303");
+    assert!(e.message.contains("at 16 players the game has 65536 component instances"), "{}", e.message);
+    assert!(e.help.as_deref().is_some_and(|h| h.contains("at most 15 players fit")), "{:?}", e.help);
+    let model = compiled(&text("1..15")).expect("15 sets of 4096 fit");
+    assert!(Game::new(Arc::new(model), 15, &[]).is_ok());
+    // Zones count too: 17 tracks of 4096 spaces.
+    let tracks: String = (0..17).map(|i| format!("track t{i} linear assume \"x\" {{ 1..4096: s }}\n")).collect();
+    let e = only_error(&format!("rulebook t {{ players 2..2 }}\nspacetype s assume \"x\"\n{tracks}round turn assume \"x\" {{ end }}\n"));
+    assert!(e.message.contains("zones"), "{}", e.message);
+}

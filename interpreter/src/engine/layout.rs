@@ -130,9 +130,9 @@ impl Game {
             }
         }
         let n = players as usize;
-        let total: usize = model.kinds.iter().map(|k| k.count as usize * if k.per_player { n } else { 1 }).sum();
-        if total > usize::from(u16::MAX) {
-            return Err(SetupError::TooLarge(format!("{total} component instances")));
+        // Checked before anything is built: ids below are 16-bit.
+        if let Some(what) = model.layout_size(players).too_large() {
+            return Err(SetupError::TooLarge(what));
         }
         let (mut inst_kind, mut inst_variant, mut inst_owner, mut kind_range) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (k, kind) in model.kinds.iter().enumerate() {
@@ -205,9 +205,6 @@ impl Game {
                     }
                 }
             }
-        }
-        if zones.len() >= usize::from(u16::MAX) {
-            return Err(SetupError::TooLarge(format!("{} zones", zones.len() + 1)));
         }
         let box_zone = zones.len() as u16;
         zones.push(ZoneInfo {

@@ -79,6 +79,9 @@ pub(crate) struct Resolver {
     pub(crate) param_names_of: HashMap<ProcId, Vec<String>>,
     /// While compiling an exception's body: the rule it changes.
     pub(crate) exception_target: Option<ProcId>,
+    /// The base rulebook's `players a..b`, where a game too large to lay
+    /// out at `b` players is reported.
+    pub(crate) players_at: Option<Loc>,
 }
 
 /// Resolve a base rulebook (first) and the modules that extend it (in order).
@@ -93,6 +96,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
         current_proc: String::new(),
         param_names_of: HashMap::new(),
         exception_target: None,
+        players_at: None,
     };
     r.model.files = files.iter().map(|f| f.name.clone()).collect();
     r.header(files);
@@ -106,6 +110,9 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
     r.define_all(&items);
     let modules: Vec<String> = files.iter().map(|f| f.file.header.name.name.clone()).collect();
     r.scenarios(&items, &modules);
+    if r.diags.is_empty() {
+        r.check_layout_size();
+    }
     if r.diags.is_empty() {
         Ok(r.model)
     } else {
@@ -126,6 +133,21 @@ impl Resolver {
 
     pub(crate) fn error(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// A rulebook that the engine cannot lay out at its own largest player
+    /// count is refused here, not at the first game of that count.
+    fn check_layout_size(&mut self) {
+        let most = self.model.max_players;
+        let Some(what) = self.model.layout_size(most).too_large() else { return };
+        let Some(at) = self.players_at else { return };
+        let most_usable = (self.model.min_players..most).rev().find(|&p| self.model.layout_size(p).too_large().is_none());
+        let help = match most_usable {
+            Some(p) => format!("at most {p} players fit: lower the highest player count, or the number of pieces, zones or spaces"),
+            None => "lower the number of pieces, zones or spaces".to_string(),
+        };
+        let message = format!("at {most} players the game has {what}; the engine numbers at most {}", LayoutSize::MAX);
+        self.error(Diagnostic::new(codes::HEADER, message, at, "too many for the engine").help(help));
     }
 
     fn header(&mut self, files: &[Parsed]) {
@@ -167,6 +189,7 @@ impl Resolver {
                         }
                         self.model.min_players = range.lo.clamp(1, 16) as u8;
                         self.model.max_players = range.hi.clamp(1, 16) as u8;
+                        self.players_at = Some(self.loc(range.span));
                         let (name, at) = ("players".to_string(), self.loc(range.span));
                         self.record(RecordKind::Encoded, name, None, prov, at);
                     }
