@@ -859,7 +859,6 @@ pub struct Model {
     pub scenario_expr_at: Vec<Loc>,
 }
 
-#[allow(clippy::indexing_slicing, reason = "ids are only handed out by the resolver, which pushed what they index")]
 /// Component instances and zones (the box included) a game has once laid
 /// out for a player count. The engine numbers both with 16 bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -917,6 +916,10 @@ impl Model {
         LayoutSize { instances, zones: spaces + declared + 1 }
     }
 
+}
+
+#[allow(clippy::indexing_slicing, reason = "ids are only handed out by the resolver, which pushed what they index")]
+impl Model {
     /// An expression by id.
     pub fn expr(&self, id: ExprId) -> &Expr {
         // Ids come from the resolver, which only hands out ids it pushed.
