@@ -3,7 +3,9 @@
 //! files and prints.
 
 pub mod html;
+pub mod files;
 pub mod load;
+pub mod logfile;
 pub mod render;
 pub mod sources;
 

@@ -1,39 +1,140 @@
 //! Finding the source texts a rulebook cites.
+//!
+//! A source is named by a plain relative path (`001_422b920a2bae85f9.txt`,
+//! `sources/reversi.txt`): no absolute path, no `..`. It is looked up, in
+//! this order, in
+//!
+//! 1. the `--sources` folders given on the command line;
+//! 2. the folder of the rulebook (the first file given);
+//! 3. `seeds/` and `shared/seeds/` of that folder and of every folder above
+//!    it.
+//!
+//! A folder under the root ([`Root`]) may hold links, but a text found
+//! there must resolve (links followed) to a file under the root. Above the
+//! root only the *seed stores* are searched — a `seeds` folder, directly or
+//! in a `shared` folder: the user's own stores of source texts (CI links
+//! `shared/` beside the checkout). A store must be a folder, not a link to
+//! one (its `shared` parent may be a link), and a text found in it must
+//! resolve to a file inside it. The working directory and the folders above
+//! the rulebook are not searched themselves. Every text is read with the
+//! limits of [`crate::files::read`].
 
+use crate::files::{self, Root};
+use grimoire_interpreter::model::{Citation, FileId, Loc};
 use grimoire_interpreter::validate::SourceText;
-use grimoire_interpreter::Model;
+use grimoire_interpreter::{Diagnostic, Model, Source};
 use std::path::{Path, PathBuf};
 
-/// Look each cited source up: in the `--sources` folders first, then next to
-/// the rulebook, then in `seeds/` or `shared/seeds/` of the rulebook's and
-/// the working directory's ancestors.
-pub fn find_sources(model: &Model, rulebook: &Path, extra: &[PathBuf]) -> Vec<SourceText> {
-    let mut names: Vec<String> = model
-        .records
-        .iter()
-        .flat_map(|r| r.cites.iter())
-        .map(|c| match c {
-            grimoire_interpreter::model::Citation::Quote { source, .. } | grimoire_interpreter::model::Citation::Lines { source, .. } => source.clone(),
-        })
-        .collect();
+/// The source texts found, and the problems of those that may not be read.
+pub struct Lookup {
+    /// Every source the rulebook cites or declares, with its text when found.
+    pub texts: Vec<SourceText>,
+    /// A source named by an absolute path or with `..`, a link that leads
+    /// out of the folder it was found in, a file too large or not a regular
+    /// file: each is an error at the first place that names it (its text is
+    /// `None` in `texts`).
+    pub refused: Vec<Diagnostic>,
+}
+
+/// One folder to look in, and the folder the texts found there must lie in
+/// once their links are resolved.
+struct Place {
+    dir: PathBuf,
+    guard: PathBuf,
+}
+
+/// Look each cited source up (see the module's documentation); `sources`
+/// are the rulebook files, for the places of the diagnostics.
+pub fn lookup(model: &Model, sources: &[Source], rulebook: &Path, extra: &[PathBuf]) -> Lookup {
+    let mut names: Vec<String> = model.records.iter().flat_map(|r| r.cites.iter()).map(|c| source_of(c).to_string()).collect();
     names.extend(model.source.clone());
     names.sort();
     names.dedup();
-    let mut dirs: Vec<PathBuf> = extra.to_vec();
-    let start = std::fs::canonicalize(rulebook).unwrap_or_else(|_| rulebook.to_path_buf());
-    let cwd = std::env::current_dir().unwrap_or_default();
-    for base in [start.parent().map(Path::to_path_buf).unwrap_or_default(), cwd] {
-        for anc in base.ancestors() {
-            dirs.push(anc.to_path_buf());
-            dirs.push(anc.join("seeds"));
-            dirs.push(anc.join("shared").join("seeds"));
+    let places = places(rulebook, extra);
+    let mut texts = Vec::new();
+    let mut refused = Vec::new();
+    for name in names {
+        match find(&name, &places) {
+            Ok(text) => texts.push(SourceText { name, text }),
+            Err(why) => {
+                refused.push(diagnostic(model, sources, &name, why));
+                texts.push(SourceText { name, text: None });
+            }
         }
     }
-    names
-        .into_iter()
-        .map(|name| {
-            let text = dirs.iter().map(|d| d.join(&name)).find(|p| p.is_file()).and_then(|p| std::fs::read_to_string(p).ok());
-            SourceText { name, text }
+    Lookup { texts, refused }
+}
+
+/// The source texts only (one that may not be read counts as not found).
+pub fn find_sources(model: &Model, rulebook: &Path, extra: &[PathBuf]) -> Vec<SourceText> {
+    lookup(model, &[], rulebook, extra).texts
+}
+
+fn source_of(c: &Citation) -> &str {
+    match c {
+        Citation::Quote { source, .. } | Citation::Lines { source, .. } => source,
+    }
+}
+
+fn places(rulebook: &Path, extra: &[PathBuf]) -> Vec<Place> {
+    let mut out: Vec<Place> = extra.iter().filter_map(|d| std::fs::canonicalize(d).ok()).map(|d| Place { dir: d.clone(), guard: d }).collect();
+    let Ok(file) = std::fs::canonicalize(rulebook) else { return out };
+    let Some(folder) = file.parent() else { return out };
+    let root = Root::of(rulebook).map(|r| r.dir().to_path_buf()).unwrap_or_else(|_| folder.to_path_buf());
+    let inside = |dir: &Path| if dir.starts_with(&root) { root.clone() } else { folder.to_path_buf() };
+    out.push(Place { dir: folder.to_path_buf(), guard: inside(folder) });
+    for above in folder.ancestors() {
+        for store in [above.join("seeds"), above.join("shared").join("seeds")] {
+            if above.starts_with(&root) {
+                out.push(Place { guard: root.clone(), dir: store });
+            } else if std::fs::symlink_metadata(&store).is_ok_and(|m| m.is_dir()) {
+                // A store above the root: a real folder, and what is found
+                // in it stays in it.
+                if let Ok(guard) = std::fs::canonicalize(&store) {
+                    out.push(Place { dir: store, guard });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The text of `name` from the first place that has it (`None`: none has);
+/// `Err` when it may not be read, with why.
+fn find(name: &str, places: &[Place]) -> Result<Option<String>, String> {
+    if !files::is_plain_relative(name) {
+        let what = if Path::new(name).has_root() || Path::new(name).is_absolute() { "an absolute path" } else { "a path that goes up with `..`" };
+        return Err(format!("the source text `{name}` is named by {what}: a source is named by its path inside a folder of source texts"));
+    }
+    for p in places {
+        let candidate = p.dir.join(name);
+        let Ok(real) = std::fs::canonicalize(&candidate) else { continue };
+        if !real.starts_with(&p.guard) {
+            return Err(format!("the source text `{name}` found at `{}` is a link that leads out of `{}`", candidate.display(), files::shown(&p.guard)));
+        }
+        return match files::read_text(&real) {
+            Ok(text) => Ok(Some(text)),
+            Err(e) => Err(format!("cannot read the source text `{name}` (`{}`): {e}", candidate.display())),
+        };
+    }
+    Ok(None)
+}
+
+/// The refusal of `name`, at the first citation that names it, else at the
+/// `source` of a header that declares it.
+fn diagnostic(model: &Model, sources: &[Source], name: &str, why: String) -> Diagnostic {
+    let cite = model.records.iter().flat_map(|r| r.cites.iter()).find(|c| source_of(c) == name).map(|c| match c {
+        Citation::Quote { at, .. } | Citation::Lines { at, .. } => *at,
+    });
+    let header = || {
+        sources.iter().enumerate().find_map(|(i, s)| {
+            let tree = grimoire_grammar::parse(&s.text).ok()?;
+            let src = tree.header.source.filter(|n| n.value == name)?;
+            Some(Loc { file: FileId(u16::try_from(i).ok()?), span: src.span })
         })
-        .collect()
+    };
+    let at = header().or(cite).unwrap_or(Loc { file: FileId(0), span: grimoire_grammar::ast::Span { start: 0, end: 0 } });
+    Diagnostic::new(files::REFUSED, why, at, "this source text may not be read").help(
+        "source texts are looked up in the `--sources` folders, next to the rulebook, and in `seeds/` and `shared/seeds/` of its folder and the folders above it (README, \"Files Grimoire reads\")",
+    )
 }

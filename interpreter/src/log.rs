@@ -20,8 +20,16 @@ pub struct LogStep {
 /// A whole game: enough to replay it exactly.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameLog {
-    /// The rulebook files, base first, as given on the command line.
+    /// The rulebook files, base first. In a log written to a file, each is
+    /// relative to the folder of the log; in a log printed on the standard
+    /// output, to the working directory.
     pub rulebook: Vec<String>,
+    /// The SHA-256 of each file of `rulebook` (64 lowercase hex digits), in
+    /// the same order: `grimoire replay` refuses a file that has changed
+    /// since. Empty in the logs the interpreter makes; the command line fills
+    /// it in when it writes or prints a log (it reads the files).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sha256: Vec<String>,
     /// Number of players.
     pub players: u8,
     /// Options switched on.
@@ -54,6 +62,7 @@ impl GameLog {
     pub fn begin(game: &Game, rulebook: &[String], seed: u64) -> GameLog {
         GameLog {
             rulebook: rulebook.to_vec(),
+            sha256: Vec::new(),
             players: game.players,
             options: enabled_options(game),
             seed,
@@ -191,41 +200,199 @@ pub fn enabled_options(game: &Game) -> Vec<String> {
     game.model.options.iter().zip(&game.options).filter(|(_, on)| **on).map(|(n, _)| n.clone()).collect()
 }
 
-/// Why a replay differs from its log.
+/// Why a replay stops, or differs from its log.
+///
+/// `Exec` and `Invariant` mean that the replay stopped where the log says
+/// the game stopped, with the error the log records: the log's fault is
+/// reproduced. Everything else that differs is a `Mismatch`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
-    /// The rules failed at a step.
+    /// The rules failed at a step, as the log records.
     #[error("step {step}: {error}")]
     Exec {
-        /// Step index (from 1).
+        /// Step index (from 1; 0: during setup).
         step: usize,
         /// What failed.
         error: ExecError,
     },
-    /// An invariant breaks at a step.
+    /// An invariant breaks after a step, as the log records.
     #[error("step {step}: {code}: {message}")]
     Invariant {
-        /// Step index (from 1).
+        /// The steps played before it broke.
         step: usize,
         /// Stable code.
         code: &'static str,
         /// What broke.
         message: String,
     },
-    /// The log asks for a choice the game does not offer.
+    /// The game differs from the log.
     #[error("step {step}: {message}")]
     Mismatch {
-        /// Step index (from 1).
+        /// Step index (from 1; 0: before the first step, or the log as a whole).
         step: usize,
-        /// What differs.
+        /// What differs, in words.
         message: String,
     },
 }
 
-/// Replay a log; returns the final state, checked against the log.
+/// Who a log's player number is, in words: "chance" or "player N".
+pub fn decider(player: u16) -> String {
+    if player == 0 {
+        "chance".to_string()
+    } else {
+        format!("player {player}")
+    }
+}
+
+/// The error a counterexample of a game that does not end records: the
+/// game was still going after this many decisions (V503).
+pub fn unfinished_message(decisions: u32) -> String {
+    format!("the game did not end within {decisions} decisions")
+}
+
+/// Why the replayed game stopped early.
+enum Stop {
+    Exec(usize, ExecError),
+    Invariant(usize, &'static str, String),
+}
+
+impl Stop {
+    fn message(&self) -> &str {
+        match self {
+            Stop::Exec(_, e) => &e.message,
+            Stop::Invariant(_, _, m) => m,
+        }
+    }
+    /// Where it stopped, in words.
+    fn place(&self) -> String {
+        match self {
+            Stop::Exec(0, _) => "during setup".to_string(),
+            Stop::Exec(step, _) => format!("at step {step}"),
+            Stop::Invariant(0, _, _) => "after setup".to_string(),
+            Stop::Invariant(step, _, _) => format!("after step {step}"),
+        }
+    }
+    fn what(&self) -> String {
+        match self {
+            Stop::Exec(_, e) => format!("{}: {}", e.kind.code(), e.message),
+            Stop::Invariant(_, code, m) => format!("{code}: {m}"),
+        }
+    }
+    fn into_error(self) -> ReplayError {
+        match self {
+            Stop::Exec(step, error) => ReplayError::Exec { step, error },
+            Stop::Invariant(step, code, message) => ReplayError::Invariant { step, code, message },
+        }
+    }
+}
+
+fn mismatch(step: usize, message: String) -> ReplayError {
+    ReplayError::Mismatch { step, message }
+}
+
+/// Replay a log and check every fact it records against the game: the
+/// player count and options (against `game`), who decides at each step and
+/// the label of the option taken, where the game stops and with which error
+/// (an error the log does not record, or one it records that the replay
+/// does not meet, is a mismatch), the outcome, the final state's
+/// fingerprint, and for a lasso that its loop comes back to where it began.
+/// (The files and their hashes are the command line's to check.)
+///
+/// Returns the final state when the game played every step without
+/// stopping (a log may still record that it did not end within its
+/// decisions: [`unfinished_message`], checked here); `Exec` or `Invariant`
+/// when it stopped where and as the log says.
 pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
-    let started = if log.exploring { game.start_exploring() } else { game.start(log.seed) };
-    let mut st = started.map_err(|error| ReplayError::Exec { step: 0, error })?;
+    if game.players != log.players {
+        return Err(mismatch(0, format!("the game was laid out for {} players, the log records {}", game.players, log.players)));
+    }
+    let mut on = enabled_options(game);
+    let mut recorded = log.options.clone();
+    on.sort();
+    recorded.sort();
+    recorded.dedup();
+    if on != recorded {
+        let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+        return Err(mismatch(0, format!("the game has the options {} switched on, the log records {}", list(&on), list(&recorded))));
+    }
+    if let Some(from) = log.loop_from {
+        if from >= log.steps.len() {
+            return Err(mismatch(0, format!("the log says a loop starts at step {}, but it has only {} step(s)", from + 1, log.steps.len())));
+        }
+    }
+    let (st, stop) = play_log(game, log)?;
+    let Some(st) = st else {
+        // Setup failed while exploring: there is no state to compare, and a
+        // log of it records none.
+        if let Some(stop) = stop {
+            check_stop(log, &stop)?;
+            if !log.final_fingerprint.is_empty() {
+                return Err(mismatch(0, format!("the game fails during setup, with no state to compare, but the log records a final state {}", log.final_fingerprint)));
+            }
+            return Err(stop.into_error());
+        }
+        return Err(mismatch(0, "the game could not be started".to_string()));
+    };
+    match &stop {
+        Some(stop) => check_stop(log, stop)?,
+        None => {
+            if let Some(error) = &log.error {
+                let unfinished = unfinished_message(st.decisions);
+                if st.is_over() || *error != unfinished {
+                    return Err(mismatch(log.steps.len(), format!("the log records the error \u{201c}{error}\u{201d}, but the replay plays its {} step(s) without it", log.steps.len())));
+                }
+            }
+        }
+    }
+    let outcome = outcome_text(st.outcome);
+    if outcome != log.outcome {
+        let words = |o: &Option<String>| o.clone().unwrap_or_else(|| "not finished".to_string());
+        return Err(mismatch(log.steps.len(), format!("the game ends as \u{201c}{}\u{201d}, the log says \u{201c}{}\u{201d}", words(&outcome), words(&log.outcome))));
+    }
+    let fp = format!("{:016x}", st.fingerprint());
+    // A game that fails during setup has no final state of its own: its
+    // log may record none.
+    let setup_failed = matches!(stop, Some(Stop::Exec(0, _)));
+    if fp != log.final_fingerprint && !(setup_failed && log.final_fingerprint.is_empty()) {
+        return Err(mismatch(log.steps.len(), format!("the final state's fingerprint is {fp}, the log records {}", if log.final_fingerprint.is_empty() { "none".to_string() } else { log.final_fingerprint.clone() })));
+    }
+    match stop {
+        Some(stop) => Err(stop.into_error()),
+        None => Ok(st),
+    }
+}
+
+/// The replay stopped: the log must record that very stop, at its end.
+fn check_stop(log: &GameLog, stop: &Stop) -> Result<(), ReplayError> {
+    let at = match stop {
+        Stop::Exec(step, _) | Stop::Invariant(step, _, _) => *step,
+    };
+    if at < log.steps.len() {
+        return Err(mismatch(at, format!("the replay stops {} ({}), but the log goes on to step {}", stop.place(), stop.what(), log.steps.len())));
+    }
+    match &log.error {
+        None => Err(mismatch(at, format!("the replay stops {} ({}), an error the log does not record", stop.place(), stop.what()))),
+        Some(e) if e != stop.message() => Err(mismatch(at, format!("the replay stops {} ({}), the log records another error: \u{201c}{e}\u{201d}", stop.place(), stop.what()))),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Play the log's steps, checking who decides and what each option is
+/// called; the state reached (absent when an exploring setup failed) and
+/// why the game stopped before the end of the log, if it did.
+fn play_log(game: &Game, log: &GameLog) -> Result<(Option<State>, Option<Stop>), ReplayError> {
+    let mut st = if log.exploring {
+        match game.start_exploring() {
+            Ok(st) => st,
+            Err(e) => return Ok((None, Some(Stop::Exec(0, e)))),
+        }
+    } else {
+        let (st, started) = game.begin(log.seed);
+        if let Err(e) = started {
+            return Ok((Some(st), Some(Stop::Exec(0, e))));
+        }
+        st
+    };
     let base = crate::validate::invariants::Baseline::of(game, &st);
     let mut loop_start = None;
     for (i, step) in log.steps.iter().enumerate() {
@@ -233,32 +400,33 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
             loop_start = Some(game.canonical_fingerprint(&st));
         }
         if let Some(v) = crate::validate::invariants::check(game, &mut st, &base) {
-            return Err(ReplayError::Invariant { step: i, code: v.code, message: v.message });
+            return Ok((Some(st), Some(Stop::Invariant(i, v.code, v.message))));
         }
         let Some((player, options)) = game.choices(&st) else {
-            return Err(ReplayError::Mismatch { step: i + 1, message: "the game is already over".into() });
+            return Err(mismatch(i + 1, format!("the game is already over ({}), but the log has {} more step(s)", outcome_text(st.outcome).unwrap_or_else(|| "no decision is pending".into()), log.steps.len() - i)));
         };
         if player_number(player) != step.player {
-            return Err(ReplayError::Mismatch { step: i + 1, message: format!("player {} must decide, the log says player {}", player_number(player), step.player) });
+            return Err(mismatch(i + 1, format!("{} must decide, the log says {}", decider(player_number(player)), decider(step.player))));
         }
-        let label = options.get(step.choice as usize).map(|o| game.option_label(o));
-        if label.as_deref() != Some(step.label.as_str()) {
-            return Err(ReplayError::Mismatch { step: i + 1, message: format!("option {} is {:?}, the log says {:?}", step.choice, label, step.label) });
+        let Some(option) = options.get(step.choice as usize) else {
+            return Err(mismatch(i + 1, format!("the log takes option {} (counted from 0), but {} has only {} option(s)", step.choice, decider(step.player), options.len())));
+        };
+        let label = game.option_label(option);
+        if label != step.label {
+            return Err(mismatch(i + 1, format!("option {} (counted from 0) is \u{201c}{label}\u{201d}, the log says \u{201c}{}\u{201d}", step.choice, step.label)));
         }
-        game.apply(&mut st, step.choice as usize).map_err(|error| ReplayError::Exec { step: i + 1, error })?;
+        if let Err(e) = game.apply(&mut st, step.choice as usize) {
+            return Ok((Some(st), Some(Stop::Exec(i + 1, e))));
+        }
     }
     if let Some(v) = crate::validate::invariants::check(game, &mut st, &base) {
-        return Err(ReplayError::Invariant { step: log.steps.len(), code: v.code, message: v.message });
+        return Ok((Some(st), Some(Stop::Invariant(log.steps.len(), v.code, v.message))));
     }
     if let Some(start) = loop_start {
         if game.canonical_fingerprint(&st) != start {
             let from = log.loop_from.unwrap_or(0);
-            return Err(ReplayError::Mismatch { step: log.steps.len(), message: format!("the loop from step {} does not come back to the state it started from", from + 1) });
+            return Err(mismatch(log.steps.len(), format!("the loop from step {} does not come back to the state it started from", from + 1)));
         }
     }
-    let fp = format!("{:016x}", st.fingerprint());
-    if fp != log.final_fingerprint && log.error.is_none() {
-        return Err(ReplayError::Mismatch { step: log.steps.len(), message: format!("final state {fp} differs from the log's {}", log.final_fingerprint) });
-    }
-    Ok(st)
+    Ok((Some(st), None))
 }
