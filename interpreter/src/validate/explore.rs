@@ -268,66 +268,80 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
     let mut cut = false;
     while !level.ids.is_empty() {
         report.depth = depth;
-        let n = u32::try_from(level.ids.len()).unwrap_or(u32::MAX);
         let expand_children = depth < budget.max_depth;
-        let chunks = in_chunks(
-            n,
-            jobs,
-            || Chunk {
-                state: root.clone(),
-                child: root.clone(),
-                expanded: 0,
-                terminal: 0,
-                wins: vec![0; game.players as usize],
-                other_endings: 0,
-                sampled: false,
-                cut: false,
-                children: Vec::new(),
-                bytes: Vec::new(),
-                problems: Vec::new(),
-                branches: vec![0; game.sites().len()],
-            },
-            |c, i| expand(game, &base, &visited, &level, i as usize, expand_children, c),
-        );
         let mut next = Level::default();
-        for c in chunks {
-            report.expanded += c.expanded;
-            report.terminal += c.terminal;
-            report.other_endings += c.other_endings;
-            report.sampled_shuffles |= c.sampled;
-            cut |= c.cut;
-            add(&mut report.branches, &c.branches);
-            for (w, x) in report.wins_by_seat.iter_mut().zip(&c.wins) {
-                *w += x;
-            }
-            for p in c.problems {
-                let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
-                if seen_problems.insert(key) {
-                    report.findings.push(finding(game, rulebook, &nodes, p.node, p.choice, &p.code, p.message, p.at));
+        // The level is expanded a slice at a time: the children of a slice
+        // wait, packed, in the chunks until they are merged, and a whole
+        // level of them (duplicates included) would be the largest thing in
+        // memory, uncounted. The slices are merged in order, so the states
+        // found and where a budget stops do not depend on the slicing.
+        let mut slice_start = 0usize;
+        while slice_start < level.ids.len() && report.stopped_by.is_none() {
+            let slice_len = (level.ids.len() - slice_start).min(SLICE);
+            let n = u32::try_from(slice_len).unwrap_or(u32::MAX);
+            let chunks = in_chunks(
+                n,
+                jobs,
+                || Chunk {
+                    state: root.clone(),
+                    child: root.clone(),
+                    expanded: 0,
+                    terminal: 0,
+                    wins: vec![0; game.players as usize],
+                    other_endings: 0,
+                    sampled: false,
+                    cut: false,
+                    children: Vec::new(),
+                    bytes: Vec::new(),
+                    problems: Vec::new(),
+                    branches: vec![0; game.sites().len()],
+                },
+                |c, i| expand(game, &base, &visited, &level, slice_start + i as usize, expand_children, c),
+            );
+            slice_start += slice_len;
+            // A chunk's buffers are freed once merged.
+            let mut waiting: usize = chunks.iter().map(Chunk::bytes_waiting).sum();
+            for c in chunks {
+                let merged_after_this = waiting - c.bytes_waiting();
+                report.expanded += c.expanded;
+                report.terminal += c.terminal;
+                report.other_endings += c.other_endings;
+                report.sampled_shuffles |= c.sampled;
+                cut |= c.cut;
+                add(&mut report.branches, &c.branches);
+                for (w, x) in report.wins_by_seat.iter_mut().zip(&c.wins) {
+                    *w += x;
                 }
-            }
-            let mut start = 0;
-            for (parent, choice, fp, end) in c.children {
-                let bytes = c.bytes.get(start..end).unwrap_or(&[]);
-                start = end;
-                if report.stopped_by.is_some() || !visited.insert(fp) {
-                    continue;
+                for p in c.problems {
+                    let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
+                    if seen_problems.insert(key) {
+                        report.findings.push(finding(game, rulebook, &nodes, p.node, p.choice, &p.code, p.message, p.at));
+                    }
                 }
-                if visited.len() > budget.max_states {
-                    report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
-                    continue;
+                let mut start = 0;
+                for (parent, choice, fp, end) in c.children {
+                    let bytes = c.bytes.get(start..end).unwrap_or(&[]);
+                    start = end;
+                    if report.stopped_by.is_some() || !visited.insert(fp) {
+                        continue;
+                    }
+                    if visited.len() > budget.max_states {
+                        report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
+                        continue;
+                    }
+                    nodes.push(Node { parent, choice });
+                    next.bytes.extend_from_slice(bytes);
+                    next.ends.push(next.bytes.len());
+                    next.ids.push((nodes.len() - 1) as u32);
+                    // Checked at every state, so that where the budget stops the
+                    // exploration does not depend on how the level was cut up.
+                    let held = memory(&visited, nodes.capacity()) + level.bytes_held() + next.bytes_held() + waiting;
+                    report.peak_bytes = report.peak_bytes.max(held);
+                    if held > budget.max_bytes {
+                        report.stopped_by = Some(format!("the memory budget ({} bytes)", budget.max_bytes));
+                    }
                 }
-                nodes.push(Node { parent, choice });
-                next.bytes.extend_from_slice(bytes);
-                next.ends.push(next.bytes.len());
-                next.ids.push((nodes.len() - 1) as u32);
-                // Checked at every state, so that where the budget stops the
-                // exploration does not depend on how the level was cut up.
-                let held = memory(&visited, nodes.capacity()) + level.bytes_held() + next.bytes_held();
-                report.peak_bytes = report.peak_bytes.max(held);
-                if held > budget.max_bytes {
-                    report.stopped_by = Some(format!("the memory budget ({} bytes)", budget.max_bytes));
-                }
+                waiting = merged_after_this;
             }
         }
         if report.stopped_by.is_some() {
@@ -353,6 +367,18 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
     report.collision_bound = n * (n - 1.0) / 2.0 / 2f64.powi(64);
     report
 }
+
+impl Chunk {
+    /// What the children waiting in this chunk hold, by length (which does
+    /// not depend on how a slice was cut up between threads).
+    fn bytes_waiting(&self) -> usize {
+        self.bytes.len() + self.children.len() * std::mem::size_of::<(u32, u32, u64, usize)>()
+    }
+}
+
+/// States of a level expanded together (on `jobs` threads) before their
+/// children are merged: bounds the memory the waiting children take.
+const SLICE: usize = 4096;
 
 /// The bytes the visited set and the table of parents hold.
 fn memory(visited: &Visited, nodes: usize) -> usize {
