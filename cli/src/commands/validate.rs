@@ -47,7 +47,7 @@ pub fn validate(a: Args) -> Result<ExitCode, String> {
         return Err(format!("the rulebook has no option `{o}`; its options are: {}", if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") }));
     }
     let options = (!a.options.is_empty()).then(|| a.options.to_vec());
-    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options, explore_states: a.explore_states, guided_games: a.guided_games };
+    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options, explore_states: a.explore_states, guided_games: a.guided_games, ..Config::default() };
     let report = run_validate(model.clone(), &texts, &cfg);
     if let Some(path) = a.html {
         let page = grimoire_cli::html::side_by_side(&report, &model, &sources);

@@ -218,6 +218,12 @@ fn add(total: &mut [u32], more: &[u32]) {
 
 /// Explore every state reachable from the start of `game`.
 pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreReport {
+    explore_observed(game, rulebook, budget, &|_| {})
+}
+
+/// [`explore`], telling `level_done` the distinct states visited so far
+/// after each level (for a progress display; the explorer never prints).
+pub fn explore_observed(game: &Game, rulebook: &[String], budget: Budget, level_done: &dyn Fn(usize)) -> ExploreReport {
     let t0 = Instant::now();
     let jobs = budget.jobs.max(1);
     let mut report = ExploreReport {
@@ -344,6 +350,7 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
                 waiting = merged_after_this;
             }
         }
+        level_done(visited.len().min(nodes.len()));
         if report.stopped_by.is_some() {
             break;
         }

@@ -113,12 +113,81 @@ pub struct Config {
     pub explore_states: usize,
     /// Coverage-guided games per configuration (0: none).
     pub guided_games: u32,
+    /// Told how far the work is, for a progress display (none by default).
+    pub progress: OnProgress,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { games: 1000, max_decisions: 5000, rulebook: Vec::new(), jobs: 1, options: None, explore_states: DEFAULT_EXPLORE_STATES, guided_games: search::GUIDED_GAMES }
+        Config {
+            games: 1000,
+            max_decisions: 5000,
+            rulebook: Vec::new(),
+            jobs: 1,
+            options: None,
+            explore_states: DEFAULT_EXPLORE_STATES,
+            guided_games: search::GUIDED_GAMES,
+            progress: OnProgress::default(),
+        }
     }
+}
+
+/// How far the validator is, for a progress display: the validator never
+/// prints, its caller decides what to show ([`Config::progress`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// A phase begins, with `total` units of work over every configuration.
+    Phase {
+        /// Which phase.
+        phase: Phase,
+        /// Games (random or guided), or states for the search (its budget
+        /// per configuration times the configurations).
+        total: u64,
+    },
+    /// `n` more units of the current phase are done (sent from the threads
+    /// that play the games, in any order).
+    Done(u64),
+}
+
+/// The phases of [`validate`] that take time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The seeded random games.
+    Games,
+    /// The exhaustive search of every configuration.
+    Search,
+    /// The coverage-guided games.
+    Guided,
+}
+
+/// A function told of [`Progress`], shared by the threads; none by default.
+#[derive(Clone, Default)]
+pub struct OnProgress(Option<Arc<dyn Fn(Progress) + Send + Sync>>);
+
+impl OnProgress {
+    /// Call `f` with every step of progress.
+    pub fn new(f: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        OnProgress(Some(Arc::new(f)))
+    }
+
+    /// Tell the function, if there is one.
+    pub fn report(&self, p: Progress) {
+        if let Some(f) = &self.0 {
+            f(p);
+        }
+    }
+}
+
+impl std::fmt::Debug for OnProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "OnProgress(Some(..))" } else { "OnProgress(None)" })
+    }
+}
+
+/// The configurations (player count, option set) the validator plays.
+pub fn configurations(model: &Model, cfg: &Config) -> u64 {
+    let counts = u64::from(model.max_players.saturating_sub(model.min_players)) + 1;
+    counts * simulate::option_sets(model, cfg.options.as_deref()).len() as u64
 }
 
 /// An assumption or discrepancy, for the translator's list.

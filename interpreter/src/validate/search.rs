@@ -6,9 +6,9 @@
 //! millions), and the branches of the rules the search reached are marked.
 //! The report says, per configuration, what was searched.
 
-use super::explore::{explore, Budget};
+use super::explore::{explore_observed, Budget};
 use super::simulate::{option_sets, BranchCoverage};
-use super::{Config, Finding, Severity};
+use super::{Config, Finding, Phase, Progress, Severity};
 use crate::engine::Game;
 use crate::model::Model;
 use serde::Serialize;
@@ -51,11 +51,23 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
         (code, f.at.map(|l| (l.file.0, l.span.start, l.span.end)))
     };
     let mut seen: HashSet<_> = findings.iter().map(key).collect();
+    let per_config = cfg.explore_states as u64;
+    cfg.progress.report(Progress::Phase { phase: Phase::Search, total: super::configurations(model, cfg) * per_config });
     for players in model.min_players..=model.max_players {
         for options in option_sets(model, cfg.options.as_deref()) {
-            let Ok(game) = Game::new(model.clone(), players, &options) else { continue };
+            let Ok(game) = Game::new(model.clone(), players, &options) else {
+                cfg.progress.report(Progress::Done(per_config));
+                continue;
+            };
             let budget = Budget { max_states: cfg.explore_states, jobs: cfg.jobs, ..Budget::default() };
-            let report = explore(&game, &cfg.rulebook, budget);
+            // Progress in states visited, then the rest of this
+            // configuration's budget when it is exhausted early.
+            let told = std::cell::Cell::new(0u64);
+            let report = explore_observed(&game, &cfg.rulebook, budget, &|states| {
+                let now = (states as u64).min(per_config);
+                cfg.progress.report(Progress::Done(now.saturating_sub(told.replace(now))));
+            });
+            cfg.progress.report(Progress::Done(per_config.saturating_sub(told.get())));
             for (b, n) in branches.iter_mut().zip(&report.branches) {
                 b.explored |= *n > 0;
             }
@@ -121,9 +133,14 @@ pub fn guided(model: &Arc<Model>, cfg: &Config, known: &[Finding], branches: &[B
     let mut out = Guided { findings: Vec::new(), branches: branches.iter().map(|b| b.runs + u64::from(b.explored)).collect(), procs: fired.to_vec() };
     let key = |f: &Finding| (f.code.clone(), f.at.map(|l| (l.file.0, l.span.start, l.span.end)));
     let mut seen: HashSet<_> = known.iter().map(key).collect();
+    let games = u64::from(cfg.guided_games);
+    cfg.progress.report(Progress::Phase { phase: Phase::Guided, total: super::configurations(model, cfg) * games });
     for players in model.min_players..=model.max_players {
         for options in option_sets(model, cfg.options.as_deref()) {
-            let Ok(game) = Game::new(model.clone(), players, &options) else { continue };
+            let Ok(game) = Game::new(model.clone(), players, &options) else {
+                cfg.progress.report(Progress::Done(games));
+                continue;
+            };
             for seed in 0..u64::from(cfg.guided_games) {
                 if let Some(mut f) = guided_game(&game, cfg, seed, &mut out) {
                     if seen.insert(key(&f)) {
@@ -131,6 +148,7 @@ pub fn guided(model: &Arc<Model>, cfg: &Config, known: &[Finding], branches: &[B
                         out.findings.push(f);
                     }
                 }
+                cfg.progress.report(Progress::Done(1));
             }
         }
     }

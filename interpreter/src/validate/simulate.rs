@@ -6,7 +6,7 @@
 //! counterexample.
 
 use super::invariants::{self, Baseline};
-use super::{Config, Finding, Severity};
+use super::{Config, Finding, Phase, Progress, Severity};
 use crate::engine::{ExecErrorKind, Game, State};
 use crate::log::{GameLog, RandomAgent};
 use crate::model::{Loc, Model, ProcKind};
@@ -264,16 +264,24 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     // Loc compares spans loosely (spans are ignored by equality), so key by offsets.
     let mut seen: HashSet<FindingKey> = HashSet::new();
     let mut runs = Vec::new();
+    let games = u64::from(cfg.games);
+    cfg.progress.report(Progress::Phase { phase: Phase::Games, total: super::configurations(model, cfg) * games });
     for players in model.min_players..=model.max_players {
         for options in option_sets(model, cfg.options.as_deref()) {
-            let Ok(game) = Game::new(model.clone(), players, &options) else { continue };
+            let Ok(game) = Game::new(model.clone(), players, &options) else {
+                cfg.progress.report(Progress::Done(games));
+                continue;
+            };
             let start = Instant::now();
             if sites.is_empty() {
                 // The same rules compile to the same sites in every configuration.
                 sites = game.sites().to_vec();
                 branches = vec![(0, 0); sites.len()];
             }
-            let chunks = in_chunks(cfg.games, cfg.jobs, || Chunk::new(model, sites.len()), |chunk, i| chunk.play(&game, cfg, u64::from(i)));
+            let chunks = in_chunks(cfg.games, cfg.jobs, || Chunk::new(model, sites.len()), |chunk, i| {
+                chunk.play(&game, cfg, u64::from(i));
+                cfg.progress.report(Progress::Done(1));
+            });
             let mut lengths = Vec::with_capacity(cfg.games as usize);
             let mut failed = 0;
             // Chunks in seed order, each one's first problems in seed order:
