@@ -8,6 +8,7 @@ pub mod load;
 pub mod logfile;
 pub mod render;
 pub mod sources;
+pub mod ui;
 
 /// `println!` that does not panic when the reader has gone away
 /// (`grimoire play --auto | head`): output to a closed pipe is dropped.
@@ -16,5 +17,34 @@ macro_rules! say {
     ($($t:tt)*) => {{
         use std::io::Write as _;
         let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `print!` that does not panic when the reader has gone away.
+#[macro_export]
+macro_rules! put {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `eprintln!` that does not panic when stderr is closed or its reader has
+/// gone away (`grimoire check bad.rules 2>&1 | head -1`): output to a
+/// closed stream is dropped. Nothing in the CLI writes to stderr otherwise.
+#[macro_export]
+macro_rules! esay {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
+/// `eprint!` that does not panic (see [`esay!`]).
+#[macro_export]
+macro_rules! eput {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($t)*);
     }};
 }

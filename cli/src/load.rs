@@ -18,6 +18,16 @@ pub enum LoadError {
     /// Modules extend each other in a circle.
     #[error("`{0}` extends itself through its bases")]
     Cycle(String),
+    /// The rulebook is at fault, at a place: a file that is not UTF-8, a
+    /// module whose base cannot be read, modules that extend each other in
+    /// a circle. `sources` holds the file the diagnostic points into.
+    #[error("{}", diagnostic.message)]
+    Invalid {
+        /// The files the diagnostic's place indexes.
+        sources: Vec<Source>,
+        /// What is wrong, and where.
+        diagnostic: Box<grimoire_interpreter::Diagnostic>,
+    },
 }
 
 /// Read the given files, adding the base of any module that is not given,
@@ -25,7 +35,7 @@ pub enum LoadError {
 pub fn load(paths: &[PathBuf]) -> Result<Vec<Source>, LoadError> {
     let mut out: Vec<(PathBuf, Source)> = Vec::new();
     for p in paths {
-        add_with_bases(p, &mut out, 0)?;
+        add_with_bases(p, &mut out, &mut Vec::new())?;
     }
     Ok(out.into_iter().map(|(_, s)| s).collect())
 }
@@ -34,21 +44,55 @@ fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
-fn add_with_bases(path: &Path, out: &mut Vec<(PathBuf, Source)>, depth: usize) -> Result<(), LoadError> {
-    if depth > 16 {
+/// A diagnostic at `span` of the one file `name`.
+fn invalid(name: &Path, text: String, code: &'static str, message: String, span: grimoire_grammar::ast::Span, label: &str, help: &str) -> LoadError {
+    let at = grimoire_interpreter::model::Loc { file: grimoire_interpreter::model::FileId(0), span };
+    let diagnostic = grimoire_interpreter::Diagnostic::new(code, message, at, label).help(help);
+    LoadError::Invalid { sources: vec![Source { name: name.display().to_string(), text }], diagnostic: Box::new(diagnostic) }
+}
+
+/// `chain`: the files whose bases are being loaded, to tell a circle.
+fn add_with_bases(path: &Path, out: &mut Vec<(PathBuf, Source)>, chain: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+    if chain.len() > 16 {
         return Err(LoadError::Cycle(path.display().to_string()));
     }
     let key = canonical(path);
     if out.iter().any(|(k, _)| *k == key) {
         return Ok(());
     }
-    let text = std::fs::read_to_string(path).map_err(|err| LoadError::Read { path: path.display().to_string(), err })?;
+    let bytes = std::fs::read(path).map_err(|err| LoadError::Read { path: path.display().to_string(), err })?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            // Shown with the bad bytes replaced; the text before them is the same.
+            let at = e.utf8_error().valid_up_to();
+            let shown = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let byte = e.as_bytes().get(at).copied().unwrap_or(0);
+            let span = grimoire_grammar::ast::Span { start: at, end: at + '\u{fffd}'.len_utf8() };
+            let message = format!("`{}` is not UTF-8 text: byte 0x{byte:02x} cannot start a character here", path.display());
+            return Err(invalid(path, shown, grimoire_interpreter::diagnostic::codes::SYNTAX, message, span, "not UTF-8", "rulebooks are UTF-8 text: save the file as UTF-8"));
+        }
+    };
     // The header tells whether this is a module; a file that does not parse is
     // passed on as it is, and `compile` reports its syntax error.
     if let Ok(tree) = grimoire_grammar::parse(&text) {
         if let HeaderKind::Module { extends } = &tree.header.kind {
             let base = path.parent().unwrap_or(Path::new(".")).join(&extends.value);
-            add_with_bases(&base, out, depth + 1)?;
+            let module = grimoire_interpreter::diagnostic::codes::MODULE;
+            if chain.contains(&canonical(&base)) || canonical(&base) == key {
+                let message = format!("`{}` extends `{}`, which extends it back: modules extend each other in a circle", path.display(), extends.value);
+                return Err(invalid(path, text, module, message, extends.span, "extends a file that extends this one", "a module extends a base rulebook, which extends nothing"));
+            }
+            chain.push(key.clone());
+            let loaded = add_with_bases(&base, out, chain);
+            chain.pop();
+            match loaded {
+                Err(LoadError::Read { err, .. }) => {
+                    let message = format!("cannot read the base `{}` that this module extends: {err}", base.display());
+                    return Err(invalid(path, text, module, message, extends.span, "this file", "the path is relative to the module's folder"));
+                }
+                other => other?,
+            }
         }
     }
     if out.iter().any(|(k, _)| *k == key) {

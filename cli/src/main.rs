@@ -1,18 +1,46 @@
 //! `grimoire`: check, play, simulate and replay rulebooks.
 //!
-//! Exit codes: 0 success, 1 the rulebook is invalid (or a game found a rule
-//! problem), 2 the tool failed (unreadable file, bad arguments).
+//! Exit codes: 0 success, 1 the rulebook is invalid or a check failed (a
+//! game broke a rule, a scenario failed, a replay differs), 2 the tool
+//! failed (bad arguments, an unreadable file, an internal error), 130
+//! interrupted (see `grimoire_cli::ui`).
 
 mod commands;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use grimoire_cli::render::ErrorFormat;
+use grimoire_cli::ui::{ColorChoice, Ui, TOOL};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+const EXIT_CODES: &str = "Exit codes:
+  0    success
+  1    the rulebook is invalid, or a check failed (a game broke a rule, a
+       scenario failed, a replay differs from its log)
+  2    the tool failed (bad arguments, a file given that cannot be read, an
+       internal error); with --json, a JSON document with an \"error\" field
+  130  interrupted (Ctrl-C)
+
+With --json, every command prints one JSON document on stdout (docs/json.md).";
+
 #[derive(Parser)]
-#[command(name = "grimoire", version, about = "Turn tabletop rulebooks into data a computer can run and check")]
+#[command(name = "grimoire", version, about = "Turn tabletop rulebooks into data a computer can run and check", after_help = EXIT_CODES)]
 struct Cli {
+    /// When to colour the output: auto (on a terminal, unless NO_COLOR is
+    /// set), always, never.
+    #[arg(long, value_enum, global = true, default_value = "auto", value_name = "WHEN")]
+    color: ColorChoice,
+    /// How to print problems: human (the rulebook's text with boxes and
+    /// arrows), plain (the same in ASCII only), short (one line each:
+    /// `file:line:col: CODE message`), json (the same as --json). At most 50
+    /// are shown, then how many more (--json lists them all).
+    #[arg(long, value_enum, global = true, default_value = "human", value_name = "FORMAT")]
+    error_format: ErrorFormat,
+    /// Print only errors and the final result line(s): no progress, no
+    /// summary tables, no warnings.
+    #[arg(long, short, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -24,9 +52,9 @@ enum Command {
         /// The rulebook, then any modules (a module's base is loaded by itself).
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// How to print problems.
-        #[arg(long, value_enum, default_value = "human")]
-        error_format: ErrorFormat,
+        /// Print the result as JSON (docs/json.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Play a game in the terminal, or with random players (`--auto`).
     Play {
@@ -42,12 +70,15 @@ enum Command {
         /// Options of the rulebook to switch on.
         #[arg(long = "option")]
         options: Vec<String>,
-        /// Random players play to the end; the log is printed as JSON.
+        /// Random players play to the end; every move and the outcome are printed.
         #[arg(long)]
         auto: bool,
-        /// Also write the log to this file.
+        /// Write the game's log to this file (for `grimoire replay`).
         #[arg(long)]
         log: Option<PathBuf>,
+        /// With --auto: print the result, with the game's log, as JSON (docs/json.md).
+        #[arg(long, requires = "auto")]
+        json: bool,
     },
     /// Random playouts: speed, game length, wins by seat, rules fired.
     Simulate {
@@ -72,7 +103,7 @@ enum Command {
         /// A per-player counter (a score) whose final values to report by seat.
         #[arg(long)]
         score: Option<String>,
-        /// Print a JSON report.
+        /// Print the report as JSON (docs/json.md).
         #[arg(long)]
         json: bool,
         /// Threads to play the games on (the report does not depend on it).
@@ -100,15 +131,12 @@ enum Command {
         /// Where counterexample logs are written.
         #[arg(long, default_value = "counterexamples")]
         save: PathBuf,
-        /// Print the report as JSON (schema: docs/validate.md).
+        /// Print the report as JSON (docs/json.md).
         #[arg(long)]
         json: bool,
         /// Write the source and the rulebook side by side as an HTML page.
         #[arg(long)]
         html: Option<PathBuf>,
-        /// How to print findings.
-        #[arg(long, value_enum, default_value = "human")]
-        error_format: ErrorFormat,
         /// Threads to play the games on (the report does not depend on it).
         #[arg(long, short, default_value_t = commands::cores(), value_parser = clap::value_parser!(u32).range(1..))]
         jobs: u32,
@@ -148,7 +176,7 @@ enum Command {
         /// Count the move sequences of 1 to N plies instead ("perft").
         #[arg(long)]
         perft: Option<u32>,
-        /// Print the report as JSON.
+        /// Print the report as JSON (docs/json.md).
         #[arg(long)]
         json: bool,
         /// Threads to expand each level on (the report does not depend on it).
@@ -157,8 +185,11 @@ enum Command {
     },
     /// Replay a game log and check that it gives the same game.
     Replay {
-        /// A log written by `play --auto` or `play --log`.
+        /// A log written by `play --log` or `validate` (a counterexample).
         log: PathBuf,
+        /// Print the result as JSON (docs/json.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Run the scenarios of a rulebook and its modules.
     Test {
@@ -168,35 +199,114 @@ enum Command {
         /// Only the scenarios whose name contains this text.
         #[arg(long)]
         filter: Option<String>,
-        /// Print the results as JSON.
+        /// Print the results as JSON (docs/json.md).
         #[arg(long)]
         json: bool,
     },
 }
 
+impl Command {
+    /// The subcommand's name, and whether it was asked for JSON.
+    fn name_and_json(&self) -> (&'static str, bool) {
+        match self {
+            Command::Check { json, .. } => ("check", *json),
+            Command::Play { json, .. } => ("play", *json),
+            Command::Simulate { json, .. } => ("simulate", *json),
+            Command::Validate { json, .. } => ("validate", *json),
+            Command::Explore { json, .. } => ("explore", *json),
+            Command::Replay { json, .. } => ("replay", *json),
+            Command::Test { json, .. } => ("test", *json),
+        }
+    }
+}
+
+/// The subcommands that print JSON, as named on the command line.
+const COMMANDS: [&str; 7] = ["check", "play", "simulate", "validate", "explore", "replay", "test"];
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Check { files, error_format } => commands::check(&files, error_format),
-        Command::Play { files, players, seed, options, auto, log } => commands::play(&files, players, seed, &options, auto, log.as_deref()),
-        Command::Simulate { files, players, games, seed, options, max_decisions, score, json, jobs, unchecked } => {
-            commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), json, jobs: jobs as usize, unchecked })
-        }
-        Command::Replay { log } => commands::replay(&log),
-        Command::Test { files, filter, json } => commands::test::test(commands::test::Args { files: &files, filter: filter.as_deref(), json }),
-        Command::Validate { files, games, max_decisions, sources, save, json, html, error_format, jobs, options, explore_states, guided_games } => {
-            commands::validate::validate(commands::validate::Args { files: &files, games, max_decisions, sources: &sources, json, save: &save, format: error_format, html: html.as_deref(), jobs: jobs as usize, options: &options, explore_states, guided_games })
-        }
-        Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, json, jobs } => {
-            let budget = grimoire_interpreter::validate::explore::Budget { max_states, max_depth, max_bytes, jobs: jobs as usize };
-            commands::explore(&files, players, &options, budget, perft, json)
-        }
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let clap_color = match flag_value(&args, "--color").as_deref() {
+        Some("always") => clap::ColorChoice::Always,
+        Some("never") => clap::ColorChoice::Never,
+        _ => clap::ColorChoice::Auto,
     };
-    match result {
-        Ok(code) => code,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
+    let parsed = Cli::command().color(clap_color).try_get_matches_from(&args).and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e, &args),
+    };
+    let (name, json) = cli.command.name_and_json();
+    let ui = Ui::new(name, cli.error_format, json, cli.quiet, cli.color);
+    // A bug that panics is a tool failure too (exit 2, and a JSON document
+    // with --json); the panic message is on stderr.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli.command, &ui))) {
+        Ok(Ok(code)) => code,
+        Ok(Err(message)) => tool_failure(&ui, &message),
+        Err(_) => tool_failure(&ui, "internal error: grimoire panicked (a bug of grimoire; the message is above)"),
+    }
+}
+
+/// Exit 2 with the message, as a JSON document with --json.
+fn tool_failure(ui: &Ui, message: &str) -> ExitCode {
+    if ui.json {
+        return ui.emit(TOOL, Some(message), serde_json::json!([]), serde_json::Value::Null);
+    }
+    grimoire_cli::esay!("{}: {message}", ui.paint_err("error", grimoire_cli::ui::colors::RED));
+    ExitCode::from(TOOL)
+}
+
+/// Bad arguments: clap's message and exit 2 (0 for --help and --version),
+/// or with --json (or --error-format json) after a known subcommand, the
+/// command's JSON document with the message as its error.
+fn usage_error(e: &clap::Error, args: &[OsString]) -> ExitCode {
+    use clap::error::ErrorKind;
+    let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let command = words.iter().find_map(|w| COMMANDS.iter().find(|c| **c == *w).copied());
+    let json = words.contains(&"--json") || flag_value(args, "--error-format").as_deref() == Some("json");
+    let shown = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand);
+    match command {
+        Some(command) if json && !shown => {
+            let ui = Ui::plain(command);
+            let message = e.render().to_string();
+            ui.emit(TOOL, Some(message.trim_end()), serde_json::json!([]), serde_json::Value::Null)
+        }
+        _ => {
+            let _ = e.print();
+            ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(TOOL))
+        }
+    }
+}
+
+/// The value of `--flag VALUE` or `--flag=VALUE`, the last one given.
+fn flag_value(args: &[OsString], flag: &str) -> Option<String> {
+    let words: Vec<&str> = args.iter().filter_map(|a| a.to_str()).collect();
+    let mut found = None;
+    for (i, w) in words.iter().enumerate() {
+        if *w == flag {
+            found = words.get(i + 1).map(|v| v.to_string());
+        } else if let Some(v) = w.strip_prefix(flag).and_then(|rest| rest.strip_prefix('=')) {
+            found = Some(v.to_string());
+        }
+    }
+    found
+}
+
+fn run(command: Command, ui: &Ui) -> Result<ExitCode, String> {
+    match command {
+        Command::Check { files, json: _ } => commands::check(&files, ui),
+        Command::Play { files, players, seed, options, auto, log, json: _ } => commands::play(&files, players, seed, &options, auto, log.as_deref(), ui),
+        Command::Simulate { files, players, games, seed, options, max_decisions, score, json: _, jobs, unchecked } => {
+            commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), jobs: jobs as usize, unchecked }, ui)
+        }
+        Command::Replay { log, json: _ } => commands::replay(&log, ui),
+        Command::Test { files, filter, json: _ } => commands::test::test(commands::test::Args { files: &files, filter: filter.as_deref() }, ui),
+        Command::Validate { files, games, max_decisions, sources, save, json: _, html, jobs, options, explore_states, guided_games } => commands::validate::validate(
+            commands::validate::Args { files: &files, games, max_decisions, sources: &sources, save: &save, html: html.as_deref(), jobs: jobs as usize, options: &options, explore_states, guided_games },
+            ui,
+        ),
+        Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, json: _, jobs } => {
+            let budget = grimoire_interpreter::validate::explore::Budget { max_states, max_depth, max_bytes, jobs: jobs as usize };
+            commands::explore(&files, players, &options, budget, perft, ui)
         }
     }
 }

@@ -1,5 +1,7 @@
-//! Diagnostics and run-time findings as text for people (miette) or JSON.
+//! Diagnostics and run-time findings as text for people (miette), as one
+//! line each (`--error-format short`), or as JSON.
 
+use crate::ui::{line_col, MAX_SHOWN};
 use grimoire_interpreter::engine::ExecError;
 use grimoire_interpreter::model::Loc;
 use grimoire_interpreter::{Diagnostic, Source};
@@ -9,19 +11,40 @@ use serde::Serialize;
 /// How to print diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ErrorFormat {
-    /// Boxes, arrows and colours when the terminal has them.
+    /// The rulebook's text with boxes and arrows (Unicode), coloured on a
+    /// terminal (`--color`).
     Human,
-    /// Human, without colours or unicode art (for logs and tests).
+    /// The same in ASCII only: no Unicode boxes or box-drawing characters
+    /// (for logs, screen readers and old terminals).
     Plain,
-    /// One JSON document.
+    /// One line per diagnostic or finding: `file:line:col: CODE message`.
+    Short,
+    /// The command's JSON document on stdout (the same as `--json`).
     Json,
 }
 
-fn handler(format: ErrorFormat) -> GraphicalReportHandler {
-    let theme = if format == ErrorFormat::Plain || std::env::var_os("NO_COLOR").is_some() {
-        GraphicalTheme::unicode_nocolor()
-    } else {
-        GraphicalTheme::unicode()
+/// How to draw: the format and whether the stream has colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// The format.
+    pub format: ErrorFormat,
+    /// ANSI colours.
+    pub color: bool,
+}
+
+impl From<ErrorFormat> for Style {
+    /// A format without colour.
+    fn from(format: ErrorFormat) -> Style {
+        Style { format, color: false }
+    }
+}
+
+fn handler(style: Style) -> GraphicalReportHandler {
+    let theme = match (style.format, style.color) {
+        (ErrorFormat::Plain, true) => GraphicalTheme::ascii(),
+        (ErrorFormat::Plain, false) => GraphicalTheme::none(),
+        (_, true) => GraphicalTheme::unicode(),
+        (_, false) => GraphicalTheme::unicode_nocolor(),
     };
     GraphicalReportHandler::new_themed(theme).with_width(100)
 }
@@ -41,33 +64,68 @@ fn report(handler: &GraphicalReportHandler, d: MietteDiagnostic, src: Option<&So
     out
 }
 
-/// Render resolution diagnostics for people.
+/// Render resolution diagnostics for people, all of them, without colour.
 pub fn human(diags: &[Diagnostic], sources: &[Source], format: ErrorFormat) -> String {
-    let h = handler(format);
-    let mut out = String::new();
-    for d in diags {
-        let src = sources.get(d.at.file.idx());
-        let mut labels = vec![LabeledSpan::at(d.at.span, d.label.clone())];
-        let mut help = d.help.clone();
-        for (loc, label) in &d.related {
-            if loc.file == d.at.file {
-                labels.push(LabeledSpan::at(loc.span, label.clone()));
-            } else {
-                let other = sources.get(loc.file.idx()).map(|s| s.name.as_str()).unwrap_or("?");
-                let note = format!("{label}: in `{other}`");
-                help = Some(match help {
-                    Some(h) => format!("{h}\n{note}"),
-                    None => note,
-                });
-            }
-        }
-        let mut md = MietteDiagnostic::new(d.message.clone()).with_code(d.code).with_severity(Severity::Error).with_labels(labels);
-        if let Some(h) = help {
-            md = md.with_help(h);
-        }
-        out.push_str(&report(&h, md, src));
-    }
+    diags.iter().map(|d| diagnostic(d, sources, format.into())).collect()
+}
+
+/// Render resolution diagnostics in a text format (human, plain or short),
+/// the first [`MAX_SHOWN`] of them, then how many more there are.
+pub fn diagnostics(diags: &[Diagnostic], sources: &[Source], style: Style) -> String {
+    let mut out: String = diags.iter().take(MAX_SHOWN).map(|d| diagnostic(d, sources, style)).collect();
+    out.push_str(&more(diags.len()));
     out
+}
+
+/// "... and N more" when `total` passes [`MAX_SHOWN`], else nothing.
+pub fn more(total: usize) -> String {
+    if total > MAX_SHOWN {
+        format!("... and {} more (every one of them with --json)\n", total - MAX_SHOWN)
+    } else {
+        String::new()
+    }
+}
+
+/// One diagnostic in a text format.
+pub fn diagnostic(d: &Diagnostic, sources: &[Source], style: Style) -> String {
+    let src = sources.get(d.at.file.idx());
+    if style.format == ErrorFormat::Short {
+        return short(src, Some(d.at), d.code, &d.message) + "\n";
+    }
+    let h = handler(style);
+    let mut labels = vec![LabeledSpan::at(d.at.span, d.label.clone())];
+    let mut help = d.help.clone();
+    for (loc, label) in &d.related {
+        if loc.file == d.at.file {
+            labels.push(LabeledSpan::at(loc.span, label.clone()));
+        } else {
+            let other = sources.get(loc.file.idx()).map(|s| s.name.as_str()).unwrap_or("?");
+            let note = format!("{label}: in `{other}`");
+            help = Some(match help {
+                Some(h) => format!("{h}\n{note}"),
+                None => note,
+            });
+        }
+    }
+    let mut md = MietteDiagnostic::new(d.message.clone()).with_code(d.code).with_severity(Severity::Error).with_labels(labels);
+    if let Some(h) = help {
+        md = md.with_help(h);
+    }
+    report(&h, md, src)
+}
+
+/// `file:line:col: CODE message` (line and column from 1, the column in
+/// characters), or `file: CODE message` without a place, on one line.
+fn short(src: Option<&Source>, at: Option<Loc>, code: &str, message: &str) -> String {
+    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    let name = src.map(|s| s.name.as_str()).unwrap_or("grimoire");
+    match (src, at) {
+        (Some(s), Some(at)) => {
+            let (line, col) = line_col(&s.text, at.span.start);
+            format!("{name}:{line}:{col}: {code} {message}")
+        }
+        _ => format!("{name}: {code} {message}"),
+    }
 }
 
 /// A diagnostic as JSON.
@@ -84,15 +142,8 @@ struct JsonDiagnostic<'a> {
     help: Option<&'a str>,
 }
 
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = text.get(..offset.min(text.len())).unwrap_or("");
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
-    (line, col)
-}
-
-/// Render resolution diagnostics as one JSON array.
-pub fn json(diags: &[Diagnostic], sources: &[Source]) -> String {
+/// Resolution diagnostics as a JSON array, every one of them.
+pub fn json_value(diags: &[Diagnostic], sources: &[Source]) -> serde_json::Value {
     let items: Vec<JsonDiagnostic> = diags
         .iter()
         .map(|d| {
@@ -111,12 +162,22 @@ pub fn json(diags: &[Diagnostic], sources: &[Source]) -> String {
             }
         })
         .collect();
-    serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into())
+    serde_json::to_value(items).unwrap_or_else(|_| serde_json::Value::Array(Vec::new()))
+}
+
+/// Render resolution diagnostics as one JSON array.
+pub fn json(diags: &[Diagnostic], sources: &[Source]) -> String {
+    serde_json::to_string_pretty(&json_value(diags, sources)).unwrap_or_else(|_| "[]".into())
 }
 
 /// Render a run-time finding with the rulebook text it points at.
-pub fn exec_error(e: &ExecError, sources: &[Source], format: ErrorFormat) -> String {
-    let h = handler(format);
+pub fn exec_error(e: &ExecError, sources: &[Source], style: Style) -> String {
+    if style.format == ErrorFormat::Short {
+        let src = e.at.and_then(|at| sources.get(at.file.idx())).or(sources.first());
+        let rule = e.rule.as_ref().map(|r| format!(" (while running `{r}`)")).unwrap_or_default();
+        return short(src, e.at, e.kind.code(), &format!("{}{rule}", e.message)) + "\n";
+    }
+    let h = handler(style);
     let mut md = MietteDiagnostic::new(e.message.clone()).with_code(e.kind.code()).with_severity(Severity::Error);
     if let Some(rule) = &e.rule {
         md = md.with_help(format!("while running `{rule}`"));
@@ -128,10 +189,27 @@ pub fn exec_error(e: &ExecError, sources: &[Source], format: ErrorFormat) -> Str
     report(&h, md, src)
 }
 
+/// A run-time error as JSON: `code`, `message`, `rule` (the procedure
+/// running, or null) and its place (`file`, `line`, `column`, `start`,
+/// `end`; null when the error has none).
+pub fn exec_error_json(e: &ExecError, sources: &[Source]) -> serde_json::Value {
+    let place = e.at.and_then(|at| sources.get(at.file.idx()).map(|s| (s, at)));
+    let (file, line, column, start, end) = match place {
+        Some((s, at)) => {
+            let (line, column) = line_col(&s.text, at.span.start);
+            (Some(s.name.as_str()), Some(line), Some(column), Some(at.span.start), Some(at.span.end))
+        }
+        None => (None, None, None, None, None),
+    };
+    serde_json::json!({
+        "code": e.kind.code(), "message": e.message, "rule": e.rule,
+        "file": file, "line": line, "column": column, "start": start, "end": end,
+    })
+}
+
 /// Render a validator finding with the rulebook text it points at.
-pub fn finding(f: &grimoire_interpreter::validate::Finding, sources: &[Source], format: ErrorFormat) -> String {
+pub fn finding(f: &grimoire_interpreter::validate::Finding, sources: &[Source], style: Style) -> String {
     use grimoire_interpreter::validate::Severity as S;
-    let h = handler(format);
     let severity = if f.severity == S::Error { Severity::Error } else { Severity::Warning };
     let mut title = f.message.clone();
     if let Some(p) = f.players {
@@ -144,6 +222,11 @@ pub fn finding(f: &grimoire_interpreter::validate::Finding, sources: &[Source], 
         }
         title.push(')');
     }
+    if style.format == ErrorFormat::Short {
+        let src = f.at.and_then(|at| sources.get(at.file.idx())).or(sources.first());
+        return short(src, f.at, &f.code, &title) + "\n";
+    }
+    let h = handler(style);
     let mut md = MietteDiagnostic::new(title).with_code(f.code.clone()).with_severity(severity);
     if let Some(help) = &f.help {
         md = md.with_help(help.clone());

@@ -1,6 +1,8 @@
 //! Golden tests of the real `grimoire` binary on the real rulebooks and the
-//! fixtures: exit codes (0 ok, 1 invalid rulebook, 2 tool failure), what the
-//! user reads on stderr, and the JSON the tools print.
+//! fixtures: exit codes (0 ok, 1 invalid rulebook or failed check, 2 tool
+//! failure, 130 interrupted), what the user reads on stderr, the JSON the
+//! tools print (checked against the schemas of docs/schemas/), colour, the
+//! error formats, `--quiet`, progress, and output to closed streams.
 
 use grimoire_interpreter::log::{replay, GameLog};
 use grimoire_interpreter::{compile, Source};
@@ -103,7 +105,8 @@ fn check_json_lists_the_code_and_the_place() {
     let out = run(&["check", "--error-format", "json", TYPO]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON on stdout");
-    let items = v.as_array().expect("an array of diagnostics");
+    assert_eq!((&v["exit_code"], &v["report"], &v["error"]), (&serde_json::json!(1), &serde_json::Value::Null, &serde_json::Value::Null), "{v}");
+    let items = v["diagnostics"].as_array().expect("an array of diagnostics");
     assert_eq!(items.len(), 1, "{v}");
     assert_eq!(items[0]["code"], "E0101");
     assert!(items[0]["message"].as_str().is_some_and(|m| m.contains("dragn")), "{v}");
@@ -117,11 +120,16 @@ fn check_json_lists_the_code_and_the_place() {
 }
 
 #[test]
-fn check_json_is_an_empty_list_for_a_valid_rulebook() {
-    let out = run(&["check", "--error-format", "json", GRAIL_CUP]);
+fn check_json_of_a_valid_rulebook_has_no_diagnostics_and_a_report() {
+    let out = run(&["check", "--json", GRAIL_CUP]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
-    assert_eq!(v, serde_json::json!([]));
+    assert_eq!(v["diagnostics"], serde_json::json!([]));
+    assert_eq!(v["report"]["rulebook"], "grail_cup", "{v}");
+    assert_eq!((v["report"]["min_players"].as_u64(), v["report"]["max_players"].as_u64()), (Some(3), Some(8)), "{v}");
+    // `--error-format json` is the same document.
+    let same = run(&["check", "--error-format", "json", GRAIL_CUP]);
+    assert_eq!(same.stdout, out.stdout);
 }
 
 #[test]
@@ -153,16 +161,17 @@ fn bad_arguments_are_a_tool_failure() {
 
 #[test]
 fn play_auto_prints_a_log_that_replays() {
-    let out = run(&["play", GRAIL_CUP, "-p", "4", "-s", "3", "--auto"]);
+    let file = work_file("play-auto.json");
+    let out = run(&["play", GRAIL_CUP, "-p", "4", "-s", "3", "--auto", "--json", "--log", file.to_str().expect("utf-8 path")]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let log: GameLog = serde_json::from_slice(&out.stdout).expect("a JSON game log");
+    let printed: GameLog = serde_json::from_value(json_of(&out)["report"]["log"].clone()).expect("a JSON game log");
+    let log: GameLog = serde_json::from_str(&std::fs::read_to_string(&file).expect("log written")).expect("a JSON game log");
+    assert_eq!((&printed.steps, &printed.outcome, &printed.final_fingerprint), (&log.steps, &log.outcome, &log.final_fingerprint));
     assert_eq!((log.players, log.seed), (4, 3));
     assert!(!log.steps.is_empty());
     assert!(log.outcome.as_deref().is_some_and(|o| o.ends_with(" wins")), "{:?}", log.outcome);
     assert!(log.error.is_none(), "{:?}", log.error);
 
-    let file = temp_file("play-auto.json");
-    std::fs::write(&file, &out.stdout).expect("temp file");
     let ok = run(&["replay", file.to_str().expect("utf-8 path")]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
     let said = String::from_utf8_lossy(&ok.stdout);
@@ -190,9 +199,15 @@ fn play_with_a_log_file_writes_the_same_log() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let written = std::fs::read_to_string(&file).expect("log written");
     let _ = std::fs::remove_file(&file);
-    let printed: GameLog = serde_json::from_slice(&out.stdout).expect("JSON");
     let saved: GameLog = serde_json::from_str(&written).expect("JSON");
-    assert_eq!(printed, saved);
+    // Without --json, the moves and the outcome, for people.
+    let said = stdout(&out);
+    let last = said.lines().last().unwrap_or("");
+    assert_eq!(last, format!("{} after {} decisions (seed 9)", saved.outcome.as_deref().unwrap_or("?"), saved.steps.len()), "{said}");
+    assert_eq!(said.lines().count(), saved.steps.len() + 1, "one line per move, then the outcome: {said}");
+    let json = run(&["play", GRAIL_CUP, "-p", "5", "-s", "9", "--auto", "--json"]);
+    let printed: GameLog = serde_json::from_value(json_of(&json)["report"]["log"].clone()).expect("JSON");
+    assert_eq!((printed.steps, printed.final_fingerprint, printed.outcome), (saved.steps, saved.final_fingerprint, saved.outcome));
 }
 
 #[test]
@@ -218,7 +233,7 @@ fn play_reads_choices_from_the_terminal() {
 fn simulate_json_reports_every_game() {
     let out = run(&["simulate", GRAIL_CUP, "-p", "3", "-g", "50", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let v = report_of(&out);
     assert_eq!(v["games"], 50);
     assert_eq!(v["players"], 3);
     assert_eq!(v["failures"].as_array().map(Vec::len), Some(0), "{v}");
@@ -251,6 +266,19 @@ fn json_of(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("JSON on stdout ({e}): {}{}", String::from_utf8_lossy(&out.stdout), stderr(out)))
 }
 
+/// The `report` of a command's JSON document.
+fn report_of(out: &Output) -> serde_json::Value {
+    let v = json_of(out);
+    assert!(v["report"].is_object(), "a report: {v}");
+    v["report"].clone()
+}
+
+/// stderr without the one-line summary a long run prints when its
+/// progress bar is hidden (it holds the time taken).
+fn without_summary(text: &str) -> String {
+    text.lines().filter(|l| !["simulated ", "validated ", "explored "].iter().any(|s| l.starts_with(s))).map(|l| format!("{l}\n")).collect()
+}
+
 #[test]
 fn simulate_gives_the_same_report_on_one_thread_and_on_three() {
     let args = ["simulate", GRAIL_CUP, "-p", "4", "-g", "300", "-s", "5", "--json"];
@@ -258,7 +286,7 @@ fn simulate_gives_the_same_report_on_one_thread_and_on_three() {
     let three = run(&[&args[..], &["--jobs", "3"]].concat());
     assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
     assert_eq!(three.status.code(), Some(0), "{}", stderr(&three));
-    let (one, three) = (json_of(&one), json_of(&three));
+    let (one, three) = (report_of(&one), report_of(&three));
     assert!(one["seconds"].is_f64() && one["games_per_second"].is_f64(), "the timings are there: {one}");
     let wins: u64 = one["wins_by_seat"].as_array().expect("wins by seat").iter().filter_map(serde_json::Value::as_u64).sum();
     assert_eq!((one["games"].as_u64(), one["first_seed"].as_u64(), wins), (Some(300), Some(5), 300), "{one}");
@@ -272,7 +300,7 @@ fn simulate_gives_the_same_report_on_one_thread_and_on_three() {
     let three = run(&[&conflict[..], &["--jobs", "3", "--json"]].concat());
     assert_eq!(one.status.code(), Some(1), "a game failed: {}", stderr(&one));
     assert_eq!(three.status.code(), Some(1), "a game failed: {}", stderr(&three));
-    let (one, three) = (json_of(&one), json_of(&three));
+    let (one, three) = (report_of(&one), report_of(&three));
     let seeds: Vec<u64> = one["failures"].as_array().expect("failures").iter().filter_map(|f| f["seed"].as_u64()).collect();
     assert!(seeds.len() > 100 && seeds.len() < 200, "most games fail, not all: {seeds:?}");
     assert!(seeds.windows(2).all(|w| w[0] < w[1]), "failures in seed order: {seeds:?}");
@@ -281,7 +309,7 @@ fn simulate_gives_the_same_report_on_one_thread_and_on_three() {
     let one = run(&[&conflict[..], &["--jobs", "1"]].concat());
     let three = run(&[&conflict[..], &["--jobs", "3"]].concat());
     assert!(stderr(&one).contains("R0009"), "the first failure is shown: {}", stderr(&one));
-    assert_eq!(stderr(&one), stderr(&three), "the same first failure is shown");
+    assert_eq!(without_summary(&stderr(&one)), without_summary(&stderr(&three)), "the same first failure is shown");
     let said = String::from_utf8_lossy(&three.stdout);
     assert!(said.contains("on 3 threads"), "{said}");
 }
@@ -290,7 +318,7 @@ fn simulate_gives_the_same_report_on_one_thread_and_on_three() {
 fn simulate_reports_plies_next_to_decisions() {
     let out = run(&["simulate", GRAIL_CUP, "-p", "4", "-g", "200", "-s", "1", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v = json_of(&out);
+    let v = report_of(&out);
     let field = |name: &str| v[name].as_u64().unwrap_or_else(|| panic!("`{name}` is a count: {v}"));
     let decisions = [field("decisions_min"), field("decisions_median"), field("decisions_max")];
     let plies = [field("plies_min"), field("plies_median"), field("plies_max")];
@@ -339,7 +367,7 @@ fn validate_passes_grail_cup_and_fails_a_broken_fixture() {
         return assert_missing_source_is_reported(&ok);
     }
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
-    let v: serde_json::Value = serde_json::from_slice(&ok.stdout).expect("JSON");
+    let v = report_of(&ok);
     assert_eq!(v["trace"]["not_found"], 0, "every citation is found in the source");
 }
 
@@ -355,7 +383,7 @@ fn validate_gives_the_same_findings_on_one_thread_and_on_two() {
             let _ = std::fs::remove_dir_all(&dir);
             let out = run(&["validate", fixture, "--games", "300", "--json", "--jobs", jobs, "--save", dir.to_str().expect("utf-8 path")]);
             assert_eq!(out.status.code(), Some(1), "{fixture} is broken: {}", stderr(&out));
-            reports.push(json_of(&out));
+            reports.push(report_of(&out));
             let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
                 .map(|d| d.filter_map(Result::ok).map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap_or_default())).collect())
                 .unwrap_or_default();
@@ -402,11 +430,11 @@ fn validate_writes_the_side_by_side_page() {
 #[test]
 fn simulate_checks_declared_invariants_unless_told_not_to() {
     let drift = "tests/fixtures/validate/drift.rules";
-    let checked = json_of(&run(&["simulate", drift, "-p", "2", "-g", "30", "-s", "0", "--json"]));
+    let checked = report_of(&run(&["simulate", drift, "-p", "2", "-g", "30", "-s", "0", "--json"]));
     let failures = checked["failures"].as_array().expect("a list");
     assert!(!failures.is_empty(), "the drifting score must be caught: {checked}");
     assert!(failures.iter().all(|f| f["message"].as_str().is_some_and(|m| m.contains("`score_is_chips` does not hold"))), "{checked}");
-    let unchecked = json_of(&run(&["simulate", drift, "-p", "2", "-g", "30", "-s", "0", "--json", "--unchecked"]));
+    let unchecked = report_of(&run(&["simulate", drift, "-p", "2", "-g", "30", "-s", "0", "--json", "--unchecked"]));
     assert_eq!(unchecked["failures"].as_array().map(Vec::len), Some(0), "{unchecked}");
 }
 
@@ -478,7 +506,7 @@ test result: FAILED. 4 passed; 1 failed; 1 skipped
 fn test_json_gives_each_scenario_its_status_and_the_failure() {
     let out = run(&["test", SCEN_FAIL, "--json"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let v = json_of(&out);
+    let v = report_of(&out);
     assert_eq!((v["passed"].as_u64(), v["failed"].as_u64(), v["skipped"].as_u64()), (Some(4), Some(1), Some(1)), "{v}");
     let scenarios = v["scenarios"].as_array().expect("a list");
     let names: Vec<&str> = scenarios.iter().filter_map(|s| s["name"].as_str()).collect();
@@ -536,13 +564,13 @@ fn test_passes_the_scenarios_of_the_real_rulebooks() {
         let mut args = vec!["test", "--json"];
         args.extend(files.iter().copied());
         let out = run(&args);
-        let v = json_of(&out);
+        let v = report_of(&out);
         assert_eq!(out.status.code(), Some(0), "{files:?}: {v}");
         assert_eq!((v["failed"].as_u64(), v["skipped"].as_u64()), (Some(0), Some(0)), "{v}");
         assert!(v["passed"].as_u64().is_some_and(|n| n >= 6), "{files:?}: {v}");
     }
     // Without La Faveur du Roi, the scenario that needs it is skipped, not failed.
-    let v = json_of(&run(&["test", "--json", merlin[0], merlin[2]]));
+    let v = report_of(&run(&["test", "--json", merlin[0], merlin[2]]));
     assert_eq!((v["failed"].as_u64(), v["skipped"].as_u64()), (Some(0), Some(1)), "{v}");
 }
 
@@ -571,4 +599,739 @@ fn replay_refuses_a_log_whose_option_does_not_exist() {
     game.apply(&mut st, 0).expect("the game goes on as before");
     assert!(st.is_over(), "sound.rules at seed 1 ends after two decisions");
     assert_eq!(game.apply(&mut st, 0).expect_err("the game is over").kind.code(), "R0011");
+}
+
+// ------------------------------------------------- conventions of the command line
+
+const EMPTY_DECK: &str = "tests/fixtures/validate/empty_deck.rules";
+const SETUP_SHORT: &str = "tests/fixtures/validate/setup_short.rules";
+const CONFLICT: &str = "tests/fixtures/validate/conflict.rules";
+const TIC_TAC_TOE: &str = "rulebooks/classic/tic-tac-toe.rules";
+/// Small budgets, so that `validate` runs in a moment.
+const SMALL: [&str; 6] = ["--games", "20", "--explore-states", "500", "--guided-games", "1"];
+
+/// `args` with the environment changed by `env`: `(name, Some(value))` sets,
+/// `(name, None)` removes (`run` sets `NO_COLOR`).
+fn run_env(args: &[&str], env: &[(&str, Option<&str>)]) -> Output {
+    let mut cmd = Command::new(grimoire());
+    cmd.args(args).current_dir(root()).env("NO_COLOR", "1");
+    for (k, v) in env {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    cmd.output().expect("grimoire runs")
+}
+
+/// A path of this test's own under the working directory the binary runs
+/// in (`target/cli-tests-PID/`): a log there may name the rulebooks of the
+/// repository (a log may only name files under its root).
+fn work_file(name: &str) -> PathBuf {
+    let dir = root().join("target").join(format!("cli-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder under target/");
+    dir.join(name)
+}
+
+/// A counterexample directory of its own for a test.
+fn save_dir(name: &str) -> String {
+    let dir = work_file(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir.to_str().expect("utf-8 path").to_string()
+}
+
+/// The text without its ANSI colour sequences.
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == ESC {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `validate FILE` with small budgets, saving counterexamples in `save`.
+fn validate_args<'a>(file: &'a str, save: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["validate", file, "--save", save];
+    args.extend(SMALL);
+    args.extend(more);
+    args
+}
+
+/// What `grimoire args` writes on a terminal (stdout and stderr together,
+/// lines ending in `\r\n`), through `script` (util-linux), which gives it a
+/// pseudo-terminal; `None` when `script` cannot be run here.
+fn on_a_terminal(args: &[&str], env: &[(&str, Option<&str>)]) -> Option<String> {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let line: Vec<String> = std::iter::once(grimoire().to_str().expect("utf-8 path")).chain(args.iter().copied()).map(quote).collect();
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &line.join(" "), "/dev/null"]).current_dir(root()).stdin(std::process::Stdio::null()).env_remove("NO_COLOR");
+    for (k, v) in env {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    match cmd.output() {
+        Ok(out) if out.status.code().is_some() => Some(String::from_utf8_lossy(&out.stdout).into_owned()),
+        _ => {
+            eprintln!("`script` cannot run here: what grimoire does on a terminal was not checked");
+            None
+        }
+    }
+}
+
+const ESC: char = '\u{1b}';
+
+#[test]
+fn colour_only_on_a_terminal_unless_no_color_or_the_flag_says_otherwise() {
+    // Into a pipe: no colour by default, even without NO_COLOR.
+    let piped = run_env(&["check", TYPO], &[("NO_COLOR", None)]);
+    assert_eq!(piped.status.code(), Some(1));
+    assert!(!stderr(&piped).contains(ESC), "no colour into a pipe: {:?}", stderr(&piped));
+    // --color always wins over the pipe, and over NO_COLOR (a flag given for
+    // this run overrides the environment: no-color.org).
+    for env in [None, Some("1")] {
+        let always = run_env(&["check", TYPO, "--color", "always"], &[("NO_COLOR", env)]);
+        assert!(stderr(&always).contains(ESC), "--color always, NO_COLOR={env:?}: {:?}", stderr(&always));
+    }
+    // The validate report and the simulate error follow the flag too.
+    let save = save_dir("colour");
+    let report = run(&validate_args(EMPTY_DECK, &save, &["--color", "always"]));
+    assert!(stdout(&report).contains("\u{1b}[1;31m1 error(s)"), "the result line in red: {:?}", stdout(&report));
+    assert!(stderr(&report).contains(ESC), "{:?}", stderr(&report));
+    let report = run(&validate_args(EMPTY_DECK, &save, &["--color", "never"]));
+    let _ = std::fs::remove_dir_all(&save);
+    assert!(!stdout(&report).contains(ESC) && !stderr(&report).contains(ESC));
+    let sim = run(&["simulate", CONFLICT, "-p", "2", "-g", "5", "--color", "always"]);
+    assert!(stderr(&sim).contains(ESC), "{:?}", stderr(&sim));
+
+    // On a terminal: colour, unless NO_COLOR is set to something (an empty
+    // NO_COLOR does not count) or --color never.
+    let Some(tty) = on_a_terminal(&["check", TYPO], &[]) else { return };
+    assert!(tty.contains(ESC), "colour on a terminal: {tty:?}");
+    let no_color = on_a_terminal(&["check", TYPO], &[("NO_COLOR", Some("1"))]).unwrap_or_default();
+    assert!(!no_color.contains(ESC) && no_color.contains("E0101"), "NO_COLOR=1 on a terminal: {no_color:?}");
+    let empty = on_a_terminal(&["check", TYPO], &[("NO_COLOR", Some(""))]).unwrap_or_default();
+    assert!(empty.contains(ESC), "an empty NO_COLOR is not set: {empty:?}");
+    let never = on_a_terminal(&["check", TYPO, "--color", "never"], &[]).unwrap_or_default();
+    assert!(!never.contains(ESC) && never.contains("E0101"), "{never:?}");
+}
+
+/// The characters of boxes and their corners (U+2500–U+259F), and the
+/// error cross of the human format.
+fn has_box_drawing(text: &str) -> bool {
+    text.chars().any(|c| ('\u{2500}'..='\u{259f}').contains(&c) || c == '×')
+}
+
+#[test]
+fn plain_draws_no_unicode_boxes_and_human_does() {
+    let save = save_dir("plain");
+    let runs: [Vec<&str>; 5] = [
+        vec!["check", TYPO],
+        validate_args(EMPTY_DECK, &save, &[]),
+        vec!["simulate", CONFLICT, "-p", "2", "-g", "5"],
+        vec!["explore", EMPTY_DECK, "-p", "2"],
+        vec!["play", SETUP_SHORT, "-p", "4", "--auto"],
+    ];
+    for args in &runs {
+        let human = run(args);
+        assert!(has_box_drawing(&stderr(&human)), "human draws boxes: {args:?}: {}", stderr(&human));
+        let plain = run(&[&args[..], &["--error-format", "plain", "--color", "always"]].concat());
+        let text = stderr(&plain);
+        assert!(!has_box_drawing(&text), "{args:?} --error-format plain: {text}");
+        let shown = strip_ansi(&text);
+        assert!(shown.contains("^^") && shown.contains(",-[") && text.contains(ESC), "the rulebook's text is still shown, in ASCII, in colour: {args:?}: {text}");
+        assert_eq!(human.status.code(), plain.status.code(), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&save);
+}
+
+/// A line of `--error-format short`: `file:line:col: CODE message`, or
+/// `file: CODE message` for a finding without a place. Gives the place and
+/// the code.
+fn short_line(line: &str) -> Option<(String, String)> {
+    let (place, rest) = line.split_once(": ")?;
+    let code = rest.split(' ').next()?;
+    let code_ok = code.len() >= 4 && code.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && code.chars().skip(1).all(|c| c.is_ascii_digit());
+    let parts: Vec<&str> = place.rsplitn(3, ':').collect();
+    let place_ok = match parts.as_slice() {
+        [col, line, file] => col.parse::<u32>().is_ok_and(|c| c >= 1) && line.parse::<u32>().is_ok_and(|l| l >= 1) && file.ends_with(".rules"),
+        _ => place.ends_with(".rules"),
+    };
+    (code_ok && place_ok).then(|| (place.to_string(), code.to_string()))
+}
+
+#[test]
+fn short_prints_one_line_per_problem() {
+    let out = run(&["check", TYPO, "--error-format", "short"]);
+    assert_eq!(stderr(&out), "tests/fixtures/err/typo.rules:6:14: E0101 unknown name `dragn`\n1 problem found\n");
+    assert_eq!(out.status.code(), Some(1));
+
+    let save = save_dir("short");
+    let out = run(&validate_args(EMPTY_DECK, &save, &["--error-format", "short"]));
+    let _ = std::fs::remove_dir_all(&save);
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("validated ")).collect();
+    assert!(lines.len() >= 2 && lines.iter().all(|l| short_line(l).is_some()), "one line per finding: {lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("tests/fixtures/validate/empty_deck.rules:11:5: R0005 ") && l.contains("(2 players, seed 0); counterexample: ")), "{lines:#?}");
+
+    let out = run(&["test", SCEN_FAIL, "--error-format", "short"]);
+    assert!(stdout(&out).contains("\ntests/fixtures/scenarios/fail.rules:11:3: S001 scenario `three_coins_at_once` failed at step 3: expected the options to contain \"3\"; found the options are \"1\", \"2\"\n"), "{}", stdout(&out));
+    assert_eq!(stderr(&out), "tests/fixtures/scenarios/fail.rules:15:45: S002 the scenario `second_player_moves` cites « prend 3 pièces », which is not in `coins.txt`\n");
+
+    for (args, want) in [
+        (vec!["simulate", CONFLICT, "-p", "2", "-g", "5"], "tests/fixtures/validate/conflict.rules:14:11: R0009 "),
+        (vec!["explore", EMPTY_DECK, "-p", "2"], "tests/fixtures/validate/empty_deck.rules:11:5: R0005 "),
+        (vec!["play", SETUP_SHORT, "-p", "4", "--auto"], "tests/fixtures/validate/setup_short.rules:9:22: R0005 "),
+    ] {
+        let out = run(&[&args[..], &["--error-format", "short"]].concat());
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = without_summary(&stderr(&out));
+        assert!(err.lines().all(|l| short_line(l).is_some()) && err.lines().any(|l| l.starts_with(want)), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn quiet_prints_errors_and_the_result_lines_only() {
+    let out = run(&["-q", "check", GRAIL_CUP]);
+    assert_eq!((stdout(&out).as_str(), stderr(&out).lines().count()), ("", 1), "{}", stderr(&out));
+
+    let out = run(&["simulate", GRAIL_CUP, "-p", "3", "-g", "30", "-q"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "30 games of `rulebooks/grail-cup/grail-cup.rules` at 3 players: 0 failed, 0 unfinished\n");
+    assert_eq!(stderr(&out), "", "no progress and no summary");
+
+    let save = save_dir("quiet");
+    let out = run(&validate_args(EMPTY_DECK, &save, &["--quiet"]));
+    let _ = std::fs::remove_dir_all(&save);
+    assert_eq!(out.status.code(), Some(1));
+    let said = stdout(&out);
+    assert!(said.lines().count() == 1 && said.starts_with("1 error(s), ") && said.ends_with(" warning(s)\n"), "{said}");
+    let err = stderr(&out);
+    assert!(err.contains("R0005") && !err.contains("V204") && !err.contains("T010") && !err.contains("validated "), "errors only: {err}");
+
+    let out = run(&["test", SCEN_FAIL, "-q"]);
+    let said = stdout(&out);
+    assert!(!said.contains("... ok") && said.contains("---- three_coins_at_once") && said.contains("test result: FAILED. 4 passed; 1 failed; 1 skipped"), "{said}");
+    assert_eq!(stderr(&out), "", "the warning is not an error");
+
+    let out = run(&["explore", TIC_TAC_TOE, "-p", "2", "-q"]);
+    assert!(stdout(&out).lines().count() == 1 && stdout(&out).starts_with("proven for 2 players"), "{}", stdout(&out));
+    assert_eq!(stderr(&out), "");
+
+    let out = run(&["play", GRAIL_CUP, "-p", "3", "-s", "1", "--auto", "-q"]);
+    assert!(stdout(&out).lines().count() == 1 && stdout(&out).contains(" wins after "), "{}", stdout(&out));
+}
+
+#[test]
+fn long_runs_show_progress_on_a_terminal_and_a_summary_line_elsewhere() {
+    let save = save_dir("progress");
+    // Not a terminal: no bar, one summary line on stderr.
+    let out = run(&validate_args(EMPTY_DECK, &save, &[]));
+    let err = stderr(&out);
+    let summary: Vec<&str> = err.lines().filter(|l| l.starts_with("validated ")).collect();
+    assert_eq!(summary.len(), 1, "{}", stderr(&out));
+    assert!(summary[0].starts_with("validated 1 configuration: 20 random games, 5 states searched, 1 guided game in ") && summary[0].ends_with(" s"), "{summary:?}");
+    assert!(!stderr(&out).contains("random games ["), "no bar: {}", stderr(&out));
+    let out = run(&["simulate", GRAIL_CUP, "-p", "3", "-g", "30"]);
+    assert!(stderr(&out).lines().any(|l| l.starts_with("simulated 30 games in ")), "{}", stderr(&out));
+    let out = run(&["explore", TIC_TAC_TOE, "-p", "2"]);
+    assert!(stderr(&out).lines().any(|l| l.starts_with("explored 5,478 states to depth 9 in ")), "{}", stderr(&out));
+
+    // On a terminal: a bar while it runs (cleared at the end), no summary.
+    let args = ["validate", "tests/fixtures/validate/leak.rules", "--save", &save, "--games", "3000", "--explore-states", "500", "--guided-games", "1", "--color", "never"];
+    let Some(tty) = on_a_terminal(&args, &[]) else { return };
+    assert!(tty.contains("random games") && tty.contains("/3,000 ("), "the bar: {tty:?}");
+    assert!(!tty.contains("validated 1 configuration"), "no summary under the bar: {tty:?}");
+    let quiet = on_a_terminal(&[&args[..], &["-q"]].concat(), &[]).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&save);
+    assert!(!quiet.contains("random games") && quiet.contains("error(s)"), "no bar with --quiet: {quiet:?}");
+    let sim = on_a_terminal(&["simulate", GRAIL_CUP, "-p", "3", "-g", "2000"], &[]).unwrap_or_default();
+    assert!(sim.contains("simulating") && sim.contains("/2,000 games"), "{sim:?}");
+    let explore = on_a_terminal(&["explore", TIC_TAC_TOE, "-p", "2"], &[]).unwrap_or_default();
+    assert!(explore.contains("exploring") && explore.contains(" states ("), "{explore:?}");
+}
+
+/// A rulebook file of the test's own.
+fn temp_rulebook(name: &str, bytes: &[u8]) -> String {
+    let path = temp_file(name);
+    std::fs::write(&path, bytes).expect("temp file");
+    path.to_str().expect("utf-8 path").to_string()
+}
+
+#[test]
+fn exit_codes_follow_the_table() {
+    // 1: the rulebook is at fault, also when it fails in setup, in every command.
+    let play = run(&["play", SETUP_SHORT, "-p", "4", "--auto"]);
+    assert_eq!(play.status.code(), Some(1), "a rule error in setup: {}", stderr(&play));
+    assert!(stderr(&play).contains("R0005") && stderr(&play).contains("setup_short.rules:9:22"), "with its place: {}", stderr(&play));
+    assert_eq!(run(&["simulate", SETUP_SHORT, "-p", "4", "-g", "3"]).status.code(), Some(1));
+    assert_eq!(run(&["explore", SETUP_SHORT, "-p", "4"]).status.code(), Some(1));
+    let perft = run(&["explore", EMPTY_DECK, "-p", "2", "--perft", "5"]);
+    assert_eq!(perft.status.code(), Some(1), "the rules fail while counting: {}", stderr(&perft));
+    assert!(stderr(&perft).contains("R0005"), "{}", stderr(&perft));
+    // A warning alone does not fail.
+    assert_eq!(run(&["explore", "tests/fixtures/validate/warn_chance_loop.rules", "-p", "2"]).status.code(), Some(0));
+
+    // A file that is not UTF-8, modules in a circle, a missing base: a
+    // diagnostic with its place, exit 1.
+    let bad = temp_rulebook("not-utf8.rules", b"rulebook bad { players 2..2 }\npiece p 1 assume \"\xff\"\n");
+    let out = run(&["check", &bad, "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with(&format!("{bad}:2:19: E0001 `{bad}` is not UTF-8 text")), "{}", stderr(&out));
+    let dir = temp_file("circle");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("a.rules"), "module a extends \"b.rules\" { title \"A\" }\n").expect("write");
+    std::fs::write(dir.join("b.rules"), "module b extends \"a.rules\" { title \"B\" }\n").expect("write");
+    std::fs::write(dir.join("m.rules"), "module m extends \"missing.rules\" { title \"M\" }\n").expect("write");
+    let a = dir.join("a.rules").display().to_string();
+    let out = run(&["check", &a, "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("b.rules:1:18: E0402 ") && stderr(&out).contains("extend each other in a circle"), "{}", stderr(&out));
+    let m = dir.join("m.rules").display().to_string();
+    let out = run(&["check", &m, "--error-format", "short"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("m.rules:1:18: E0402 cannot read the base"), "{}", stderr(&out));
+
+    // 2: the tool fails (and a panic would be 101: never seen here).
+    assert_eq!(run(&["check", "no/such/file.rules"]).status.code(), Some(2));
+    assert_eq!(run(&["validate", GRAIL_CUP, "--option", "no_such_option"]).status.code(), Some(2));
+    assert_eq!(run(&["simulate", GRAIL_CUP, "-p", "3", "--score", "no_such_counter"]).status.code(), Some(2));
+    assert_eq!(run(&["explore", GRAIL_CUP, "-p", "9"]).status.code(), Some(2));
+    assert_eq!(run(&["play", GRAIL_CUP, "-p", "3", "--json"]).status.code(), Some(2), "--json needs --auto");
+    assert_eq!(run(&["--help"]).status.code(), Some(0));
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_ends_on_sigint_which_shells_report_as_130() {
+    use std::os::unix::process::ExitStatusExt;
+    let save = save_dir("sigint");
+    let mut child = Command::new(grimoire())
+        .args(["validate", GRAIL_CUP, "--games", "1000000", "--save", &save])
+        .current_dir(root())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("grimoire runs");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    let status = child.wait().expect("it ends");
+    let _ = std::fs::remove_dir_all(&save);
+    assert_eq!(status.signal(), Some(2), "ended by SIGINT (a shell says 130 = 128 + 2): {status:?}");
+}
+
+#[test]
+fn no_output_panics_on_a_closed_stream() {
+    let save = save_dir("closed");
+    let runs: [(Vec<&str>, i32); 8] = [
+        (vec!["check", TYPO], 1),
+        (vec!["check", "no/such/file.rules"], 2),
+        (validate_args(EMPTY_DECK, &save, &[]), 1),
+        (vec!["simulate", CONFLICT, "-p", "2", "-g", "300"], 1),
+        (vec!["explore", EMPTY_DECK, "-p", "2"], 1),
+        (vec!["play", SETUP_SHORT, "-p", "4", "--auto"], 1),
+        (vec!["test", SCEN_FAIL], 1),
+        (vec!["play", GRAIL_CUP, "-p", "4", "--auto"], 0),
+    ];
+    for (args, code) in &runs {
+        for closed in ["stderr", "stdout", "both"] {
+            // A pipe whose reader has gone: every write to it fails (EPIPE).
+            let (reader, writer) = std::io::pipe().expect("a pipe");
+            drop(reader);
+            let mut cmd = Command::new(grimoire());
+            cmd.args(args).current_dir(root()).env("NO_COLOR", "1").stdin(std::process::Stdio::null());
+            match closed {
+                "stderr" => cmd.stderr(writer).stdout(std::process::Stdio::null()),
+                "stdout" => cmd.stdout(writer).stderr(std::process::Stdio::null()),
+                _ => cmd.stdout(writer.try_clone().expect("clone")).stderr(writer),
+            };
+            let status = cmd.status().expect("grimoire runs");
+            assert_eq!(status.code(), Some(*code), "{args:?} with {closed} closed (101 is a panic)");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&save);
+}
+
+#[test]
+fn at_most_50_diagnostics_are_shown_and_json_has_them_all() {
+    let mut text = String::from("rulebook many { players 2..2 }\npiece dragon 1 assume \"a fixture\"\nzone lair of dragon\nsetup {\n");
+    for i in 0..60 {
+        text.push_str(&format!("  move dragn{i} to lair\n"));
+    }
+    text.push_str("}\n");
+    let path = temp_rulebook("many.rules", text.as_bytes());
+    let short = run(&["check", &path, "--error-format", "short"]);
+    let human = run(&["check", &path]);
+    let json = run(&["check", &path, "--json"]);
+    let _ = std::fs::remove_file(&path);
+    let err = stderr(&short);
+    assert_eq!(err.lines().filter(|l| l.contains(": E0101 ")).count(), 50, "{err}");
+    assert!(err.ends_with("... and 10 more (every one of them with --json)\n60 problems found\n"), "{err}");
+    assert_eq!(stderr(&human).matches("unknown name `dragn").count(), 50);
+    assert!(stderr(&human).contains("... and 10 more"));
+    assert_eq!(json_of(&json)["diagnostics"].as_array().map(Vec::len), Some(60));
+}
+
+// --------------------------------------------------------------- JSON schemas
+
+/// A checker of the part of JSON Schema (draft 2020-12) that docs/schemas/
+/// uses: `type`, `const`, `enum`, `properties`, `required`,
+/// `additionalProperties`, `items`, `prefixItems`, `minItems`, `maxItems`,
+/// `minimum`, `allOf`, `oneOf` and `$ref` (to `#/...` or `file.json#/...`).
+/// Any other keyword is an error, so that a schema cannot rely on one this
+/// checker would ignore.
+struct Schemas {
+    files: std::collections::HashMap<String, serde_json::Value>,
+}
+
+impl Schemas {
+    fn load() -> Schemas {
+        let dir = root().join("docs/schemas");
+        let mut files = std::collections::HashMap::new();
+        for entry in std::fs::read_dir(&dir).expect("docs/schemas exists") {
+            let path = entry.expect("entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).expect("a name").to_string();
+            let text = std::fs::read_to_string(&path).expect("readable");
+            files.insert(name.clone(), serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name} is not JSON: {e}")));
+        }
+        Schemas { files }
+    }
+
+    /// The errors of `value` against the schema file `file`.
+    fn check(&self, file: &str, value: &serde_json::Value) -> Vec<String> {
+        let mut errors = Vec::new();
+        let schema = self.files.get(file).unwrap_or_else(|| panic!("no schema {file}"));
+        self.at(file, schema, value, "$", &mut errors);
+        errors
+    }
+
+    fn at(&self, file: &str, schema: &serde_json::Value, v: &serde_json::Value, path: &str, errors: &mut Vec<String>) {
+        use serde_json::Value;
+        let Some(s) = schema.as_object() else {
+            errors.push(format!("{path}: the schema is not an object: {schema}"));
+            return;
+        };
+        for (key, want) in s {
+            match key.as_str() {
+                "$schema" | "$id" | "title" | "description" | "$defs" => {}
+                "$ref" => {
+                    let reference = want.as_str().unwrap_or("");
+                    let (target, pointer) = reference.split_once('#').unwrap_or((reference, ""));
+                    let target = if target.is_empty() { file } else { target };
+                    match self.files.get(target).and_then(|d| d.pointer(pointer)) {
+                        Some(sub) => self.at(target, sub, v, path, errors),
+                        None => errors.push(format!("{path}: unresolved $ref {reference} in {file}")),
+                    }
+                }
+                "type" => {
+                    let types: Vec<&str> = match want {
+                        Value::String(t) => vec![t.as_str()],
+                        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+                        _ => vec![],
+                    };
+                    let is = |t: &str| match t {
+                        "null" => v.is_null(),
+                        "boolean" => v.is_boolean(),
+                        "string" => v.is_string(),
+                        "integer" => v.is_i64() || v.is_u64(),
+                        "number" => v.is_number(),
+                        "array" => v.is_array(),
+                        "object" => v.is_object(),
+                        _ => false,
+                    };
+                    if !types.iter().any(|t| is(t)) {
+                        errors.push(format!("{path}: {v} is not of type {want}"));
+                    }
+                }
+                "const" if v != want => errors.push(format!("{path}: {v} is not {want}")),
+                "const" => {}
+                "enum" if !want.as_array().is_some_and(|a| a.contains(v)) => errors.push(format!("{path}: {v} is not one of {want}")),
+                "enum" => {}
+                "minimum" => {
+                    if let (Some(x), Some(min)) = (v.as_f64(), want.as_f64()) {
+                        if x < min {
+                            errors.push(format!("{path}: {x} < {min}"));
+                        }
+                    }
+                }
+                "properties" => {
+                    if let (Some(o), Some(props)) = (v.as_object(), want.as_object()) {
+                        for (name, sub) in props {
+                            if let Some(field) = o.get(name) {
+                                self.at(file, sub, field, &format!("{path}.{name}"), errors);
+                            }
+                        }
+                    }
+                }
+                "required" => {
+                    if let Some(o) = v.as_object() {
+                        for name in want.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                            if !o.contains_key(name) {
+                                errors.push(format!("{path}: the field `{name}` is missing"));
+                            }
+                        }
+                    }
+                }
+                "additionalProperties" => {
+                    if let Some(o) = v.as_object() {
+                        let known = s.get("properties").and_then(Value::as_object);
+                        for (name, field) in o {
+                            if known.is_some_and(|k| k.contains_key(name)) {
+                                continue;
+                            }
+                            match want {
+                                Value::Bool(false) => errors.push(format!("{path}: the field `{name}` is not in the schema")),
+                                Value::Bool(true) => {}
+                                sub => self.at(file, sub, field, &format!("{path}.{name}"), errors),
+                            }
+                        }
+                    }
+                }
+                "items" => {
+                    if let Some(a) = v.as_array() {
+                        let skip = s.get("prefixItems").and_then(Value::as_array).map_or(0, Vec::len);
+                        for (i, item) in a.iter().enumerate().skip(skip) {
+                            self.at(file, want, item, &format!("{path}[{i}]"), errors);
+                        }
+                    }
+                }
+                "prefixItems" => {
+                    if let Some(a) = v.as_array() {
+                        for (i, (item, sub)) in a.iter().zip(want.as_array().into_iter().flatten()).enumerate() {
+                            self.at(file, sub, item, &format!("{path}[{i}]"), errors);
+                        }
+                    }
+                }
+                "minItems" | "maxItems" => {
+                    if let (Some(a), Some(n)) = (v.as_array(), want.as_u64()) {
+                        let len = a.len() as u64;
+                        if (key == "minItems" && len < n) || (key == "maxItems" && len > n) {
+                            errors.push(format!("{path}: {len} items, {key} {n}"));
+                        }
+                    }
+                }
+                "allOf" => {
+                    for sub in want.as_array().into_iter().flatten() {
+                        self.at(file, sub, v, path, errors);
+                    }
+                }
+                "oneOf" => {
+                    let subs: Vec<&Value> = want.as_array().into_iter().flatten().collect();
+                    let mut why = Vec::new();
+                    let matching = subs
+                        .iter()
+                        .filter(|sub| {
+                            let mut e = Vec::new();
+                            self.at(file, sub, v, path, &mut e);
+                            why.extend(e.iter().cloned());
+                            e.is_empty()
+                        })
+                        .count();
+                    if matching != 1 {
+                        errors.push(format!("{path}: {matching} of the oneOf schemas match, not 1: {}", why.join("; ")));
+                    }
+                }
+                other => errors.push(format!("{path}: the checker does not know the keyword `{other}` (in {file})")),
+            }
+        }
+    }
+}
+
+/// Runs each command in each of its outcomes with `--json`: the document
+/// must be the only thing on stdout, say the exit code the process gave,
+/// and match the command's schema.
+#[test]
+fn every_command_prints_json_its_schema_accepts() {
+    let schemas = Schemas::load();
+    let save = save_dir("schemas");
+    let log = work_file("schemas-log.json").to_str().expect("utf-8 path").to_string();
+    let tampered = work_file("schemas-tampered.json").to_str().expect("utf-8 path").to_string();
+    // A log to replay, a counterexample that stops, a log that differs.
+    assert_eq!(run(&["play", GRAIL_CUP, "-p", "3", "-s", "2", "--auto", "--log", &log]).status.code(), Some(0));
+    let mut changed: GameLog = serde_json::from_str(&std::fs::read_to_string(&log).expect("log written")).expect("a log");
+    let step = changed.steps.iter().position(|s| s.choice > 0).expect("a later option taken");
+    changed.steps[step].choice = 0;
+    std::fs::write(&tampered, serde_json::to_string(&changed).expect("serializes")).expect("write");
+    assert_eq!(run(&validate_args(EMPTY_DECK, &save, &[])).status.code(), Some(1));
+    let counterexample = std::fs::read_dir(&save).expect("saved").filter_map(Result::ok).map(|e| e.path().display().to_string()).next().expect("a counterexample");
+
+    let v = |args: &[&str], more: &[&str]| -> Vec<String> { [args, more].concat().iter().map(|s| s.to_string()).collect() };
+    let s = SMALL.as_slice();
+    let cases: Vec<(&str, Vec<String>, i32)> = vec![
+        ("check", v(&["check", GRAIL_CUP], &[]), 0),
+        ("check", v(&["check", TYPO], &[]), 1),
+        ("check", v(&["check", "no/such/file.rules"], &[]), 2),
+        ("check", v(&["check", "--no-such-flag", GRAIL_CUP], &[]), 2),
+        ("play", v(&["play", GRAIL_CUP, "-p", "3", "--auto"], &[]), 0),
+        ("play", v(&["play", SETUP_SHORT, "-p", "4", "--auto"], &[]), 1),
+        ("play", v(&["play", TYPO, "-p", "2", "--auto"], &[]), 1),
+        ("play", v(&["play", GRAIL_CUP, "-p", "2", "--auto"], &[]), 2),
+        ("simulate", v(&["simulate", SCEN_PASS, "-p", "2", "-g", "20", "--score", "taken"], &[]), 0),
+        ("simulate", v(&["simulate", CONFLICT, "-p", "2", "-g", "20"], &[]), 1),
+        ("simulate", v(&["simulate", TYPO, "-p", "2"], &[]), 1),
+        ("simulate", v(&["simulate", GRAIL_CUP, "-p", "3", "--score", "nothing"], &[]), 2),
+        ("validate", v(&["validate", TIC_TAC_TOE, "--save", &save], s), 0),
+        ("validate", v(&["validate", EMPTY_DECK, "--save", &save], s), 1),
+        ("validate", v(&["validate", TYPO, "--save", &save], s), 1),
+        ("validate", v(&["validate", GRAIL_CUP, "--option", "nothing"], s), 2),
+        ("explore", v(&["explore", TIC_TAC_TOE, "-p", "2"], &[]), 0),
+        ("explore", v(&["explore", EMPTY_DECK, "-p", "2"], &[]), 1),
+        ("explore", v(&["explore", TIC_TAC_TOE, "-p", "2", "--perft", "3"], &[]), 0),
+        ("explore", v(&["explore", EMPTY_DECK, "-p", "2", "--perft", "5"], &[]), 1),
+        ("explore", v(&["explore", TYPO, "-p", "2"], &[]), 1),
+        ("explore", v(&["explore", GRAIL_CUP, "-p", "9"], &[]), 2),
+        ("replay", v(&["replay", &log], &[]), 0),
+        ("replay", v(&["replay", &counterexample], &[]), 1),
+        ("replay", v(&["replay", &tampered], &[]), 1),
+        ("replay", v(&["replay", "no/such/log.json"], &[]), 2),
+        ("test", v(&["test", SCEN_PASS], &[]), 0),
+        ("test", v(&["test", SCEN_FAIL], &[]), 1),
+        ("test", v(&["test", TYPO], &[]), 1),
+        ("test", v(&["test", "no/such/file.rules"], &[]), 2),
+    ];
+    let mut problems = Vec::new();
+    for (command, args, code) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).chain(["--json"]).collect();
+        let out = run(&args);
+        let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&out.stdout) else {
+            problems.push(format!("{args:?}: stdout is not one JSON document: {}{}", stdout(&out), stderr(&out)));
+            continue;
+        };
+        if out.status.code() != Some(*code) || doc["exit_code"] != *code {
+            problems.push(format!("{args:?}: exit {:?}, exit_code {}, expected {code}: {}", out.status.code(), doc["exit_code"], stderr(&out)));
+        }
+        if *code == 2 && !doc["error"].is_string() {
+            problems.push(format!("{args:?}: a tool failure without an error: {doc}"));
+        }
+        if doc["report"].is_null() != (*code == 2 || doc["diagnostics"].as_array().is_some_and(|d| !d.is_empty())) {
+            problems.push(format!("{args:?}: a report exactly when the command ran: {doc}"));
+        }
+        for e in schemas.check(&format!("{command}.json"), &doc) {
+            problems.push(format!("{args:?}: {e}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&save);
+    for f in [&log, &tampered] {
+        let _ = std::fs::remove_file(f);
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_schema_checker_rejects_what_the_schemas_forbid() {
+    let schemas = Schemas::load();
+    let ok = json_of(&run(&["check", GRAIL_CUP, "--json"]));
+    assert_eq!(schemas.check("check.json", &ok), Vec::<String>::new());
+    let mut changes: Vec<(&str, serde_json::Value)> = Vec::new();
+    let mut extra = ok.clone();
+    extra["report"]["surprise"] = serde_json::json!(1);
+    changes.push(("a field the schema does not name", extra));
+    let mut missing = ok.clone();
+    missing["report"].as_object_mut().expect("an object").remove("zones");
+    changes.push(("a missing field", missing));
+    let mut wrong = ok.clone();
+    wrong["exit_code"] = serde_json::json!(3);
+    changes.push(("an exit code not in the table", wrong));
+    let mut version = ok.clone();
+    version["schema_version"] = serde_json::json!(2);
+    changes.push(("another version", version));
+    let mut typed = ok.clone();
+    typed["report"]["kinds"] = serde_json::json!("six");
+    changes.push(("a string for a count", typed));
+    let mut other = ok.clone();
+    other["command"] = serde_json::json!("validate");
+    changes.push(("another command's document", other));
+    for (what, doc) in changes {
+        assert!(!schemas.check("check.json", &doc).is_empty(), "{what} must be rejected");
+    }
+}
+
+/// Every field name of docs/schemas/ is named in docs/json.md.
+#[test]
+fn docs_json_names_every_field_of_the_schemas() {
+    fn names(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            serde_json::Value::Object(o) => {
+                if let Some(props) = o.get("properties").and_then(serde_json::Value::as_object) {
+                    out.extend(props.keys().cloned());
+                }
+                o.values().for_each(|x| names(x, out));
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| names(x, out)),
+            _ => {}
+        }
+    }
+    let docs = std::fs::read_to_string(root().join("docs/json.md")).expect("docs/json.md");
+    let mut all = std::collections::BTreeSet::new();
+    for (_, schema) in Schemas::load().files {
+        names(&schema, &mut all);
+    }
+    let missing: Vec<&String> = all.iter().filter(|n| !docs.contains(&format!("`{n}`")) && !docs.contains(&format!("\"{n}\""))).collect();
+    assert!(missing.is_empty(), "fields of docs/schemas/ that docs/json.md does not name: {missing:?}");
+    for command in ["check", "play", "simulate", "validate", "explore", "replay", "test"] {
+        assert!(Schemas::load().files.contains_key(&format!("{command}.json")), "a schema for {command}");
+    }
+}
+
+// ----------------------------------------------------------- help and README
+
+/// The long options of `grimoire [COMMAND] --help`.
+fn flags_of(args: &[&str]) -> Vec<String> {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(0));
+    let mut flags: Vec<String> = stdout(&out)
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']' || c == '=')
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .map(|w| w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric()).to_string())
+        .collect();
+    flags.sort();
+    flags.dedup();
+    flags
+}
+
+/// Whether `text` names `--flag` (not just a longer flag it begins).
+fn names_flag(text: &str, flag: &str) -> bool {
+    text.match_indices(flag).any(|(i, _)| !text[i + flag.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-'))
+}
+
+#[test]
+fn help_and_the_readme_table_name_every_flag() {
+    let help = stdout(&run(&["--help"]));
+    for text in ["--color <WHEN>", "--error-format <FORMAT>", "-q, --quiet", "Exit codes:", "130", "docs/json.md"] {
+        assert!(help.contains(text), "`grimoire --help` says {text}: {help}");
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let global = flags_of(&["--help"]);
+    for command in ["check", "play", "simulate", "replay", "test", "validate", "explore"] {
+        let row = readme.lines().find(|l| l.starts_with(&format!("| `grimoire {command} "))).unwrap_or_else(|| panic!("a README row for {command}"));
+        for flag in flags_of(&[command, "--help"]) {
+            if global.contains(&flag) || flag == "--help" {
+                continue;
+            }
+            assert!(names_flag(row, &flag), "the README row of `{command}` names {flag}: {row}");
+        }
+        if command != "play" {
+            assert!(row.contains("`--json`"), "{command}: {row}");
+        }
+    }
+    for flag in &global {
+        if flag != "--help" && flag != "--version" {
+            assert!(names_flag(&readme, flag), "the README names the global {flag}");
+        }
+    }
+    for code in ["| 0 |", "| 1 |", "| 2 |", "| 130 |"] {
+        assert!(readme.contains(code), "the README's exit-code table has {code}");
+    }
 }

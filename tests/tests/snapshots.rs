@@ -14,7 +14,8 @@ fn rendered(fixture: &str) -> String {
     // A relative name keeps the snapshot the same on every machine.
     let sources = vec![Source { name: format!("fixtures/err/{fixture}"), text }];
     let diags = compile(&sources).expect_err("a broken fixture");
-    human(&diags, &sources, ErrorFormat::Plain)
+    // The default format (without colour: `human` never colours).
+    human(&diags, &sources, ErrorFormat::Human)
 }
 
 #[test]

@@ -1,32 +1,39 @@
 //! `grimoire check`: parse, resolve and check.
 
-use super::{compile_files, INVALID};
-use grimoire_cli::render::ErrorFormat;
+use super::{compile_files, names, reject, Ui};
+use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Check the files; exit 0 when valid, 1 when not.
-pub fn check(files: &[PathBuf], format: ErrorFormat) -> Result<ExitCode, String> {
-    match compile_files(files, format)? {
-        Some((model, _)) => {
-            if format == ErrorFormat::Json {
-                grimoire_cli::say!("[]");
-            } else {
-                let rules = model.procs.len();
-                let cites: usize = model.records.iter().map(|r| r.cites.len()).sum();
-                eprintln!(
-                    "`{}` is valid: {} component kinds, {} zones, {} procedures, {} citations, for {}..{} players",
-                    model.name,
-                    model.kinds.len(),
-                    model.zones.len(),
-                    rules,
-                    cites,
-                    model.min_players,
-                    model.max_players
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        None => Ok(ExitCode::from(INVALID)),
+pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
+    let (model, sources) = match compile_files(files)? {
+        Ok(c) => c,
+        Err(invalid) => return Ok(reject(ui, &invalid)),
+    };
+    let cites: usize = model.records.iter().map(|r| r.cites.len()).sum();
+    if ui.json {
+        let report = json!({
+            "rulebook": model.name,
+            "files": names(&sources),
+            "kinds": model.kinds.len(),
+            "zones": model.zones.len(),
+            "procedures": model.procs.len(),
+            "citations": cites,
+            "min_players": model.min_players,
+            "max_players": model.max_players,
+        });
+        return Ok(ui.emit_report(0, report));
     }
+    grimoire_cli::esay!(
+        "`{}` is valid: {} component kinds, {} zones, {} procedures, {} citations, for {}..{} players",
+        model.name,
+        model.kinds.len(),
+        model.zones.len(),
+        model.procs.len(),
+        cites,
+        model.min_players,
+        model.max_players
+    );
+    Ok(ExitCode::SUCCESS)
 }

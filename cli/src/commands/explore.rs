@@ -1,24 +1,40 @@
 //! `grimoire explore`: every reachable state of a configuration, breadth first.
 
-use super::{game_for, names, INVALID};
-use grimoire_cli::render::{finding, ErrorFormat};
-use grimoire_interpreter::validate::explore::{explore as run_explore, Budget};
+use super::{game_for, names, reject, style, Ui, INVALID};
+use grimoire_cli::render::{exec_error, exec_error_json, finding, more};
+use grimoire_cli::ui::{count, MAX_SHOWN};
+use grimoire_interpreter::validate::explore::{explore_observed, Budget};
+use grimoire_interpreter::validate::Severity;
+use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Explore a rulebook at a player count, or count its move sequences.
-pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budget, perft: Option<u32>, json: bool) -> Result<ExitCode, String> {
-    let Some((game, sources)) = game_for(files, players, options)? else { return Ok(ExitCode::from(INVALID)) };
+pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budget, perft: Option<u32>, ui: &Ui) -> Result<ExitCode, String> {
+    let (game, sources) = match game_for(files, players, options)? {
+        Ok(g) => g,
+        Err(invalid) => return Ok(reject(ui, &invalid)),
+    };
     if let Some(depth) = perft {
-        return move_paths(&game, depth, json);
+        return move_paths(&game, &sources, depth, ui);
     }
-    let report = run_explore(&game, &names(&sources), budget);
-    if json {
-        grimoire_cli::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
-    } else {
-        for f in &report.findings {
-            eprint!("{}", finding(f, &sources, ErrorFormat::Human));
-        }
+    let meter = ui.meter(None, "states");
+    meter.bar().set_message("exploring");
+    let bar = meter.bar().clone();
+    let report = explore_observed(&game, &names(&sources), budget, &|states| bar.set_position(states as u64));
+    meter.finish(|s| format!("explored {} states to depth {} in {s:.2} s", count(report.distinct as u64), report.depth));
+    // Warnings (V506: the game ends with probability 1) do not fail.
+    let code = if report.findings.iter().any(|f| f.severity == Severity::Error) { INVALID } else { 0 };
+    if ui.json {
+        let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+        return Ok(ui.emit_report(code, value));
+    }
+    let shown: Vec<_> = report.findings.iter().filter(|f| !ui.quiet || f.severity == Severity::Error).collect();
+    for f in shown.iter().take(MAX_SHOWN) {
+        grimoire_cli::eput!("{}", finding(f, &sources, style(ui)));
+    }
+    grimoire_cli::eput!("{}", more(shown.len()));
+    if !ui.quiet {
         grimoire_cli::say!(
             "explored {} distinct states ({} expanded, {} finished games) to depth {} in {:.2} s on {} thread(s): {:.0} states/s, {:.0} bytes per state",
             report.distinct,
@@ -31,27 +47,43 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
             report.bytes_per_state
         );
         grimoire_cli::say!("fingerprint collision probability ≤ {:.1e} (64-bit fingerprints)", report.collision_bound);
-        grimoire_cli::say!("{}", report.verdict());
     }
-    Ok(if report.findings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(INVALID) })
+    grimoire_cli::say!("{}", report.verdict());
+    Ok(ExitCode::from(code))
 }
 
 /// `--perft N`: the move sequences of 1 to N plies, as chess programmers
-/// count them to check a move generator.
-fn move_paths(game: &grimoire_interpreter::engine::Game, depth: u32, json: bool) -> Result<ExitCode, String> {
+/// count them to check a move generator. A rule that fails on the way is a
+/// fault of the rulebook (exit 1).
+fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_interpreter::Source], depth: u32, ui: &Ui) -> Result<ExitCode, String> {
     let mut counts = Vec::new();
+    let mut failure = None;
     for d in 1..=depth {
         match grimoire_interpreter::validate::perft::perft(game, d) {
             Ok(n) => counts.push(n),
-            Err(e) => return Err(format!("the rules failed while counting {d} plies: {}", e.message)),
+            Err(e) => {
+                failure = Some((d, e));
+                break;
+            }
         }
-        if !json {
+        if !ui.json {
             grimoire_cli::say!("perft({d}) = {}", counts.last().copied().unwrap_or(0));
         }
     }
-    if json {
-        let out = serde_json::json!({ "schema_version": 1, "players": game.players, "perft": counts });
-        grimoire_cli::say!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+    let code = if failure.is_some() { INVALID } else { 0 };
+    if ui.json {
+        let rule_error = failure.as_ref().map(|(d, e)| {
+            let mut v = exec_error_json(e, sources);
+            if let Some(o) = v.as_object_mut() {
+                o.insert("plies".into(), json!(d));
+            }
+            v
+        });
+        return Ok(ui.emit_report(code, json!({ "players": game.players, "perft": counts, "rule_error": rule_error })));
     }
-    Ok(ExitCode::SUCCESS)
+    if let Some((d, e)) = failure {
+        grimoire_cli::esay!("the rules failed while counting {d} plies:");
+        grimoire_cli::eput!("{}", exec_error(&e, sources, style(ui)));
+    }
+    Ok(ExitCode::from(code))
 }

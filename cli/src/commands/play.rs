@@ -1,41 +1,82 @@
 //! `grimoire play`: a game in the terminal, or random players with `--auto`.
 
-use super::{game_for, names, INVALID};
-use grimoire_cli::render::{exec_error, ErrorFormat};
-use grimoire_interpreter::engine::Game;
+use super::{game_for, names, reject, style, Ui, INVALID};
+use grimoire_cli::render::{exec_error, exec_error_json};
+use grimoire_interpreter::engine::{ExecError, Game};
 use grimoire_interpreter::log::{outcome_text, random_playout, GameLog};
+use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Play one game.
-pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto: bool, log_path: Option<&Path>) -> Result<ExitCode, String> {
-    let Some((game, sources)) = game_for(files, players, options)? else { return Ok(ExitCode::from(INVALID)) };
+/// Decisions after which `--auto` stops a game that does not end.
+const AUTO_DECISIONS: u32 = 100_000;
+
+/// Play one game. A rule that fails (in setup or during the game) is a
+/// fault of the rulebook: exit 1, with the error and where it is.
+pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto: bool, log_path: Option<&Path>, ui: &Ui) -> Result<ExitCode, String> {
+    let (game, sources) = match game_for(files, players, options)? {
+        Ok(g) => g,
+        Err(invalid) => return Ok(reject(ui, &invalid)),
+    };
     let rulebook = names(&sources);
     let (log, error) = if auto {
-        let p = random_playout(&game, &rulebook, seed, 100_000).map_err(|e| exec_error(&e, &sources, ErrorFormat::Human))?;
-        grimoire_cli::say!("{}", serde_json::to_string_pretty(&p.log).map_err(|e| e.to_string())?);
-        (p.log, p.error)
+        match random_playout(&game, &rulebook, seed, AUTO_DECISIONS) {
+            Ok(p) => (p.log, p.error),
+            Err(e) => (setup_failed(&game, &rulebook, seed, &e), Some(e)),
+        }
     } else {
-        interactive(&game, &rulebook, seed).map_err(|e| exec_error(&e, &sources, ErrorFormat::Human))?
+        interactive(&game, &rulebook, seed)
     };
     if let Some(path) = log_path {
         let text = serde_json::to_string_pretty(&log).map_err(|e| e.to_string())?;
         std::fs::write(path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
     }
-    match error {
-        Some(e) => {
-            eprint!("{}", exec_error(&e, &sources, ErrorFormat::Human));
-            Ok(ExitCode::from(INVALID))
-        }
-        None => Ok(ExitCode::SUCCESS),
+    let code = if error.is_some() { INVALID } else { 0 };
+    if ui.json {
+        let report = json!({
+            "outcome": log.outcome,
+            "decisions": log.steps.len(),
+            "rule_error": error.as_ref().map(|e| exec_error_json(e, &sources)),
+            "log": log,
+        });
+        return Ok(ui.emit_report(code, report));
     }
+    if auto {
+        if !ui.quiet {
+            for (i, step) in log.steps.iter().enumerate() {
+                grimoire_cli::say!("{:>5}. player {}: {}", i + 1, step.player, step.label);
+            }
+        }
+        let ended = match &log.outcome {
+            Some(o) => format!("{o} after {} decisions", log.steps.len()),
+            None if error.is_some() && log.steps.is_empty() => "the rules failed before the first decision".to_string(),
+            None if error.is_some() => format!("the game stopped after {} decisions", log.steps.len()),
+            None => format!("the game did not end within {AUTO_DECISIONS} decisions"),
+        };
+        grimoire_cli::say!("{ended} (seed {seed})");
+    }
+    if let Some(e) = &error {
+        grimoire_cli::eput!("{}", exec_error(e, &sources, style(ui)));
+    }
+    Ok(ExitCode::from(code))
 }
 
-type Played = (GameLog, Option<grimoire_interpreter::engine::ExecError>);
+type Played = (GameLog, Option<ExecError>);
 
-fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, grimoire_interpreter::engine::ExecError> {
-    let mut st = game.start(seed)?;
+/// The log of a game whose rules fail before its first decision.
+fn setup_failed(game: &Game, rulebook: &[String], seed: u64, e: &ExecError) -> GameLog {
+    let (st, _) = game.begin(seed);
+    let mut log = GameLog::begin(game, rulebook, seed);
+    log.finish(&st, Some(e.message.clone()));
+    log
+}
+
+fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Played {
+    let mut st = match game.start(seed) {
+        Ok(st) => st,
+        Err(e) => return (setup_failed(game, rulebook, seed, &e), Some(e)),
+    };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut log = GameLog::begin(game, rulebook, seed);
@@ -95,8 +136,8 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Result<Played, gr
     if let Some(text) = outcome_text(st.outcome) {
         grimoire_cli::say!("\n{text}");
     }
-    log.finish(&st, error.as_ref().map(|e: &grimoire_interpreter::engine::ExecError| e.message.clone()));
-    Ok((log, error))
+    log.finish(&st, error.as_ref().map(|e: &ExecError| e.message.clone()));
+    (log, error)
 }
 
 /// `lance, lance, lance` reads better as `lance ×3`; order is kept otherwise.

@@ -1,11 +1,11 @@
 //! `grimoire simulate`: random playouts and what they tell about a rulebook.
 
-use super::{game_for, names, INVALID};
-use grimoire_cli::render::{exec_error, ErrorFormat};
+use super::{game_for, names, reject, style, Ui, INVALID};
+use grimoire_cli::render::exec_error;
+use grimoire_cli::ui::{count, plural};
 use grimoire_interpreter::engine::{ExecError, Game, Outcome};
 use grimoire_interpreter::log::quick_playout;
 use grimoire_interpreter::parallel::in_chunks;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,7 +34,7 @@ struct Report {
     failures: Vec<Failure>,
     rules: Vec<RuleCount>,
     never_fired: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// With `--score`, else null.
     score: Option<ScoreSummary>,
 }
 
@@ -67,8 +67,6 @@ pub struct SimArgs<'a> {
     pub max_decisions: u32,
     /// Per-player counter to report.
     pub score: Option<&'a str>,
-    /// JSON output.
-    pub json: bool,
     /// Threads to play on.
     pub jobs: usize,
     /// Skip the rulebook's declared invariants (faster).
@@ -198,9 +196,12 @@ impl Tally {
 
 /// Run `games` random playouts on `jobs` threads; the report (but for its
 /// timings) does not depend on `jobs`.
-pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
-    let SimArgs { files, players, games, seed, options, max_decisions, score, json, jobs, unchecked } = a;
-    let Some((game, sources)) = game_for(files, players, options)? else { return Ok(ExitCode::from(INVALID)) };
+pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
+    let SimArgs { files, players, games, seed, options, max_decisions, score, jobs, unchecked } = a;
+    let (game, sources) = match game_for(files, players, options)? {
+        Ok(g) => g,
+        Err(invalid) => return Ok(reject(ui, &invalid)),
+    };
     let score_slot = match score {
         Some(name) => match game.model.counters.iter().position(|c| c.name == name && c.per_player) {
             Some(c) => Some((name.to_string(), game.counter_base.get(c).copied().unwrap_or(0) as usize)),
@@ -210,8 +211,9 @@ pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
     };
     let base = score_slot.as_ref().map(|(_, base)| *base);
     let rulebook = names(&sources);
-    let bar = if json || games < 200 { ProgressBar::hidden() } else { ProgressBar::new(u64::from(games)) };
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    let meter = ui.meter(Some(u64::from(games)), "games");
+    meter.bar().set_message("simulating");
+    let bar = meter.bar();
     let procs = game.model.procs.len();
     let start = Instant::now();
     let chunks = in_chunks(
@@ -224,8 +226,8 @@ pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
         },
     );
     let t = chunks.into_iter().reduce(Tally::then).unwrap_or_else(|| Tally::new(procs, players));
-    bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
+    meter.finish(|s| format!("simulated {} in {s:.2} s", plural(u64::from(games), "game")));
     let Tally { fired, mut decisions, mut plies, mut rounds, scores, winner_scores, wins, draws, unfinished, failures, first_error } = t;
     let plies_mean = if plies.is_empty() { 0.0 } else { plies.iter().map(|&p| u64::from(p)).sum::<u64>() as f64 / plies.len() as f64 };
     decisions.sort_unstable();
@@ -257,16 +259,27 @@ pub fn simulate(a: SimArgs) -> Result<ExitCode, String> {
         never_fired,
         score: score_slot.map(|(counter, _)| ScoreSummary { counter, by_seat: scores.into_iter().map(spread).collect(), winners: spread(winner_scores) }),
     };
-    if json {
-        grimoire_cli::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+    let clean = report.failures.is_empty() && report.unfinished == 0;
+    let code = if clean { 0 } else { INVALID };
+    if ui.json {
+        return Ok(ui.emit_report(code, serde_json::to_value(&report).map_err(|e| e.to_string())?));
+    }
+    if ui.quiet {
+        grimoire_cli::say!(
+            "{} of `{}` at {} players: {} failed, {} unfinished",
+            plural(u64::from(report.games), "game"),
+            report.rulebook.first().map(String::as_str).unwrap_or(""),
+            report.players,
+            count(report.failures.len() as u64),
+            count(u64::from(report.unfinished))
+        );
     } else {
         print_human(&report, jobs);
-        if let Some(e) = &first_error {
-            eprint!("{}", exec_error(e, &sources, ErrorFormat::Human));
-        }
     }
-    let clean = report.failures.is_empty() && report.unfinished == 0;
-    Ok(if clean { ExitCode::SUCCESS } else { ExitCode::from(INVALID) })
+    if let Some(e) = &first_error {
+        grimoire_cli::eput!("{}", exec_error(e, &sources, style(ui)));
+    }
+    Ok(ExitCode::from(code))
 }
 
 fn print_human(r: &Report, jobs: usize) {

@@ -9,10 +9,10 @@
 //! fails, 1 when one fails (or the rulebook is invalid), 2 when the tool
 //! fails.
 
-use super::INVALID;
-use grimoire_cli::load::load;
-use grimoire_cli::render::{self, ErrorFormat};
+use super::{load_files, reject, Invalid, Ui, INVALID};
+use grimoire_cli::render::ErrorFormat;
 use grimoire_cli::sources::find_sources;
+use grimoire_cli::ui::line_col;
 use grimoire_interpreter::model::Citation;
 use grimoire_interpreter::validate::trace::quote_in;
 use grimoire_interpreter::engine::Observation;
@@ -29,8 +29,6 @@ pub struct Args<'a> {
     pub files: &'a [PathBuf],
     /// Only the scenarios whose name contains this.
     pub filter: Option<&'a str>,
-    /// JSON output.
-    pub json: bool,
 }
 
 /// One scenario's result and the files it ran on.
@@ -40,10 +38,15 @@ struct Ran {
 }
 
 /// Run the scenarios.
-pub fn test(a: Args) -> Result<ExitCode, String> {
-    let sources = load(a.files).map_err(|e| e.to_string())?;
-    let format = if a.json { ErrorFormat::Json } else { ErrorFormat::Human };
-    let Some(model) = compiled(&sources, format) else { return Ok(ExitCode::from(INVALID)) };
+pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
+    let sources = match load_files(a.files)? {
+        Ok(s) => s,
+        Err(invalid) => return Ok(reject(ui, &invalid)),
+    };
+    let model = match compile(&sources) {
+        Ok(m) => m,
+        Err(diags) => return Ok(reject(ui, &Invalid { diags, sources })),
+    };
     let wanted = |name: &str| a.filter.is_none_or(|f| name.contains(f));
     // Group the scenarios by the files they run on, in declaration order.
     let mut groups: Vec<(Vec<usize>, Vec<String>)> = Vec::new();
@@ -69,16 +72,20 @@ pub fn test(a: Args) -> Result<ExitCode, String> {
     for (files, names) in &groups {
         let subset: Vec<Source> = files.iter().filter_map(|i| sources.get(*i).cloned()).collect();
         let sub_model = if subset.len() == sources.len() {
-            Some(model.clone())
+            model.clone()
         } else {
-            let m = compiled(&subset, format);
-            if m.is_none() {
-                let files: Vec<&str> = subset.iter().map(|s| s.name.as_str()).collect();
-                eprintln!("(found in the files the scenarios {} run on: {}; a scenario that needs another module says so with `with MODULE`)", names.join(", "), files.join(" + "));
+            match compile(&subset) {
+                Ok(m) => m,
+                Err(diags) => {
+                    let code = reject(ui, &Invalid { diags, sources: subset.clone() });
+                    if !ui.json {
+                        let files: Vec<&str> = subset.iter().map(|s| s.name.as_str()).collect();
+                        grimoire_cli::esay!("(found in the files the scenarios {} run on: {}; a scenario that needs another module says so with `with MODULE`)", names.join(", "), files.join(" + "));
+                    }
+                    return Ok(code);
+                }
             }
-            m
         };
-        let Some(sub_model) = sub_model else { return Ok(ExitCode::from(INVALID)) };
         for result in run_all(&sub_model, &subset, |d| names.contains(&d.name)) {
             ran.push(Ran { result, sources: subset.clone() });
         }
@@ -88,57 +95,65 @@ pub fn test(a: Args) -> Result<ExitCode, String> {
     let failed = ran.iter().filter(|r| r.result.verdict.failed()).count();
     let main = a.files.first().cloned().unwrap_or_default();
     let unfound = unfound_quotes(&model, &main, &|name| wanted(name));
-    if a.json {
+    let code = if failed == 0 { 0 } else { INVALID };
+    if ui.json {
         let mut report = report_json(&model, &sources, &ran);
         if let Some(o) = report.as_object_mut() {
-            let list: Vec<Json> = unfound.iter().map(|(name, quote, source)| json!({ "scenario": name, "quote": quote, "source": source })).collect();
+            let list: Vec<Json> = unfound.iter().map(|(name, quote, source, _)| json!({ "scenario": name, "quote": quote, "source": source })).collect();
             o.insert("unfound_cites".into(), json!(list));
         }
-        grimoire_cli::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
-    } else {
-        print_human(&model, &sources, &ran);
-        for (name, quote, source) in &unfound {
-            eprintln!("warning: the scenario `{name}` cites « {quote} », which is not in `{source}`");
+        return Ok(ui.emit_report(code, report));
+    }
+    print_human(&model, &sources, &ran, ui);
+    if !ui.quiet {
+        for (name, quote, source, at) in &unfound {
+            let warning = format!("the scenario `{name}` cites « {quote} », which is not in `{source}`");
+            if ui.format == ErrorFormat::Short {
+                grimoire_cli::esay!("{}: {UNFOUND_QUOTE} {warning}", place_col(&sources, *at));
+            } else {
+                grimoire_cli::esay!("{}: {warning}", ui.paint_err("warning", grimoire_cli::ui::colors::YELLOW));
+            }
         }
     }
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(INVALID) })
+    Ok(ExitCode::from(code))
+}
+
+/// Code of a failed scenario in `--error-format short`.
+pub const FAILED: &str = "S001";
+/// Code of a scenario's quote its source does not hold (a warning).
+pub const UNFOUND_QUOTE: &str = "S002";
+
+/// `file:line:col` of a place in one of `sources`.
+fn place_col(sources: &[Source], at: Loc) -> String {
+    match sources.get(at.file.idx()) {
+        Some(s) => {
+            let (line, col) = line_col(&s.text, at.span.start);
+            format!("{}:{line}:{col}", s.name)
+        }
+        None => "?".to_string(),
+    }
 }
 
 /// The quotes of the scenarios (and of their steps) that their source text,
 /// when it can be found, does not hold: scenario, quote, source. Scenarios
 /// do not count for the validator's traceability, so their quotes are
 /// checked here; a wrong quote is a warning, the scenario still runs.
-fn unfound_quotes(model: &Model, main: &std::path::Path, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, String, String)> {
+fn unfound_quotes(model: &Model, main: &std::path::Path, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, String, String, Loc)> {
     let texts = find_sources(model, main, &[]);
     let mut out = Vec::new();
     for def in model.scenarios.iter().filter(|d| wanted(&d.name)) {
         let cites = def.cites.iter().chain(def.steps.iter().flat_map(|s| s.cites.iter()));
         for c in cites {
-            let Citation::Quote { source, quote, .. } = c else { continue };
+            let Citation::Quote { source, quote, at } = c else { continue };
             let text = texts.iter().find(|t| t.name == *source).and_then(|t| t.text.as_deref());
             if let Some(text) = text {
                 if !quote_in(text, quote) {
-                    out.push((def.name.clone(), quote.clone(), source.clone()));
+                    out.push((def.name.clone(), quote.clone(), source.clone(), *at));
                 }
             }
         }
     }
     out
-}
-
-/// Compile, printing diagnostics; `None` when invalid.
-fn compiled(sources: &[Source], format: ErrorFormat) -> Option<Model> {
-    match compile(sources) {
-        Ok(m) => Some(m),
-        Err(diags) => {
-            match format {
-                ErrorFormat::Json => grimoire_cli::say!("{}", render::json(&diags, sources)),
-                _ => eprint!("{}", render::human(&diags, sources, format)),
-            }
-            eprintln!("{} problem(s) found", diags.len());
-            None
-        }
-    }
 }
 
 /// `file:line` of a place in one of `sources`.
@@ -153,16 +168,22 @@ fn where_(sources: &[Source], at: Loc) -> String {
     format!("{file}:{line}")
 }
 
-fn print_human(model: &Model, sources: &[Source], ran: &[Ran]) {
+/// One line per scenario, then the failures (one line each with
+/// `--error-format short`), then the result line; with `--quiet`, the
+/// failures and the result line only.
+fn print_human(model: &Model, sources: &[Source], ran: &[Ran], ui: &Ui) {
+    use grimoire_cli::ui::colors::{GREEN, RED, YELLOW};
     let files: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
-    grimoire_cli::say!("\nrunning {} scenario(s) of `{}` ({})", ran.len(), model.name, files.join(", "));
-    for r in ran {
-        let status = match &r.result.verdict {
-            Verdict::Passed { .. } => "ok".to_string(),
-            Verdict::Failed(_) => "FAILED".to_string(),
-            Verdict::Skipped { reason } => format!("skipped ({reason})"),
-        };
-        grimoire_cli::say!("test {} ... {status}", r.result.name);
+    if !ui.quiet {
+        grimoire_cli::say!("\nrunning {} scenario(s) of `{}` ({})", ran.len(), model.name, files.join(", "));
+        for r in ran {
+            let status = match &r.result.verdict {
+                Verdict::Passed { .. } => ui.paint_out("ok", GREEN),
+                Verdict::Failed(_) => ui.paint_out("FAILED", RED),
+                Verdict::Skipped { reason } => ui.paint_out(&format!("skipped ({reason})"), YELLOW),
+            };
+            grimoire_cli::say!("test {} ... {status}", r.result.name);
+        }
     }
     let failures: Vec<(&Ran, &Failure)> = ran
         .iter()
@@ -171,7 +192,14 @@ fn print_human(model: &Model, sources: &[Source], ran: &[Ran]) {
             _ => None,
         })
         .collect();
-    if !failures.is_empty() {
+    if !failures.is_empty() && ui.format == ErrorFormat::Short {
+        grimoire_cli::say!();
+        for (r, f) in &failures {
+            let step = if f.step == 0 { "at the start".to_string() } else { format!("at step {}", f.step) };
+            let line = format!("scenario `{}` failed {step}: expected {}; found {}", r.result.name, f.expected, f.found);
+            grimoire_cli::say!("{}: {FAILED} {}", place_col(&r.sources, f.at), one_line(&line));
+        }
+    } else if !failures.is_empty() {
         grimoire_cli::say!("\nfailures:");
         for (r, f) in &failures {
             print_failure(r, f);
@@ -183,7 +211,7 @@ fn print_human(model: &Model, sources: &[Source], ran: &[Ran]) {
     }
     let passed = ran.iter().filter(|r| r.result.verdict.passed()).count();
     let skipped = ran.len() - passed - failures.len();
-    let verdict = if failures.is_empty() { "ok" } else { "FAILED" };
+    let verdict = if failures.is_empty() { ui.paint_out("ok", GREEN) } else { ui.paint_out("FAILED", RED) };
     grimoire_cli::say!("\ntest result: {verdict}. {passed} passed; {} failed; {skipped} skipped\n", failures.len());
 }
 
@@ -274,11 +302,11 @@ fn report_json(model: &Model, sources: &[Source], ran: &[Ran]) -> Json {
                 "cites": res.cites,
             });
             let (status, extra) = match &res.verdict {
-                Verdict::Passed { steps } => ("passed", json!({ "steps": steps })),
-                Verdict::Skipped { reason } => ("skipped", json!({ "reason": reason })),
+                Verdict::Passed { steps } => ("passed", json!({ "steps": steps, "reason": null, "failure": null })),
+                Verdict::Skipped { reason } => ("skipped", json!({ "steps": null, "reason": reason, "failure": null })),
                 Verdict::Failed(f) => (
                     "failed",
-                    json!({ "failure": {
+                    json!({ "steps": null, "reason": null, "failure": {
                         "step": f.step,
                         "text": one_line(&f.text),
                         "at": loc_json(&r.sources, f.at),

@@ -2,10 +2,11 @@
 //! player count and option, and source traceability; a report for people or
 //! JSON (schema in docs/validate.md). Exit 0 only when nothing is found.
 
-use super::{compile_files, names, INVALID};
-use grimoire_cli::render::{finding, ErrorFormat};
+use super::{compile_files, names, reject, style, Ui, INVALID};
+use grimoire_cli::render::{finding, more};
 use grimoire_cli::sources::find_sources;
-use grimoire_interpreter::validate::{validate as run_validate, Config, Report, Severity};
+use grimoire_cli::ui::{colors, count, plural, MAX_SHOWN};
+use grimoire_interpreter::validate::{configurations, validate as run_validate, Config, OnProgress, Phase, Progress, Report, Severity};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -19,12 +20,8 @@ pub struct Args<'a> {
     pub max_decisions: u32,
     /// Extra folders holding source texts.
     pub sources: &'a [PathBuf],
-    /// JSON output.
-    pub json: bool,
     /// Where to write counterexample logs.
     pub save: &'a Path,
-    /// Renderer.
-    pub format: ErrorFormat,
     /// Also write the side-by-side page here.
     pub html: Option<&'a Path>,
     /// Threads to play the games on.
@@ -38,29 +35,61 @@ pub struct Args<'a> {
 }
 
 /// Validate a rulebook.
-pub fn validate(a: Args) -> Result<ExitCode, String> {
-    let format = if a.json { ErrorFormat::Json } else { a.format };
-    let Some((model, sources)) = compile_files(a.files, format)? else { return Ok(ExitCode::from(INVALID)) };
+pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
+    let (model, sources) = match compile_files(a.files)? {
+        Ok(c) => c,
+        Err(invalid) => return Ok(reject(ui, &invalid)),
+    };
     let main = a.files.first().cloned().unwrap_or_default();
     let texts = find_sources(&model, &main, a.sources);
     if let Some(o) = a.options.iter().find(|o| !model.options.contains(o)) {
         return Err(format!("the rulebook has no option `{o}`; its options are: {}", if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") }));
     }
     let options = (!a.options.is_empty()).then(|| a.options.to_vec());
-    let cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options, explore_states: a.explore_states, guided_games: a.guided_games, ..Config::default() };
+    let meter = ui.meter(Some(0), "");
+    let bar = meter.bar().clone();
+    let progress = OnProgress::new(move |p| match p {
+        Progress::Phase { phase, total } => {
+            bar.set_length(total);
+            bar.set_position(0);
+            bar.set_message(match phase {
+                Phase::Games => "random games",
+                Phase::Search => "states searched",
+                Phase::Guided => "guided games",
+            });
+        }
+        Progress::Done(n) => bar.inc(n),
+    });
+    let mut cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options, explore_states: a.explore_states, guided_games: a.guided_games, ..Config::default() };
+    let configs = configurations(&model, &cfg);
+    cfg.progress = progress;
     let report = run_validate(model.clone(), &texts, &cfg);
+    meter.finish(|s| {
+        let games: u64 = report.runs.iter().map(|r| u64::from(r.games)).sum();
+        let states: u64 = report.searched.iter().map(|r| r.states as u64).sum();
+        let mut done = vec![plural(games, "random game")];
+        if !report.searched.is_empty() {
+            done.push(format!("{} searched", plural(states, "state")));
+        }
+        if a.guided_games > 0 {
+            done.push(plural(configs * u64::from(a.guided_games), "guided game"));
+        }
+        format!("validated {}: {} in {s:.1} s", plural(configs, "configuration"), done.join(", "))
+    });
     if let Some(path) = a.html {
         let page = grimoire_cli::html::side_by_side(&report, &model, &sources);
         std::fs::write(path, page).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
-        eprintln!("side-by-side page written to {}", path.display());
+        if !ui.quiet && !ui.json {
+            grimoire_cli::esay!("side-by-side page written to {}", path.display());
+        }
     }
     let saved = save_counterexamples(&report, a.save)?;
-    if a.json {
-        grimoire_cli::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
-    } else {
-        print_human(&report, &sources, a.format, &saved);
+    let code = if report.errors() == 0 { 0 } else { INVALID };
+    if ui.json {
+        return Ok(ui.emit_report(code, serde_json::to_value(&report).map_err(|e| e.to_string())?));
     }
-    Ok(if report.errors() == 0 { ExitCode::SUCCESS } else { ExitCode::from(INVALID) })
+    print_human(&report, &sources, ui, &saved);
+    Ok(ExitCode::from(code))
 }
 
 fn save_counterexamples(report: &Report, dir: &Path) -> Result<Vec<(usize, PathBuf)>, String> {
@@ -76,14 +105,28 @@ fn save_counterexamples(report: &Report, dir: &Path) -> Result<Vec<(usize, PathB
     Ok(saved)
 }
 
-fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], format: ErrorFormat, saved: &[(usize, PathBuf)]) {
-    for (i, f) in r.findings.iter().enumerate() {
-        eprint!("{}", finding(f, sources, format));
-        if let Some((_, p)) = saved.iter().find(|(j, _)| *j == i) {
-            eprintln!("  counterexample: grimoire replay {}\n", p.display());
+/// The findings on stderr (with `--quiet`, the errors only; at most
+/// [`MAX_SHOWN`]), the report on stdout (with `--quiet`, its last line only).
+fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], ui: &Ui, saved: &[(usize, PathBuf)]) {
+    let shown: Vec<(usize, &grimoire_interpreter::validate::Finding)> = r.findings.iter().enumerate().filter(|(_, f)| !ui.quiet || f.severity == Severity::Error).collect();
+    for (i, f) in shown.iter().take(MAX_SHOWN) {
+        let saved = saved.iter().find(|(j, _)| j == i).map(|(_, p)| p.display().to_string());
+        match (ui.format, saved) {
+            (grimoire_cli::render::ErrorFormat::Short, Some(p)) => grimoire_cli::esay!("{}; counterexample: {p}", finding(f, sources, style(ui)).trim_end()),
+            (_, Some(p)) => grimoire_cli::eput!("{}  counterexample: grimoire replay {p}\n\n", finding(f, sources, style(ui))),
+            (_, None) => grimoire_cli::eput!("{}", finding(f, sources, style(ui))),
         }
     }
-    grimoire_cli::say!("validation of `{}`", r.rulebook);
+    grimoire_cli::eput!("{}", more(shown.len()));
+    let errors = r.errors();
+    let warnings = r.findings.iter().filter(|f| f.severity == Severity::Warning).count();
+    let last = format!("{} error(s), {} warning(s)", count(errors as u64), count(warnings as u64));
+    let last = ui.paint_out(&last, if errors > 0 { colors::RED } else if warnings > 0 { colors::YELLOW } else { colors::GREEN });
+    if ui.quiet {
+        grimoire_cli::say!("{last}");
+        return;
+    }
+    grimoire_cli::say!("{}", ui.paint_out(&format!("validation of `{}`", r.rulebook), colors::CYAN));
     grimoire_cli::say!("\n  players  options              games  failed  median  longest  seconds");
     for run in &r.runs {
         let opts = if run.options.is_empty() { "-".to_string() } else { run.options.join(",") };
@@ -116,7 +159,5 @@ fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], format: Err
     for d in &r.discrepancies {
         grimoire_cli::say!("    - {}: {}", d.name, d.text);
     }
-    let errors = r.errors();
-    let warnings = r.findings.iter().filter(|f| f.severity == Severity::Warning).count();
-    grimoire_cli::say!("\n{errors} error(s), {warnings} warning(s)");
+    grimoire_cli::say!("\n{last}");
 }
