@@ -643,6 +643,13 @@ pub enum StmtKind {
     },
     /// `shuffle zone`.
     Shuffle(Expr),
+    /// `reveal WHAT to PLAYERS`: those players know which piece it is.
+    Reveal {
+        /// A piece, `top of Z` or `all of Z` (the resolver refuses a count).
+        what: MoveWhat,
+        /// A player, or a collection of players.
+        to: Expr,
+    },
     /// `roll x = die`.
     Roll(Ident, Ident),
     /// `choose x from C [, y from D...] [where P] by PLAYER [prompt "..."] [else { }]`:

@@ -255,6 +255,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::move_what | Rule::move_top | Rule::move_all | Rule::move_count => "what to move",
         Rule::bottom => "`bottom`",
         Rule::shuffle_stmt => "`shuffle`",
+        Rule::reveal_stmt => "`reveal`",
         Rule::roll_stmt => "`roll`",
         Rule::choose_stmt => "`choose`",
         Rule::if_stmt => "`if`",
@@ -357,6 +358,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::kw_rulebook => "`rulebook`",
         Rule::kw_setup => "`setup`",
         Rule::kw_shuffle => "`shuffle`",
+        Rule::kw_reveal => "`reveal`",
         Rule::kw_source => "`source`",
         Rule::kw_spacetype => "`spacetype`",
         Rule::kw_table => "`table`",
@@ -1025,6 +1027,10 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
             StmtKind::Move { what, to, bottom }
         }
         Rule::shuffle_stmt => StmtKind::Shuffle(expr(k.next()?)?),
+        Rule::reveal_stmt => {
+            let what = move_what(k.next()?)?;
+            StmtKind::Reveal { what, to: expr(k.next()?)? }
+        }
         Rule::roll_stmt => StmtKind::Roll(ident(k.next()?), ident(k.next()?)),
         Rule::choose_stmt => {
             let mut binds = Vec::new();

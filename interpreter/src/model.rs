@@ -615,6 +615,15 @@ pub enum Stmt {
     },
     /// Shuffle a zone.
     Shuffle(ExprId),
+    /// `reveal WHAT to PLAYERS`: those players now know which piece it is.
+    Reveal {
+        /// Which pieces.
+        what: RevealWhat,
+        /// A player, or (when `many`) a collection of players.
+        to: ExprId,
+        /// `to` is a collection.
+        many: bool,
+    },
     /// Roll a die into a local.
     Roll(u16, DieId),
     /// A decision over the tuples of its bindings for which `cond` holds.
@@ -666,6 +675,17 @@ pub enum Stmt {
     Pass,
     /// Run a rule's own body, exceptions aside (`proceed` in an exception).
     Proceed(ProcId),
+}
+
+/// What a `reveal` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub enum RevealWhat {
+    /// One piece.
+    Piece(ExprId),
+    /// The top piece of a zone (nothing when it is empty).
+    Top(ExprId),
+    /// Every piece of a zone.
+    All(ExprId),
 }
 
 /// A statement with where it was written.

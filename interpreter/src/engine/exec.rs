@@ -3,7 +3,7 @@
 //! stack between two calls, so a state can be cloned or saved at any
 //! decision.
 
-use super::compile::{arith, resolve_slot, Op, Target, NONE_INT, NO_SITE};
+use super::compile::{arith, resolve_slot, Audience, Op, RevealOp, Target, NONE_INT, NO_SITE};
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
 use super::run::Run;
@@ -238,6 +238,7 @@ impl Game {
                     self.shuffle(r, z, pc);
                 }
             }
+            Op::Reveal { what, to } => self.reveal(r, what, to, at),
             Op::Roll(slot, die) => self.roll(r, *slot, *die, pc),
             Op::Choose { binds, cond, by, otherwise, sites, .. } => {
                 let who = by.as_ref().map(|f| f.get(r));
@@ -506,7 +507,64 @@ impl Game {
         }
     }
 
+    /// `reveal`: the players of the audience now know which pieces these are.
+    fn reveal(&self, r: &mut Run, what: &RevealOp, to: &Audience, at: Loc) {
+        let mask = match to {
+            Audience::One(p) => {
+                let p = p.get(r);
+                if p < 16 {
+                    1u16 << p
+                } else {
+                    0
+                }
+            }
+            Audience::Many(c) => {
+                let mut mask = 0u16;
+                c(r, &mut |r, v| {
+                    match v {
+                        Value::Player(p) if p < r.g.players => mask |= 1 << p,
+                        other => r.wrong("a player", other, at),
+                    }
+                    r.err.is_none()
+                });
+                mask
+            }
+        };
+        if r.err.is_some() {
+            return;
+        }
+        match what {
+            RevealOp::Piece(p) => {
+                let p = p.get(r);
+                if r.err.is_none() {
+                    r.st.known[p as usize] |= mask;
+                }
+            }
+            RevealOp::Top(z) => {
+                let z = z.get(r);
+                // The top of an empty zone shows nothing.
+                if r.err.is_none() {
+                    if let Some(p) = r.st.zone_top(z) {
+                        r.st.known[p as usize] |= mask;
+                    }
+                }
+            }
+            RevealOp::All(z) => {
+                let z = z.get(r);
+                if r.err.is_none() {
+                    let mut p = r.st.head[z as usize];
+                    while p != NIL {
+                        r.st.known[p as usize] |= mask;
+                        p = r.st.next[p as usize];
+                    }
+                }
+            }
+        }
+    }
+
     fn shuffle(&self, r: &mut Run, z: u16, pc: u32) {
+        // Once shuffled, nobody can tell which piece of the zone is which.
+        r.st.forget_zone(z);
         let n = r.st.zone_len(z);
         if r.st.exploring {
             let perms = (1..=n as u64).try_fold(1u64, |acc, k| acc.checked_mul(k).filter(|x| *x <= SHUFFLE_SAMPLES));

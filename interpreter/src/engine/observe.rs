@@ -13,7 +13,9 @@ pub struct ZoneView {
     pub zone: String,
     /// Number of pieces.
     pub count: usize,
-    /// The pieces, front first, if the player may see them.
+    /// The pieces, front first, if the player may see them. In a zone the
+    /// player cannot see but where a `reveal` showed him some pieces, those
+    /// are named and the others are `?`.
     pub pieces: Option<Vec<String>>,
 }
 
@@ -104,6 +106,12 @@ impl Game {
         }
     }
 
+    /// Whether `player` may tell which piece `p` is in `st`: he sees its
+    /// zone, or a `reveal` showed it to him since its zone was last shuffled.
+    pub fn sees_piece(&self, st: &State, player: u8, p: u16) -> bool {
+        st.loc.get(p as usize).is_some_and(|z| self.sees_zone(player, *z)) || st.knows(player, p)
+    }
+
     /// What `player` may see of `st`.
     pub fn observe(&self, st: &State, player: u8) -> Observation {
         let m = &*self.model;
@@ -114,12 +122,14 @@ impl Game {
             if count == 0 || z == self.box_zone {
                 continue;
             }
-            let visible = self.sees_zone(player, z);
-            zones.push(ZoneView {
-                zone: info.name.clone(),
-                count,
-                pieces: visible.then(|| st.zone_pieces(z).map(|p| self.label(Value::Piece(p))).collect()),
-            });
+            let pieces = if self.sees_zone(player, z) {
+                Some(st.zone_pieces(z).map(|p| self.label(Value::Piece(p))).collect())
+            } else if st.zone_pieces(z).any(|p| st.knows(player, p)) {
+                Some(st.zone_pieces(z).map(|p| if st.knows(player, p) { self.label(Value::Piece(p)) } else { "?".to_string() }).collect())
+            } else {
+                None
+            };
+            zones.push(ZoneView { zone: info.name.clone(), count, pieces });
         }
         let mut values = Vec::new();
         for (c, def) in m.counters.iter().enumerate() {

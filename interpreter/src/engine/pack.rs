@@ -192,6 +192,8 @@ impl State {
         for n in self.next.iter_mut() {
             *n = i.id()?;
         }
+        // What players know is no part of a packed state (no rule reads it).
+        self.known.iter_mut().for_each(|k| *k = 0);
         // Rebuild the rest of the links by walking each zone.
         for z in 0..self.head.len() {
             let (mut p, mut before, mut count) = (self.head[z], NIL, 0u16);

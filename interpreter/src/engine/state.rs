@@ -109,6 +109,11 @@ pub struct State {
     pub(crate) prev: Vec<u16>,
     /// Zone of each instance.
     pub loc: Vec<u16>,
+    /// Players (bit i: player i) who know which piece each instance is,
+    /// whether or not they see its zone: set by `reveal`, forgotten when
+    /// its zone is shuffled. Only observations read it: no rule can, so
+    /// fingerprints, canonical forms and packed states leave it out.
+    pub(crate) known: Vec<u16>,
     /// Counter slots.
     pub counters: Vec<i64>,
     /// Var slots.
@@ -159,6 +164,7 @@ impl Clone for State {
             next: self.next.clone(),
             prev: self.prev.clone(),
             loc: self.loc.clone(),
+            known: self.known.clone(),
             counters: self.counters.clone(),
             vars: self.vars.clone(),
             stack: self.stack.clone(),
@@ -191,6 +197,7 @@ impl Clone for State {
         self.next.clone_from(&o.next);
         self.prev.clone_from(&o.prev);
         self.loc.clone_from(&o.loc);
+        self.known.clone_from(&o.known);
         self.counters.clone_from(&o.counters);
         self.vars.clone_from(&o.vars);
         self.stack.clone_from(&o.stack);
@@ -248,6 +255,7 @@ impl State {
             next: (1..=n).map(|i| if i == n { NIL } else { i }).collect(),
             prev: (0..n).map(|i| if i == 0 { NIL } else { i - 1 }).collect(),
             loc: vec![box_zone; instances],
+            known: vec![0; instances],
             counters: vec![0; counters],
             vars: vec![Value::None; vars],
             stack: Vec::with_capacity(64),
@@ -338,6 +346,21 @@ impl State {
         let order: Vec<Value> = order.iter().map(|p| Value::Piece(*p)).collect();
         self.relink(z, &order);
         true
+    }
+
+    /// Whether player `player` knows which piece `p` is through a `reveal`
+    /// (seeing its zone aside).
+    pub fn knows(&self, player: u8, p: u16) -> bool {
+        self.known.get(p as usize).is_some_and(|k| player < 16 && k & (1 << player) != 0)
+    }
+
+    /// Everybody forgets which pieces of zone `z` are which (a shuffle).
+    pub(crate) fn forget_zone(&mut self, z: u16) {
+        let mut p = self.head.get(z as usize).copied().unwrap_or(NIL);
+        while p != NIL {
+            self.known[p as usize] = 0;
+            p = self.next[p as usize];
+        }
     }
 
     /// Take piece `p` out of its zone (it must be put somewhere at once).

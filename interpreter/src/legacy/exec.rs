@@ -499,6 +499,9 @@ impl Game {
                     _ => Outcome::Shared(mask),
                 });
             }
+            // What a player knows changes what he is shown, never the game:
+            // this engine has no observation of it, so it plays on unchanged.
+            Stmt::Reveal { .. } => {}
             Stmt::Draw => st.outcome = Some(Outcome::Draw),
             Stmt::End => st.outcome = Some(Outcome::Ended),
             Stmt::Pass => {}

@@ -1,7 +1,7 @@
 //! Statements and blocks: locals bound in order, calls checked against the
 //! procedures they call.
 
-use super::expr::{fits, Scope};
+use super::expr::{fits, ty_name, Scope};
 use super::{Resolver, Sym};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::model::*;
@@ -83,6 +83,7 @@ impl Resolver {
                 }
             }
             StmtKind::Shuffle(z) => Stmt::Shuffle(self.zone(sc, z, "what `shuffle` shuffles")),
+            StmtKind::Reveal { what, to } => self.reveal(sc, what, to),
             StmtKind::Roll(var, die) => {
                 let (d, ty) = match self.lookup(die, &[]) {
                     Some(Sym::Die(d)) => {
@@ -181,6 +182,42 @@ impl Resolver {
         }
         let cond = cond.map(|c| self.expect(sc, c, Ty::Bool, "the `where` condition of `choose`"));
         (out, cond)
+    }
+
+    /// `reveal WHAT to PLAYERS`: a piece, the top or all of a zone, shown to
+    /// one player or to a collection of players.
+    fn reveal(&mut self, sc: &mut Scope, what: &MoveWhat, to: &ast::Expr) -> Stmt {
+        let what = match what {
+            MoveWhat::Piece(p) => RevealWhat::Piece(self.expect(sc, p, Ty::Piece(None), "what `reveal` shows")),
+            MoveWhat::Top(z) => RevealWhat::Top(self.zone(sc, z, "the zone of `reveal top of`")),
+            MoveWhat::All(z) => RevealWhat::All(self.zone(sc, z, "the zone of `reveal all of`")),
+            MoveWhat::Count { n, from, .. } => {
+                let at = self.loc(ast::Span::new(n.span.start, from.span.end));
+                self.error(
+                    Diagnostic::new(codes::WRONG_SORT, "`reveal` shows given pieces, not a number of a kind", at, "a count")
+                        .help("reveal a piece (`reveal c to p`), the top of a zone (`reveal top of deck to p`) or all of it (`reveal all of hand[q] to p`)"),
+                );
+                RevealWhat::All(self.zone(sc, from, "the zone of `reveal`"))
+            }
+        };
+        let t = self.expr(sc, to);
+        let many = match t.coll {
+            Some(elem) => {
+                if !fits(elem, Ty::Player) {
+                    let at = self.loc(to.span);
+                    self.error(Diagnostic::new(codes::TYPE, format!("`reveal` shows pieces to players, not to {}", ty_name(elem)), at, "not players").help("name a player (`to p`), every player (`to players`) or some of them (`to [q in players where ...]`)"));
+                }
+                true
+            }
+            None => {
+                if !fits(t.ty, Ty::Player) {
+                    let at = self.loc(to.span);
+                    self.error(Diagnostic::new(codes::TYPE, format!("`reveal` shows pieces to players, not to {}", ty_name(t.ty)), at, "not a player").help("name a player (`to p`), every player (`to players`) or some of them (`to [q in players where ...]`)"));
+                }
+                false
+            }
+        };
+        Stmt::Reveal { what, to: t.id, many }
     }
 
     fn assign(&mut self, sc: &mut Scope, lhs: &ast::Expr, op: AssignOp, rhs: &ast::Expr) -> Stmt {

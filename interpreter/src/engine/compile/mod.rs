@@ -136,6 +136,24 @@ pub(crate) enum Target {
     Counter(u32, Index, i64, i64, crate::model::CounterId),
 }
 
+/// What a `reveal` shows.
+pub(crate) enum RevealOp {
+    /// One piece.
+    Piece(IdOp),
+    /// The top piece of a zone.
+    Top(IdOp),
+    /// Every piece of a zone.
+    All(IdOp),
+}
+
+/// Who a `reveal` shows pieces to.
+pub(crate) enum Audience {
+    /// One player.
+    One(IdOp),
+    /// Every player of a collection.
+    Many(CollF),
+}
+
 /// One operation of a procedure.
 pub(crate) enum Op {
     /// `let` or `x = e` on a local.
@@ -152,6 +170,8 @@ pub(crate) enum Op {
     MoveCount { n: IntOp, kind: KindId, from: IdOp, to: IdOp, bottom: bool },
     /// Random order.
     Shuffle(IdOp),
+    /// Players learn which pieces these are.
+    Reveal { what: RevealOp, to: Audience },
     /// Roll a die into a local.
     Roll(u16, DieId),
     /// A decision (or chance's pick when `by` is absent) over the tuples of

@@ -5,7 +5,7 @@
 
 use super::compiler::Compiler;
 use super::liveness::{live_in, reads_of, Effects};
-use super::{BoolF, Code, IntOp, Op, Program, Site, Target, ValF, NO_SITE};
+use super::{Audience, BoolF, Code, IntOp, Op, Program, RevealOp, Site, Target, ValF, NO_SITE};
 use crate::engine::layout::Game;
 use crate::model::*;
 
@@ -197,6 +197,19 @@ impl Emit<'_, '_> {
                 self.uses(&[z]);
                 let z = self.c.zone_req(z);
                 self.emit(Op::Shuffle(z), at);
+            }
+            Stmt::Reveal { what, to, many } => {
+                let zone_or_piece = match what {
+                    RevealWhat::Piece(x) | RevealWhat::Top(x) | RevealWhat::All(x) => x,
+                };
+                self.uses(&[zone_or_piece, to]);
+                let what = match what {
+                    RevealWhat::Piece(p) => RevealOp::Piece(self.c.piece_req(p)),
+                    RevealWhat::Top(z) => RevealOp::Top(self.c.zone_req(z)),
+                    RevealWhat::All(z) => RevealOp::All(self.c.zone_req(z)),
+                };
+                let to = if many { Audience::Many(self.c.coll(to)) } else { Audience::One(self.c.player_req(to)) };
+                self.emit(Op::Reveal { what, to }, at);
             }
             Stmt::Roll(slot, die) => {
                 let slot = self.c.slot(slot);

@@ -8,7 +8,7 @@ mod unreachable;
 mod unused;
 
 use super::Finding;
-use crate::model::{BlockId, ExprId, Model, Stmt};
+use crate::model::{BlockId, ExprId, Model, RevealWhat, Stmt};
 
 /// Run every static check.
 pub fn run_all(model: &Model) -> Vec<Finding> {
@@ -28,6 +28,10 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
         stmt(node);
         match node {
             Stmt::Let(_, x) | Stmt::Shuffle(x) | Stmt::Win(x) | Stmt::WinAll(x) => model.walk_expr(*x, expr),
+            Stmt::Reveal { what: RevealWhat::Piece(x) | RevealWhat::Top(x) | RevealWhat::All(x), to, .. } => {
+                model.walk_expr(*x, expr);
+                model.walk_expr(*to, expr);
+            }
             Stmt::Assign(lv, _, x) => {
                 model.walk_expr(*x, expr);
                 match lv {

@@ -1,0 +1,96 @@
+//! `reveal WHAT to PLAYERS` (docs/language.md, "What players know"): a piece
+//! shown to a player stays known to him wherever it goes, and to nobody
+//! else, until its zone is shuffled; it never changes the game itself.
+
+use grimoire_interpreter::engine::{Game, State};
+use grimoire_interpreter::log::RandomAgent;
+use grimoire_interpreter::{compile, Source};
+use std::sync::Arc;
+
+fn game(text: &str, players: u8) -> Game {
+    let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:#?}"));
+    Game::new(Arc::new(model), players, &[]).expect("valid player count")
+}
+
+/// The pieces of a zone as `player` is shown them (`None`: only a count).
+fn shown(g: &Game, st: &State, player: u8, zone: &str) -> Option<Vec<String>> {
+    g.observe(st, player).zones.into_iter().find(|z| z.zone == zone).and_then(|z| z.pieces)
+}
+
+const LOOK: &str = r#"rulebook look { players 3..3 }
+card note 3 assume "t" { a x1  b x1  c x1 }
+zone deck of note hidden ordered
+zone pile of note hidden
+setup {
+  move 3 of note from box to deck
+  reveal top of deck to player(1)
+  move top of deck to pile
+  reveal top of deck to [q in players where q != player(1)]
+  choose x from [1, 2] by player(1)
+  shuffle pile
+  choose y from [1, 2] by player(1)
+  move all of deck to pile
+  shuffle pile
+  reveal all of pile to players
+  choose z from [1, 2] by player(1)
+}
+round turn { end }"#;
+
+#[test]
+fn a_revealed_piece_is_known_to_its_audience_only_and_follows_its_moves() {
+    let g = game(LOOK, 3);
+    let st = g.start(0).expect("starts");
+    // The box gives its top-most first: the deck is c, b, a (a on top); a goes to the pile, then b is on top.
+    assert_eq!(shown(&g, &st, 0, "pile"), Some(vec!["a".to_string()]), "player 1 saw a before it moved");
+    assert_eq!(shown(&g, &st, 0, "deck"), None, "player 1 was not shown the new top");
+    assert_eq!(shown(&g, &st, 1, "deck"), Some(vec!["?".to_string(), "b".to_string()]), "players 2 and 3 know the top only");
+    assert_eq!(shown(&g, &st, 2, "pile"), None);
+}
+
+#[test]
+fn a_shuffle_makes_everybody_forget_and_reveal_to_players_shows_all() {
+    let g = game(LOOK, 3);
+    let mut st = g.start(0).expect("starts");
+    g.apply(&mut st, 0).expect("plays");
+    assert_eq!(shown(&g, &st, 0, "pile"), None, "the pile was shuffled");
+    assert_eq!(shown(&g, &st, 1, "deck"), Some(vec!["?".to_string(), "b".to_string()]), "the deck was not");
+    g.apply(&mut st, 0).expect("plays");
+    for p in 0..3 {
+        assert_eq!(shown(&g, &st, p, "pile").map(|v| v.len()), Some(3), "player {} was shown the whole pile", p + 1);
+    }
+}
+
+#[test]
+fn what_players_know_changes_no_game() {
+    // The same rulebook without its `reveal` statements plays the same games.
+    let fixture = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ok/reveal.rules")).expect("fixture");
+    let without: String = fixture.lines().filter(|l| !l.trim_start().starts_with("reveal")).collect::<Vec<_>>().join("\n");
+    for players in 2..=4u8 {
+        let (a, b) = (game(&fixture, players), game(&without, players));
+        for seed in 0..20u64 {
+            let (mut sa, mut sb) = (a.start(seed).expect("starts"), b.start(seed).expect("starts"));
+            let mut agent = RandomAgent::new(seed);
+            while let (Some((pa, oa)), Some((pb, ob))) = (a.choices(&sa), b.choices(&sb)) {
+                assert_eq!((pa, oa.len()), (pb, ob.len()));
+                let i = agent.pick(oa.len());
+                a.apply(&mut sa, i).expect("plays");
+                b.apply(&mut sb, i).expect("plays");
+            }
+            assert_eq!(sa.outcome, sb.outcome);
+            assert_eq!(sa.loc, sb.loc, "every piece in the same place");
+        }
+    }
+}
+
+#[test]
+fn reveal_is_not_a_reserved_word() {
+    let g = game(
+        r#"rulebook r { players 2..2 }
+counter reveal 0..9 = 0
+setup { reveal = 3  reveal += 1 }
+round turn { if reveal == 4 { draw } else { end } }"#,
+        2,
+    );
+    let st = g.start(0).expect("starts");
+    assert_eq!(format!("{:?}", st.outcome), "Some(Draw)");
+}
