@@ -753,6 +753,24 @@ fn plain_draws_no_unicode_boxes_and_human_does() {
         assert_eq!(human.status.code(), plain.status.code(), "{args:?}");
     }
     let _ = std::fs::remove_dir_all(&save);
+    // The position of an interactive game too.
+    let play = |more: &[&str]| {
+        use std::io::Write;
+        let mut child = Command::new(grimoire())
+            .args([&["play", GRAIL_CUP, "-p", "3"][..], more].concat())
+            .current_dir(root())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("grimoire runs");
+        child.stdin.take().expect("stdin").write_all(b"1\n").expect("write");
+        stdout(&child.wait_with_output().expect("ends when input closes"))
+    };
+    assert!(has_box_drawing(&play(&[])), "the human format rules off each decision");
+    let plain = play(&["--error-format", "plain"]);
+    let boxes = |t: &str| t.chars().any(|c| ('\u{2500}'..='\u{259f}').contains(&c));
+    assert!(!boxes(&plain) && plain.contains("-- round 1 -- player 1 to decide --"), "{plain}");
 }
 
 /// A line of `--error-format short`: `file:line:col: CODE message`, or

@@ -26,7 +26,7 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
             Err(e) => (setup_failed(&game, &rulebook, seed, &e), Some(e)),
         }
     } else {
-        interactive(&game, &rulebook, seed)
+        interactive(&game, &rulebook, seed, ui.format == grimoire_cli::render::ErrorFormat::Plain)
     };
     if let Some(path) = log_path {
         let text = serde_json::to_string_pretty(&log).map_err(|e| e.to_string())?;
@@ -72,7 +72,8 @@ fn setup_failed(game: &Game, rulebook: &[String], seed: u64, e: &ExecError) -> G
     log
 }
 
-fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Played {
+/// `ascii`: `--error-format plain`, no box-drawing characters.
+fn interactive(game: &Game, rulebook: &[String], seed: u64, ascii: bool) -> Played {
     let mut st = match game.start(seed) {
         Ok(st) => st,
         Err(e) => return (setup_failed(game, rulebook, seed, &e), Some(e)),
@@ -85,7 +86,8 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64) -> Played {
     while let Some((player, options)) = game.choices(&st) {
         let obs = game.observe(&st, player);
         let mut o = out.lock();
-        let _ = writeln!(o, "\n── round {} ── player {} to decide ──", obs.round, u16::from(player) + 1);
+        let rule = if ascii { "--" } else { "──" };
+        let _ = writeln!(o, "\n{rule} round {} {rule} player {} to decide {rule}", obs.round, u16::from(player) + 1);
         for z in &obs.zones {
             match &z.pieces {
                 Some(p) => {
