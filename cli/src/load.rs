@@ -2,6 +2,7 @@
 
 use grimoire_grammar::ast::HeaderKind;
 use grimoire_interpreter::Source;
+use crate::files::Root;
 use std::path::{Path, PathBuf};
 
 /// Why files could not be read (a tool failure, not a rulebook problem).
@@ -15,6 +16,9 @@ pub enum LoadError {
         /// The OS error.
         err: std::io::Error,
     },
+    /// The `--root` folder cannot be used.
+    #[error("{0}")]
+    Root(String),
     /// Modules extend each other in a circle.
     #[error("`{0}` extends itself through its bases")]
     Cycle(String),
@@ -32,10 +36,20 @@ pub enum LoadError {
 
 /// Read the given files, adding the base of any module that is not given,
 /// and order them base first.
+///
+/// The files given are read as they are; a module's base must lie under the
+/// root (`--root`, else the folder of the first file given): see
+/// [`crate::files`].
 pub fn load(paths: &[PathBuf]) -> Result<Vec<Source>, LoadError> {
     let mut out: Vec<(PathBuf, Source)> = Vec::new();
+    // Without a root (the first file cannot be found), reading it fails first.
+    let root = match (paths.first(), crate::files::root_flag()) {
+        (_, Some(dir)) => Some(Root::at(dir).map_err(LoadError::Root)?),
+        (Some(first), None) => Root::of(first).ok(),
+        (None, None) => None,
+    };
     for p in paths {
-        add_with_bases(p, &mut out, &mut Vec::new())?;
+        add_with_bases(p, None, root.as_ref(), &mut out, &mut Vec::new())?;
     }
     Ok(out.into_iter().map(|(_, s)| s).collect())
 }
@@ -51,16 +65,18 @@ fn invalid(name: &Path, text: String, code: &'static str, message: String, span:
     LoadError::Invalid { sources: vec![Source { name: name.display().to_string(), text }], diagnostic: Box::new(diagnostic) }
 }
 
-/// `chain`: the files whose bases are being loaded, to tell a circle.
-fn add_with_bases(path: &Path, out: &mut Vec<(PathBuf, Source)>, chain: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+/// `path`: the file as shown; `real`: its canonical path, for a base the
+/// root admitted (it is read there, not at `path`); `chain`: the files
+/// whose bases are being loaded, to tell a circle.
+fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &mut Vec<(PathBuf, Source)>, chain: &mut Vec<PathBuf>) -> Result<(), LoadError> {
     if chain.len() > 16 {
         return Err(LoadError::Cycle(path.display().to_string()));
     }
-    let key = canonical(path);
+    let key = real.map_or_else(|| canonical(path), Path::to_path_buf);
     if out.iter().any(|(k, _)| *k == key) {
         return Ok(());
     }
-    let bytes = std::fs::read(path).map_err(|err| LoadError::Read { path: path.display().to_string(), err })?;
+    let bytes = crate::files::read(real.unwrap_or(path)).map_err(|err| LoadError::Read { path: path.display().to_string(), err })?;
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -77,14 +93,40 @@ fn add_with_bases(path: &Path, out: &mut Vec<(PathBuf, Source)>, chain: &mut Vec
     // passed on as it is, and `compile` reports its syntax error.
     if let Ok(tree) = grimoire_grammar::parse(&text) {
         if let HeaderKind::Module { extends } = &tree.header.kind {
-            let base = path.parent().unwrap_or(Path::new(".")).join(&extends.value);
+            let folder = match key.parent() {
+                Some(p) => p.to_path_buf(),
+                None => PathBuf::from("/"),
+            };
+            // The base as shown: next to the module as it was named, its `..` taken as written.
+            let shown_folder = path.parent().unwrap_or(Path::new(""));
+            let base = crate::files::lexical_join(shown_folder, &extends.value).unwrap_or_else(|_| shown_folder.join(&extends.value));
             let module = grimoire_interpreter::diagnostic::codes::MODULE;
-            if chain.contains(&canonical(&base)) || canonical(&base) == key {
+            let Some(root) = root else { return Err(LoadError::Root("no root to read the base of a module under".into())) };
+            let real = match root.admit(&folder, &extends.value) {
+                Ok(real) => real,
+                Err(why) if why.is_outside() => {
+                    let message = format!("this module extends a file outside the root: {}", why.reason(&extends.value));
+                    let help = format!(
+                        "a rulebook may only name files under the root `{}` (the folder of the first file given, or `--root DIR`): name the base relative to the module's folder, or give a root that holds it with `--root DIR` (README, \"Files Grimoire reads\")",
+                        root.shown()
+                    );
+                    return Err(invalid(path, text, crate::files::REFUSED, message, extends.span, "outside the root: not read", &help));
+                }
+                Err(why) => {
+                    let err = match why {
+                        crate::files::Refusal::Missing(e) => e.to_string(),
+                        other => other.reason(&extends.value),
+                    };
+                    let message = format!("cannot read the base `{}` that this module extends: {err}", base.display());
+                    return Err(invalid(path, text, module, message, extends.span, "this file", "the path is relative to the module's folder"));
+                }
+            };
+            if chain.contains(&real) || real == key {
                 let message = format!("`{}` extends `{}`, which extends it back: modules extend each other in a circle", path.display(), extends.value);
                 return Err(invalid(path, text, module, message, extends.span, "extends a file that extends this one", "a module extends a base rulebook, which extends nothing"));
             }
             chain.push(key.clone());
-            let loaded = add_with_bases(&base, out, chain);
+            let loaded = add_with_bases(&base, Some(&real), Some(root), out, chain);
             chain.pop();
             match loaded {
                 Err(LoadError::Read { err, .. }) => {

@@ -41,6 +41,13 @@ struct Cli {
     /// summary tables, no warnings.
     #[arg(long, short, global = true)]
     quiet: bool,
+    /// The folder under which every file a rulebook or a log names must lie
+    /// (a module's base, the rulebook files of a log; source texts are also
+    /// looked up in it). Default: the folder of the first file given; for
+    /// `replay`, the working directory when the log lies under it, else the
+    /// log's folder. See the README, "Files Grimoire reads".
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -235,6 +242,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e, &args),
     };
+    if let Some(root) = &cli.root {
+        grimoire_cli::files::set_root_flag(root.clone());
+    }
     let (name, json) = cli.command.name_and_json();
     let ui = Ui::new(name, cli.error_format, json, cli.quiet, cli.color);
     // A bug that panics is a tool failure too (exit 2, and a JSON document

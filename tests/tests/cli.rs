@@ -584,12 +584,13 @@ fn replay_refuses_a_log_whose_option_does_not_exist() {
     const LOG: &str = "tests/fixtures/logs/bad_option.json";
     let out = run(&["replay", LOG]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("the replay differs from the log: step 2: option 7"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the replay differs from the log: step 2: the log takes option 7 (counted from 0), but player 2 has only 2 option(s)"), "{}", stderr(&out));
 
     // Asked directly, the engine says R0011, and leaves the game as it was.
     let log: GameLog = serde_json::from_str(&std::fs::read_to_string(root().join(LOG)).expect("log exists")).expect("a game log");
     let file = log.rulebook.first().expect("the log names its rulebook").clone();
-    let text = std::fs::read_to_string(root().join(&file)).expect("rulebook exists");
+    // Named from the log's folder.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/logs").join(&file)).expect("rulebook exists");
     let model = std::sync::Arc::new(compile(&[Source { name: file, text }]).expect("compiles"));
     let game = grimoire_interpreter::engine::Game::new(model, log.players, &log.options).expect("valid player count");
     let mut st = game.start(log.seed).expect("starts");

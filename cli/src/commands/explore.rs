@@ -21,7 +21,9 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
     let meter = ui.meter(None, "states");
     meter.bar().set_message("exploring");
     let bar = meter.bar().clone();
-    let report = explore_observed(&game, &names(&sources), budget, &|states| bar.set_position(states as u64));
+    let mut report = explore_observed(&game, &names(&sources), budget, &|states| bar.set_position(states as u64));
+    // Its lassos and counterexamples name their files from the working directory, with their hashes.
+    grimoire_cli::logfile::stamp_in_place(report.findings.iter_mut().filter_map(|f| f.counterexample.as_mut()), &sources);
     meter.finish(|s| format!("explored {} states to depth {} in {s:.2} s", count(report.distinct as u64), report.depth));
     // Warnings (V506: the game ends with probability 1) do not fail.
     let code = if report.findings.iter().any(|f| f.severity == Severity::Error) { INVALID } else { 0 };

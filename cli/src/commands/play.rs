@@ -29,9 +29,11 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
         interactive(&game, &rulebook, seed, ui.format == grimoire_cli::render::ErrorFormat::Plain)
     };
     if let Some(path) = log_path {
-        let text = serde_json::to_string_pretty(&log).map_err(|e| e.to_string())?;
-        std::fs::write(path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        // Its rulebook files named from the log's folder, with their hashes.
+        grimoire_cli::logfile::write(&log, &sources, path)?;
     }
+    // A log printed names its files from the working directory.
+    let log = grimoire_cli::logfile::for_stdout(&log, &sources)?;
     let code = if error.is_some() { INVALID } else { 0 };
     if ui.json {
         let report = json!({

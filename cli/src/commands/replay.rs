@@ -1,23 +1,43 @@
 //! `grimoire replay`: re-run a log and check it gives the same game.
 
-use super::{game_for, reject, style, Ui, INVALID};
+use super::{reject, style, Ui, INVALID};
+use grimoire_cli::files::Root;
+use grimoire_cli::logfile::{self, OpenError};
+use grimoire_interpreter::engine::Game;
 use grimoire_cli::render::{exec_error, exec_error_json};
-use grimoire_interpreter::log::{outcome_text, replay as replay_log, GameLog, ReplayError};
+use grimoire_interpreter::log::{outcome_text, replay as replay_log, ReplayError};
 use serde_json::{json, Value as Json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Replay a log file. A log that cannot be read or is not a log is a tool
 /// failure (2); a game that stops or differs from its log, or a lasso, is
 /// a failed check (1).
 pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    let log: GameLog = serde_json::from_str(&text).map_err(|e| format!("`{}` is not a game log: {e}", path.display()))?;
-    let files: Vec<PathBuf> = log.rulebook.iter().map(PathBuf::from).collect();
-    let (game, sources) = match game_for(&files, log.players, &log.options)? {
-        Ok(g) => g,
-        Err(invalid) => return Ok(reject(ui, &invalid)),
+    // The log and its rulebook files: under the root, each with the SHA-256
+    // the log records, checked before anything of it is parsed or shown.
+    let root = Root::of_log(path)?;
+    let (log, sources) = match logfile::open(path, &root) {
+        Ok(o) => (o.log, o.sources),
+        Err(OpenError::Unusable(message)) => return Err(message),
+        Err(OpenError::Changed(message)) => {
+            let report = json!({
+                "log": path.display().to_string(), "steps": Json::Null, "matches": false,
+                "outcome": Json::Null, "final_fingerprint": Json::Null, "loop_from": Json::Null,
+                "stopped": Json::Null, "mismatch": { "step": 0, "message": message },
+            });
+            if ui.json {
+                return Ok(ui.emit_report(INVALID, report));
+            }
+            grimoire_cli::esay!("the replay differs from the log: {message}");
+            return Ok(ExitCode::from(INVALID));
+        }
     };
+    let model = match grimoire_interpreter::compile(&sources) {
+        Ok(m) => std::sync::Arc::new(m),
+        Err(diags) => return Ok(reject(ui, &super::Invalid { diags, sources })),
+    };
+    let game = Game::new(model, log.players, &log.options).map_err(|e| format!("the log cannot be replayed: {e}"))?;
     // The JSON report: what was replayed, and where and why it stopped.
     let mut report = json!({
         "log": path.display().to_string(), "steps": log.steps.len(), "matches": false,
@@ -34,7 +54,13 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
                 let outcome = outcome.unwrap_or_else(|| "not finished".into());
                 grimoire_cli::say!("replayed {} decisions: {outcome}; final state {:016x} matches the log", log.steps.len(), st.fingerprint());
             }
-            if let Some(from) = log.loop_from {
+            if let Some(error) = &log.error {
+                // A game that did not end within its decisions, as the log records.
+                if !ui.json {
+                    grimoire_cli::say!("{error}, as the log records");
+                }
+                INVALID
+            } else if let Some(from) = log.loop_from {
                 // A lasso: the loop is the fault the log shows.
                 if !ui.json {
                     grimoire_cli::say!("the steps from {} on come back to the state they started from: the game can go on forever", from + 1);
@@ -52,7 +78,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             }
             set(&mut report, "stopped", stopped);
             if !ui.json {
-                grimoire_cli::esay!("the game stops at step {step}:");
+                grimoire_cli::esay!("the game stops {}, as the log records:", if step == 0 { "during setup".to_string() } else { format!("at step {step}") });
                 grimoire_cli::eput!("{}", exec_error(&error, &sources, style(ui)));
             }
             INVALID
@@ -60,7 +86,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
         Err(ReplayError::Invariant { step, code, message }) => {
             set(&mut report, "stopped", json!({ "step": step, "kind": "invariant", "code": code, "message": message, "rule": Json::Null, "file": Json::Null, "line": Json::Null, "column": Json::Null, "start": Json::Null, "end": Json::Null }));
             if !ui.json {
-                grimoire_cli::esay!("the game breaks an invariant after step {step}: {code}: {message}");
+                grimoire_cli::esay!("the game breaks an invariant after step {step}, as the log records: {code}: {message}");
             }
             INVALID
         }

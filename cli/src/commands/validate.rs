@@ -4,7 +4,7 @@
 
 use super::{compile_files, names, reject, style, Ui, INVALID};
 use grimoire_cli::render::{finding, more};
-use grimoire_cli::sources::find_sources;
+use grimoire_cli::sources::lookup;
 use grimoire_cli::ui::{colors, count, plural, MAX_SHOWN};
 use grimoire_interpreter::validate::{configurations, validate as run_validate, Config, OnProgress, Phase, Progress, Report, Severity};
 use std::path::{Path, PathBuf};
@@ -41,7 +41,12 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         Err(invalid) => return Ok(reject(ui, &invalid)),
     };
     let main = a.files.first().cloned().unwrap_or_default();
-    let texts = find_sources(&model, &main, a.sources);
+    let found = lookup(&model, &sources, &main, a.sources);
+    if !found.refused.is_empty() {
+        // A source text that may not be read is a fault of the rulebook (or of its folders): nothing of it is shown.
+        return Ok(reject(ui, &super::Invalid { diags: found.refused, sources }));
+    }
+    let texts = found.texts;
     if let Some(o) = a.options.iter().find(|o| !model.options.contains(o)) {
         return Err(format!("the rulebook has no option `{o}`; its options are: {}", if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") }));
     }
@@ -83,7 +88,10 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
             grimoire_cli::esay!("side-by-side page written to {}", path.display());
         }
     }
-    let saved = save_counterexamples(&report, a.save)?;
+    let saved = save_counterexamples(&report, &sources, a.save)?;
+    // The logs inside the JSON report name their files from the working directory, with their hashes.
+    let mut report = report;
+    grimoire_cli::logfile::stamp_in_place(report.findings.iter_mut().filter_map(|f| f.counterexample.as_mut()), &sources);
     let code = if report.errors() == 0 { 0 } else { INVALID };
     if ui.json {
         return Ok(ui.emit_report(code, serde_json::to_value(&report).map_err(|e| e.to_string())?));
@@ -92,14 +100,15 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     Ok(ExitCode::from(code))
 }
 
-fn save_counterexamples(report: &Report, dir: &Path) -> Result<Vec<(usize, PathBuf)>, String> {
+/// Each counterexample as a log file (its rulebook files named from the
+/// log's folder, with their hashes: it replays from any working directory).
+fn save_counterexamples(report: &Report, sources: &[grimoire_interpreter::Source], dir: &Path) -> Result<Vec<(usize, PathBuf)>, String> {
     let mut saved = Vec::new();
     for (i, f) in report.findings.iter().enumerate() {
         let Some(log) = &f.counterexample else { continue };
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
         let path = dir.join(format!("{}-{}-{}p-seed{}.json", report.rulebook, f.code, f.players.unwrap_or(0), f.seed.unwrap_or(0)));
-        let text = serde_json::to_string_pretty(log).map_err(|e| e.to_string())?;
-        std::fs::write(&path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        grimoire_cli::logfile::write(log, sources, &path)?;
         saved.push((i, path));
     }
     Ok(saved)
