@@ -683,6 +683,9 @@ pub enum StmtKind {
     Repeat(Expr, Block),
     /// `for x in c { }`.
     For(Ident, Expr, Block),
+    /// `simultaneous p in PLAYERS { ... }`: each player decides in turn
+    /// without seeing what the others decided; all of it shows at the end.
+    Simultaneous(Ident, Expr, Block),
     /// `match e { ... }`.
     Match(Expr, Vec<(Pattern, Block)>),
     /// `do rule(args)`.

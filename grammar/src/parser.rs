@@ -262,6 +262,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::while_stmt => "`while`",
         Rule::repeat_stmt => "`repeat`",
         Rule::for_stmt => "`for`",
+        Rule::simultaneous_stmt => "`simultaneous`",
         Rule::match_stmt => "`match`",
         Rule::match_arm => "a match arm `NAME => { ... }`",
         Rule::pattern | Rule::wildcard => "a pattern",
@@ -404,6 +405,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::expect_prompt => "`expect prompt \"...\"`",
         Rule::expect_over => "`expect over` or `expect not over`",
         Rule::kw_scenario => "`scenario`",
+        Rule::kw_simultaneous => "`simultaneous`",
         Rule::kw_seed => "`seed`",
         Rule::kw_with => "`with`",
         Rule::kw_play => "`play`",
@@ -1082,6 +1084,7 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
         Rule::while_stmt => StmtKind::While(expr(k.next()?)?, block(k.next()?)?),
         Rule::repeat_stmt => StmtKind::Repeat(expr(k.next()?)?, block(k.next()?)?),
         Rule::for_stmt => StmtKind::For(ident(k.next()?), expr(k.next()?)?, block(k.next()?)?),
+        Rule::simultaneous_stmt => StmtKind::Simultaneous(ident(k.next()?), expr(k.next()?)?, block(k.next()?)?),
         Rule::match_stmt => {
             let scrutinee = expr(k.next()?)?;
             let mut arms = Vec::new();

@@ -66,6 +66,10 @@ pub mod codes {
     pub const MODULE_TARGET: &str = "E0401";
     /// A module extends the wrong file, or a rulebook is used as a module.
     pub const MODULE: &str = "E0402";
+    /// A `simultaneous` block does more than decide and record: it moves,
+    /// reveals, rolls, shuffles, picks at random, ends the game or nests a
+    /// block.
+    pub const SIMULTANEOUS: &str = "E0305";
 }
 
 /// The closest name to `wanted` among `candidates`, if close enough to be a typo.

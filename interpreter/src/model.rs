@@ -657,6 +657,10 @@ pub enum Stmt {
     Repeat(ExprId, BlockId),
     /// Loop over a collection.
     For(u16, ExprId, BlockId),
+    /// `simultaneous p in PLAYERS { ... }`: the body runs for each player in
+    /// turn, each time on the state before the block; what each turn set is
+    /// put back and shows, for every player, when the block ends.
+    Simultaneous(u16, ExprId, BlockId),
     /// Match.
     Match(ExprId, Vec<(Vec<MatchKey>, BlockId)>, Option<BlockId>),
     /// Call a phase or rule.

@@ -89,6 +89,9 @@ fn merlin_and_its_modules_play_the_same_games() {
 const NEWER_THAN_LEGACY: &[&str] = &[
     // R0013: an end condition that holds during setup.
     "tests/fixtures/validate/end_in_setup.rules",
+    // `simultaneous` blocks (R0014 among them).
+    "tests/fixtures/ok/sealed_bids.rules",
+    "tests/fixtures/validate/simultaneous_clash.rules",
 ];
 
 #[test]

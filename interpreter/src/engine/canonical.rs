@@ -23,7 +23,8 @@
 //! What is kept: where every piece is (the order in a zone included, since
 //! `top`, `first` and `for` can see it), the counters and vars that matter,
 //! the frames of the rules being run with their live locals and the items of
-//! their `for` loops, and the pending decision with its options.
+//! their `for` loops, what the turns of a `simultaneous` block being run have
+//! set, and the pending decision with its options.
 
 use super::compile::Op;
 use super::layout::Game;
@@ -177,6 +178,14 @@ impl Fingerprint {
 }
 
 #[allow(clippy::indexing_slicing, reason = "instances, zones and slots are numbered by Game::new, which sizes these arrays")]
+/// A counter or var slot set in a `simultaneous` block, as one word.
+fn sim_slot_word(slot: super::simultaneous::SimSlot) -> u64 {
+    match slot {
+        super::simultaneous::SimSlot::Counter(c) => u64::from(c) << 1,
+        super::simultaneous::SimSlot::Var(v) => u64::from(v) << 1 | 1,
+    }
+}
+
 impl Game {
     /// The fingerprint of a state's canonical form (see the module doc):
     /// equal for states that lead to the same games.
@@ -262,6 +271,20 @@ impl Game {
             return h.finish();
         }
         self.frame_words(st, &mut h);
+        if let Some(sim) = &st.sim {
+            // Inside a `simultaneous` block: whose turn, and what the turns
+            // so far set (sealed away, or to be put back).
+            h.word(0x5101_0000 | sim.player.map_or(0, |p| u64::from(p) + 1) | u64::from(sim.decisions) << 32);
+            for (slot, v, p) in &sim.sealed {
+                h.word(sim_slot_word(*slot) | u64::from(*p) << 40);
+                self.value_words(st, &mut h, *v);
+            }
+            h.word(0x5102_0000);
+            for (slot, v) in &sim.undo {
+                h.word(sim_slot_word(*slot));
+                self.value_words(st, &mut h, *v);
+            }
+        }
         if let Some(p) = st.pending {
             h.word(0xdec1_0000 | u64::from(p.player));
             h.word(p.shuffle.map(u64::from).unwrap_or(u64::MAX));

@@ -36,6 +36,10 @@ pub enum ExecErrorKind {
     Invariant,
     /// An end condition holds before setup is over.
     EndInSetup,
+    /// A `simultaneous` block lets one player's decision show through to
+    /// another: two players set the same thing, or someone other than the
+    /// player whose turn it is decides.
+    Simultaneous,
 }
 
 impl ExecErrorKind {
@@ -57,6 +61,7 @@ impl ExecErrorKind {
             // The validator's code for the same finding.
             ExecErrorKind::Invariant => "V504",
             ExecErrorKind::EndInSetup => "R0013",
+            ExecErrorKind::Simultaneous => "R0014",
         }
     }
 }

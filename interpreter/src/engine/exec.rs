@@ -7,6 +7,7 @@ use super::compile::{arith, resolve_slot, Audience, Op, RevealOp, Target, NONE_I
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
 use super::run::Run;
+use super::simultaneous::SimSlot;
 use super::state::{Frame, Outcome, Pending, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
 use super::value::Value;
 use super::Options;
@@ -88,6 +89,9 @@ impl Game {
         if p.player != CHANCE {
             st.decisions += 1;
             st.plies += 1;
+            if let Some(sim) = st.sim.as_mut() {
+                sim.decisions = sim.decisions.saturating_add(1);
+            }
         }
         self.run(st)
     }
@@ -267,6 +271,13 @@ impl Game {
                     }
                     return;
                 }
+                if let (Some(who), Some(sim)) = (who, r.st.sim.as_deref()) {
+                    if sim.player != Some(who as u8) {
+                        let turn = sim.player.map_or("nobody's".to_string(), |p| format!("player {}'s", p + 1));
+                        r.fail(ExecErrorKind::Simultaneous, format!("player {} decides during {turn} turn of a `simultaneous` block: only the player whose turn it is may decide there", who + 1), at);
+                        return;
+                    }
+                }
                 let decide = match who {
                     Some(who) if n > 1 || r.st.forced_decisions => Some(who as u8),
                     Some(_) => {
@@ -329,6 +340,13 @@ impl Game {
                     r.st.stack.truncate(start as usize);
                 }
             }
+            Op::SimBegin => r.sim_begin(at),
+            Op::SimTurn(slot) => {
+                let p = r.local(*slot);
+                r.sim_turn(p, at);
+            }
+            Op::SimSeal => r.sim_seal(),
+            Op::SimReveal => r.sim_reveal(at, |slot| self.slot_name(slot)),
             Op::RepeatStart { n, left, exit } => {
                 let n = n.get(r);
                 if n <= 0 {
@@ -447,6 +465,7 @@ impl Game {
             }
             Target::Var(base, index) => {
                 let Some(slot) = resolve_slot(r, *base, index, at) else { return };
+                r.sim_record(SimSlot::Var(slot as u32));
                 let old = r.st.vars.get(slot).copied().unwrap_or_default();
                 let new = combine(r, old);
                 if r.err.is_none() {
@@ -457,6 +476,7 @@ impl Game {
             }
             Target::Counter(base, index, lo, hi, c) => {
                 let Some(slot) = resolve_slot(r, *base, index, at) else { return };
+                r.sim_record(SimSlot::Counter(slot as u32));
                 let old = Value::Int(r.st.counters.get(slot).copied().unwrap_or(0));
                 let new = combine(r, old);
                 let new = r.as_int(new, at);

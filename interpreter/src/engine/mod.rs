@@ -20,6 +20,7 @@ mod observe;
 mod options;
 mod pack;
 mod run;
+mod simultaneous;
 mod state;
 mod value;
 

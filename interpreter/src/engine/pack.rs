@@ -6,6 +6,7 @@
 //! Rule coverage is not kept (it restarts at zero), nor the random
 //! generator (an explored game has none: its chance is enumerated).
 
+use super::simultaneous::{SimSlot, Simultaneous};
 use super::state::{Frame, Outcome, Pending, Stage, State, NIL};
 use super::value::Value;
 use crate::model::ProcId;
@@ -31,6 +32,12 @@ impl Out<'_> {
     /// A piece or zone number, `NIL` as 0.
     fn id(&mut self, x: u16) {
         self.var(u64::from(x.wrapping_add(1)));
+    }
+    fn slot(&mut self, slot: SimSlot) {
+        match slot {
+            SimSlot::Counter(c) => self.var(u64::from(c) << 1),
+            SimSlot::Var(v) => self.var(u64::from(v) << 1 | 1),
+        }
     }
     fn value(&mut self, v: Value) {
         match v {
@@ -106,6 +113,11 @@ impl In<'_> {
     fn id(&mut self) -> Option<u16> {
         Some(self.u16()?.wrapping_sub(1))
     }
+    fn slot(&mut self) -> Option<SimSlot> {
+        let x = self.var()?;
+        let i = u32::try_from(x >> 1).ok()?;
+        Some(if x & 1 == 0 { SimSlot::Counter(i) } else { SimSlot::Var(i) })
+    }
     fn value(&mut self) -> Option<Value> {
         Some(match self.u8()? {
             0 => Value::None,
@@ -180,6 +192,25 @@ impl State {
         o.var(u64::from(self.plies));
         o.var(self.box_after_setup.map_or(0, |b| u64::from(b) + 1));
         o.u8(u8::from(self.forced_decisions) | u8::from(self.exploring) << 1 | u8::from(self.sampled_shuffle) << 2);
+        match &self.sim {
+            None => o.u8(0),
+            Some(sim) => {
+                o.u8(1);
+                o.u8(sim.player.map_or(0, |p| p + 1));
+                o.var(u64::from(sim.decisions));
+                o.var(sim.sealed.len() as u64);
+                for (slot, v, p) in &sim.sealed {
+                    o.slot(*slot);
+                    o.value(*v);
+                    o.u8(*p);
+                }
+                o.var(sim.undo.len() as u64);
+                for (slot, v) in &sim.undo {
+                    o.slot(*slot);
+                    o.value(*v);
+                }
+            }
+        }
     }
 
     /// Overwrite this state (of the same game) with packed bytes; `None` if
@@ -263,6 +294,19 @@ impl State {
         self.forced_decisions = flags & 1 != 0;
         self.exploring = flags & 2 != 0;
         self.sampled_shuffle = flags & 4 != 0;
+        self.sim = match i.u8()? {
+            0 => None,
+            _ => {
+                let mut sim = Simultaneous { player: i.u8()?.checked_sub(1), decisions: i.u32()?, ..Simultaneous::default() };
+                for _ in 0..i.u32()? {
+                    sim.sealed.push((i.slot()?, i.value()?, i.u8()?));
+                }
+                for _ in 0..i.u32()? {
+                    sim.undo.push((i.slot()?, i.value()?));
+                }
+                Some(Box::new(sim))
+            }
+        };
         self.fired.iter_mut().for_each(|f| *f = 0);
         self.ends_fired.iter_mut().for_each(|f| *f = 0);
         self.branches.iter_mut().for_each(|f| *f = 0);

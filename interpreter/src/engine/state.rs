@@ -153,6 +153,8 @@ pub struct State {
     /// Pieces left in the box when setup ended: during play the box neither
     /// gives nor takes (the conservation invariant).
     pub box_after_setup: Option<u32>,
+    /// The `simultaneous` block being run, if any.
+    pub(crate) sim: Option<Box<super::simultaneous::Simultaneous>>,
 }
 
 impl Clone for State {
@@ -186,6 +188,7 @@ impl Clone for State {
             exploring: self.exploring,
             sampled_shuffle: self.sampled_shuffle,
             box_after_setup: self.box_after_setup,
+            sim: self.sim.clone(),
         }
     }
 
@@ -219,6 +222,7 @@ impl Clone for State {
         self.exploring = o.exploring;
         self.sampled_shuffle = o.sampled_shuffle;
         self.box_after_setup = o.box_after_setup;
+        self.sim.clone_from(&o.sim);
     }
 }
 
@@ -277,6 +281,7 @@ impl State {
             exploring: false,
             sampled_shuffle: false,
             box_after_setup: None,
+            sim: None,
         };
         if n > 0 {
             let b = box_zone as usize;
@@ -437,6 +442,11 @@ impl State {
         self.outcome.hash(&mut h);
         self.round.hash(&mut h);
         self.stage.hash(&mut h);
+        // Only inside a block, so that the fingerprints of games without
+        // one (those recorded in logs) stay what they were.
+        if let Some(sim) = &self.sim {
+            sim.hash(&mut h);
+        }
         if !self.exploring {
             self.rng.get_word_pos().hash(&mut h);
         }

@@ -432,6 +432,9 @@ impl Game {
                     self.push_block(st, FrameKind::Repeat(n), *b, frame, frame.actor);
                 }
             }
+            // The legacy engine is kept only to check that the compiled one
+            // plays the games it played; it learns no new statement.
+            Stmt::Simultaneous(..) => return Err(ExecError::new(ExecErrorKind::OutOfRange, "the legacy engine does not run `simultaneous`", at)),
             Stmt::For(slot, c, b) => {
                 let start = scratch.len();
                 self.collect(st, scratch, cx, *c)?;

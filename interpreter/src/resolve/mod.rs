@@ -4,6 +4,7 @@
 mod declare;
 mod expr;
 mod scenario;
+mod simultaneous;
 mod stmt;
 
 use crate::diagnostic::{codes, did_you_mean, Diagnostic};
@@ -112,6 +113,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
     r.scenarios(&items, &modules);
     if r.diags.is_empty() {
         r.check_layout_size();
+        r.check_simultaneous_blocks();
     }
     if r.diags.is_empty() {
         Ok(r.model)

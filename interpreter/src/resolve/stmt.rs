@@ -132,6 +132,17 @@ impl Resolver {
                 sc.reset(mark);
                 Stmt::For(slot, c, body)
             }
+            StmtKind::Simultaneous(var, coll, b) => {
+                let (c, elem) = self.collection(sc, coll);
+                if !fits(elem, Ty::Player) {
+                    self.type_error(coll.span, elem, Ty::Player, "the players of `simultaneous`");
+                }
+                let mark = sc.mark();
+                let slot = sc.bind(&var.name, Ty::Player);
+                let body = self.block(sc, b);
+                sc.reset(mark);
+                Stmt::Simultaneous(slot, c, body)
+            }
             StmtKind::Match(e, arms) => self.match_stmt(sc, e, arms),
             StmtKind::Do(name, args) => self.call_stmt(sc, name, args, span, false),
             StmtKind::Phase(name) => self.call_stmt(sc, name, &[], span, true),

@@ -188,6 +188,14 @@ pub(crate) enum Op {
     ForStart { slot: u16, items: CollF, state: u16, exit: u32 },
     /// End of a `for` body: the next item and back to `body`, or leave.
     ForNext { slot: u16, state: u16, body: u32 },
+    /// A `simultaneous` block starts (engine/simultaneous.rs).
+    SimBegin,
+    /// The turn of the player in this local starts.
+    SimTurn(u16),
+    /// The turn ends: what it set is sealed away, the old values put back.
+    SimSeal,
+    /// The block ends: what every turn set is written.
+    SimReveal,
     /// Start a `repeat`: the hidden slot `left` counts down.
     RepeatStart { n: IntOp, left: u16, exit: u32 },
     /// End of a `repeat` body.

@@ -288,6 +288,27 @@ impl Emit<'_, '_> {
                 let end = self.here();
                 self.patch(start, end);
             }
+            Stmt::Simultaneous(slot, coll, b) => {
+                // A `for` over the players whose body is one player's turn.
+                let state = self.c.alloc(3);
+                let items = self.c.coll(coll);
+                let slot = self.c.slot(slot);
+                self.emit(Op::SimBegin, at);
+                self.uses(&[coll]);
+                self.sets(&[slot, state, state + 1, state + 2]);
+                let start = self.emit(Op::ForStart { slot, items, state, exit: 0 }, at);
+                let body = self.here();
+                self.reads(&[slot]);
+                self.emit(Op::SimTurn(slot), at);
+                self.block(b);
+                self.emit(Op::SimSeal, at);
+                self.reads(&[state, state + 1, state + 2]);
+                self.sets(&[slot, state + 2]);
+                self.emit(Op::ForNext { slot, state, body }, at);
+                let end = self.here();
+                self.emit(Op::SimReveal, at);
+                self.patch(start, end);
+            }
             Stmt::Match(e, arms, default) => {
                 let value = self.c.val(e);
                 self.uses(&[e]);

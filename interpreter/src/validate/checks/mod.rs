@@ -73,7 +73,7 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
                     walk_block(model, *blk, stmt, expr);
                 }
             }
-            Stmt::While(c, blk) | Stmt::Repeat(c, blk) | Stmt::For(_, c, blk) | Stmt::As(c, blk) => {
+            Stmt::While(c, blk) | Stmt::Repeat(c, blk) | Stmt::For(_, c, blk) | Stmt::Simultaneous(_, c, blk) | Stmt::As(c, blk) => {
                 model.walk_expr(*c, expr);
                 walk_block(model, *blk, stmt, expr);
             }

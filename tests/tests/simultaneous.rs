@@ -1,0 +1,196 @@
+//! `simultaneous p in PLAYERS { ... }` (docs/language.md, "Simultaneous
+//! decisions"): each player decides on the state from before the block,
+//! sees nothing of the earlier turns, and everything shows at the end.
+
+use grimoire_interpreter::engine::{Game, State};
+use grimoire_interpreter::{compile, Diagnostic, Source};
+use std::sync::Arc;
+
+fn compiled(text: &str) -> Result<grimoire_interpreter::model::Model, Vec<Diagnostic>> {
+    compile(&[Source { name: "t.rules".into(), text: text.into() }])
+}
+
+fn game(text: &str, players: u8) -> Game {
+    let model = compiled(text).unwrap_or_else(|d| panic!("{d:#?}"));
+    Game::new(Arc::new(model), players, &[]).expect("player count")
+}
+
+/// Two or three players bid a public amount each round; the options of a
+/// bid read the bids already made, which the block must hide.
+const BIDS: &str = r#"rulebook bids { players 2..3 }
+var bid per_player : int public assume "x"
+counter rounds 0..100 = 0 assume "x"
+round turn assume "x" {
+  simultaneous p in players {
+    let highest = max q in [x in players where bid[x] != none] of bid[q]
+    choose b from [x in [1, 2, 3] where highest == none or x >= highest] by p prompt "Your bid?"
+    bid[p] = b
+  }
+  rounds += 1
+  if rounds == 2 { end }
+}
+"#;
+
+fn labels(g: &Game, st: &State) -> (u8, Vec<String>) {
+    let (p, options) = g.choices(st).expect("a decision");
+    (p, options.iter().map(|o| g.option_label(o)).collect())
+}
+
+#[test]
+fn a_later_player_decides_on_the_state_from_before_the_block() {
+    let g = game(BIDS, 2);
+    for first_bid in 0..3 {
+        let (mut st, started) = g.begin(0);
+        started.expect("setup");
+        assert_eq!(labels(&g, &st), (0, vec!["1".into(), "2".into(), "3".into()]));
+        g.apply(&mut st, first_bid).expect("player 1 bids");
+        // Player 1's bid does not narrow player 2's options, and shows to
+        // nobody, although `bid` is public.
+        assert_eq!(labels(&g, &st), (1, vec!["1".into(), "2".into(), "3".into()]), "after a first bid of {}", first_bid + 1);
+        for viewer in 0..2 {
+            assert!(g.observe(&st, viewer).values.iter().all(|v| !v.contains(&format!("= {}", first_bid + 1)) || v.contains("rounds")), "{:?}", g.observe(&st, viewer).values);
+        }
+        g.apply(&mut st, 0).expect("player 2 bids");
+        // Revealed: the next round's options see both bids (the highest is
+        // player 1's). A single option is taken without asking: a first bid
+        // of 3 leaves both players one option, and the game ends.
+        let left = 3 - first_bid;
+        match g.choices(&st) {
+            Some((p, options)) => {
+                assert_eq!((p, options.len()), (0, left), "after bids {} and 1", first_bid + 1);
+            }
+            None => assert!(left == 1 && st.is_over(), "after bids {} and 1", first_bid + 1),
+        }
+    }
+}
+
+#[test]
+fn a_game_stopped_inside_a_block_packs_and_unpacks_to_the_same_state() {
+    let g = game(BIDS, 3);
+    let (mut st, _) = g.begin(0);
+    g.apply(&mut st, 2).expect("player 1");
+    g.apply(&mut st, 1).expect("player 2");
+    let mut bytes = Vec::new();
+    st.pack(&mut bytes);
+    let (mut back, _) = g.begin(0);
+    back.unpack(&bytes).expect("a state of this game");
+    assert_eq!(back.fingerprint(), st.fingerprint());
+    assert_eq!(g.canonical_fingerprint(&back), g.canonical_fingerprint(&st));
+    // The two ways on give the same game.
+    g.apply(&mut st, 0).expect("player 3");
+    g.apply(&mut back, 0).expect("player 3");
+    assert_eq!(back.fingerprint(), st.fingerprint());
+    // And a state in the block is not the state before it with another turn.
+    let (mut other, _) = g.begin(0);
+    g.apply(&mut other, 1).expect("player 1 bids otherwise");
+    g.apply(&mut other, 1).expect("player 2");
+    assert_ne!(g.canonical_fingerprint(&other), g.canonical_fingerprint(&back));
+}
+
+#[test]
+fn two_players_setting_one_shared_value_differently_is_r0014() {
+    let text = r#"rulebook clash { players 2..2 }
+var pick : int assume "x"
+round turn assume "x" {
+  simultaneous p in players { choose b from [1, 2] by p  pick = b }
+  end
+}
+"#;
+    let g = game(text, 2);
+    let (mut st, _) = g.begin(0);
+    g.apply(&mut st, 0).expect("player 1 picks 1");
+    // The same value: no clash, whoever went first.
+    let mut same = st.clone();
+    g.apply(&mut same, 0).expect("player 2 picks 1 too");
+    assert!(same.is_over());
+    let e = g.apply(&mut st, 1).expect_err("player 2 picks 2");
+    assert_eq!(e.kind.code(), "R0014");
+    assert!(e.message.contains("players 1 and 2 both set `pick`"), "{}", e.message);
+}
+
+#[test]
+fn only_the_player_whose_turn_it_is_decides_inside_the_block() {
+    let text = r#"rulebook wrong { players 2..2 }
+var pick per_player : int assume "x"
+round turn assume "x" {
+  simultaneous p in players { choose b from [1, 2] by player(1)  pick[p] = b }
+  end
+}
+"#;
+    let g = game(text, 2);
+    let (mut st, _) = g.begin(0);
+    assert_eq!(g.choices(&st).map(|(p, _)| p), Some(0), "player 1 decides in his own turn");
+    // The rules run on to player 2's turn, where player 1 is asked again.
+    let e = g.apply(&mut st, 0).expect_err("player 1 again, in player 2's turn");
+    assert_eq!(e.kind.code(), "R0014");
+    assert!(e.message.contains("player 1 decides during player 2's turn"), "{}", e.message);
+}
+
+#[test]
+fn a_block_that_acts_is_refused_with_e0305_at_the_statement() {
+    let cases = [
+        ("move pieces", "move top of deck to pile"),
+        ("roll a die", "roll r = d6"),
+        ("pick at random", "choose x from [1, 2] at random"),
+        ("end the game", "win p"),
+        ("hold another `simultaneous` block", "simultaneous q in players { pass }"),
+        ("run `deal`, which may move pieces", "do deal"),
+        ("run `outer`, which may move pieces (through `deal`)", "do outer"),
+    ];
+    for (what, stmt) in cases {
+        let text = format!(
+            r#"rulebook acts {{ players 2..2 }}
+token chip 4 assume "x"
+zone deck of chip assume "x"
+zone pile of chip assume "x"
+die d6 6 assume "x"
+rule deal assume "x" {{ move top of deck to pile }}
+rule outer assume "x" {{ do deal }}
+setup assume "x" {{ move 4 of chip from box to deck }}
+round turn assume "x" {{
+  simultaneous p in players {{ {stmt} }}
+  end
+}}
+"#
+        );
+        let errs = compiled(&text).expect_err(stmt);
+        assert_eq!(errs.len(), 1, "{stmt}: {errs:#?}");
+        assert_eq!(errs[0].code, "E0305", "{stmt}");
+        assert!(errs[0].message.contains(&format!("cannot {what}:")), "{stmt}: {}", errs[0].message);
+    }
+}
+
+#[test]
+fn an_exception_a_module_adds_counts_for_the_rules_a_block_runs() {
+    let base = r#"rulebook base { players 2..2 }
+token chip 4 assume "x"
+zone deck of chip assume "x"
+var pick per_player : int assume "x"
+rule note(p: player) assume "x" { pick[p] = 1 }
+setup assume "x" { move 4 of chip from box to deck }
+round turn assume "x" {
+  simultaneous p in players { do note(p) }
+  end
+}
+"#;
+    assert!(compiled(base).is_ok(), "setting a var in a called rule is allowed");
+    let module = r#"module burn extends "base.rules" { }
+zone burnt of chip assume "x"
+exception burn_one to note when true after assume "x" { move top of deck to burnt }
+"#;
+    let errs = compile(&[Source { name: "base.rules".into(), text: base.into() }, Source { name: "burn.rules".into(), text: module.into() }]).expect_err("the exception moves");
+    assert_eq!(errs[0].code, "E0305");
+    assert!(errs[0].message.contains("run `note`"), "{}", errs[0].message);
+}
+
+#[test]
+fn a_var_named_simultaneous_keeps_working() {
+    let text = r#"rulebook names { players 2..2 }
+var simultaneous : int assume "x"
+round turn assume "x" { simultaneous = 3  if simultaneous == 3 { end } }
+"#;
+    let g = game(text, 2);
+    let (st, started) = g.begin(0);
+    started.expect("runs");
+    assert!(st.is_over());
+}
