@@ -4,6 +4,7 @@
 
 pub mod html;
 pub mod files;
+pub mod interrupt;
 pub mod load;
 pub mod logfile;
 pub mod render;

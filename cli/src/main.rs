@@ -20,7 +20,9 @@ const EXIT_CODES: &str = "Exit codes:
        scenario failed, a replay differs from its log)
   2    the tool failed (bad arguments, a file given that cannot be read, an
        internal error); with --json, a JSON document with an \"error\" field
-  130  interrupted (Ctrl-C)
+  130  interrupted (Ctrl-C): simulate, validate, explore and play stop at
+       the next game (or slice, or decision) and print and save what was
+       done; a second Ctrl-C quits at once
 
 With --json, every command prints one JSON document on stdout (docs/json.md).";
 

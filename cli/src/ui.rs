@@ -5,8 +5,8 @@
 //! Exit codes (the README's table): 0 success, 1 the rulebook is invalid or
 //! a check failed (a game broke a rule, a scenario failed, a replay
 //! differs), 2 the tool failed (bad arguments, an unreadable file given on
-//! the command line, an internal error), 130 interrupted (Ctrl-C: the
-//! process ends on SIGINT, which shells report as 130).
+//! the command line, an internal error), 130 interrupted (Ctrl-C: see
+//! `crate::interrupt`).
 
 use crate::render::ErrorFormat;
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};

@@ -25,9 +25,25 @@ where
     I: Fn() -> A + Sync,
     S: Fn(&mut A, u32) + Sync,
 {
+    in_chunks_until(n, jobs, init, step, &|| false)
+}
+
+/// [`in_chunks`], stopping early once `stop()` is true: each thread checks
+/// it before each index and then leaves its chunk and takes no other, so the
+/// accumulators hold what was done (a prefix of each chunk begun), still in
+/// chunk order.
+pub fn in_chunks_until<A, I, S>(n: u32, jobs: usize, init: I, step: S, stop: &(dyn Fn() -> bool + Sync)) -> Vec<A>
+where
+    A: Send,
+    I: Fn() -> A + Sync,
+    S: Fn(&mut A, u32) + Sync,
+{
     if jobs <= 1 || n <= 1 {
         let mut acc = init();
         for i in 0..n {
+            if stop() {
+                break;
+            }
             step(&mut acc, i);
         }
         return vec![acc];
@@ -44,7 +60,7 @@ where
                     let mut mine = Vec::new();
                     loop {
                         let c = next.fetch_add(1, Ordering::Relaxed);
-                        if c >= chunks {
+                        if c >= chunks || stop() {
                             break mine;
                         }
                         // c < chunks = ceil(n / size), so c * size < n fits in u32.
@@ -52,6 +68,9 @@ where
                         let hi = lo.saturating_add(size).min(n);
                         let mut acc = init();
                         for i in lo..hi {
+                            if stop() {
+                                break;
+                            }
                             step(&mut acc, i);
                         }
                         mine.push((c, acc));
@@ -67,7 +86,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::in_chunks;
+    use super::{in_chunks, in_chunks_until};
 
     #[test]
     fn chunks_cover_the_range_once_and_in_order() {
@@ -78,6 +97,23 @@ mod tests {
                 assert!(chunks.len() <= (n as usize).max(1));
                 let all: Vec<u32> = chunks.into_iter().flatten().collect();
                 assert_eq!(all, (0..n).collect::<Vec<_>>(), "n = {n}, jobs = {jobs}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stop_leaves_a_prefix_of_each_chunk_begun() {
+        for jobs in [1, 3] {
+            let done = std::sync::atomic::AtomicU32::new(0);
+            let stop = || done.load(std::sync::atomic::Ordering::SeqCst) >= 50;
+            let chunks = in_chunks_until(10_000, jobs, Vec::new, |v: &mut Vec<u32>, i| {
+                v.push(i);
+                done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }, &stop);
+            let all: Vec<u32> = chunks.iter().flatten().copied().collect();
+            assert!(all.len() >= 50 && all.len() < 10_000, "stopped early: {} of 10,000 (jobs {jobs})", all.len());
+            for c in &chunks {
+                assert!(c.windows(2).all(|w| w[1] == w[0] + 1), "each chunk a run of consecutive indices");
             }
         }
     }

@@ -931,24 +931,138 @@ fn exit_codes_follow_the_table() {
     assert_eq!(run(&["--help"]).status.code(), Some(0));
 }
 
+/// Runs `grimoire args` with its stdin a pipe kept open (a player who has
+/// not typed yet), sends it SIGINT once it catches the signal and has worked
+/// `after` longer, and gives what it printed and how long it took to end.
+/// A watchdog kills it after 60 s, so that a hang fails instead of blocking.
+#[cfg(unix)]
+fn interrupted(args: &[&str], after: std::time::Duration) -> (Output, std::time::Duration) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(grimoire()).args(args).current_dir(root()).env("NO_COLOR", "1").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("grimoire runs");
+    let pid = child.id().to_string();
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    // Held open until it has ended (`wait` would close it first).
+    let stdin = child.stdin.take();
+    let out = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("stderr")));
+    // Linux says when a process catches SIGINT (bit 1 of SigCgt): sent
+    // before, the signal would end it before its handler is set.
+    let status = format!("/proc/{pid}/status");
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(30) {
+        match std::fs::read_to_string(&status) {
+            Ok(text) => {
+                let caught = text.lines().find_map(|l| l.strip_prefix("SigCgt:")).and_then(|m| u64::from_str_radix(m.trim(), 16).ok());
+                if caught.is_some_and(|m| m & 2 != 0) {
+                    break;
+                }
+            }
+            // No /proc here: give it time to set its handler.
+            Err(_) if start.elapsed() > std::time::Duration::from_secs(3) => break,
+            Err(_) => {}
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(after);
+    let sent = std::time::Instant::now();
+    assert!(Command::new("kill").args(["-INT", &pid]).status().expect("kill runs").success());
+    let watchdog = {
+        let pid = pid.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(60));
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        })
+    };
+    let status = child.wait().expect("it ends");
+    let took = sent.elapsed();
+    drop((watchdog, stdin));
+    (Output { status, stdout: out.join().expect("stdout read"), stderr: err.join().expect("stderr read") }, took)
+}
+
 #[cfg(unix)]
 #[test]
-fn an_interrupted_run_ends_on_sigint_which_shells_report_as_130() {
-    use std::os::unix::process::ExitStatusExt;
-    let save = save_dir("sigint");
-    let mut child = Command::new(grimoire())
-        .args(["validate", GRAIL_CUP, "--games", "1000000", "--save", &save])
-        .current_dir(root())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("grimoire runs");
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
-    assert!(killed.success());
-    let status = child.wait().expect("it ends");
+fn ctrl_c_stops_simulate_between_games_with_what_was_played_and_exit_130() {
+    let asked = "4000000000";
+    let (out, took) = interrupted(&["simulate", GRAIL_CUP, "-p", "3", "-g", asked, "--json"], std::time::Duration::from_millis(300));
+    assert_eq!(out.status.code(), Some(130), "exit 130, not a death by the signal: {:?} {}", out.status, stderr(&out));
+    assert!(took < std::time::Duration::from_secs(20), "it stops at the next game: {took:?}");
+    let doc = json_of(&out);
+    assert_eq!(doc["exit_code"], 130);
+    assert_eq!(doc["report"]["interrupted"], true, "{doc}");
+    let played = doc["report"]["games"].as_u64().expect("games played");
+    assert!(played > 0 && played < 4_000_000_000, "the games played: {played}");
+    let seats: u64 = doc["report"]["wins_by_seat"].as_array().expect("wins").iter().filter_map(serde_json::Value::as_u64).sum();
+    assert!(seats + doc["report"]["draws"].as_u64().unwrap_or(0) <= played && seats > 0, "the figures are those of the games played");
+    assert_eq!(Schemas::load().check("simulate.json", &doc), Vec::<String>::new());
+    assert!(stderr(&out).contains("interrupted: finishing the games under way"), "{}", stderr(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_validate_and_saves_the_counterexamples_found() {
+    let save = save_dir("sigint-validate");
+    let (out, _) = interrupted(&["validate", EMPTY_DECK, "--games", "4000000000", "--save", &save], std::time::Duration::from_millis(500));
+    let saved: Vec<PathBuf> = std::fs::read_dir(&save).map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&save);
-    assert_eq!(status.signal(), Some(2), "ended by SIGINT (a shell says 130 = 128 + 2): {status:?}");
+    assert_eq!(out.status.code(), Some(130), "{:?} {}", out.status, stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("interrupted (Ctrl-C): the report holds what was done"), "{text}");
+    assert!(text.contains("validation of `"), "the partial report: {text}");
+    assert!(!saved.is_empty(), "the counterexample of the empty deck is saved");
+    assert!(stderr(&out).contains("R0005") && stderr(&out).contains("counterexample: grimoire replay"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("V203"), "no claim about rules that never fired in a run cut short: {}", stderr(&out));
+    // JSON says so too, and its schema accepts it.
+    let save = save_dir("sigint-validate-json");
+    let (out, _) = interrupted(&["validate", EMPTY_DECK, "--games", "4000000000", "--save", &save, "--json"], std::time::Duration::from_millis(500));
+    let _ = std::fs::remove_dir_all(&save);
+    let doc = json_of(&out);
+    assert_eq!((doc["exit_code"].as_u64(), doc["report"]["interrupted"].as_bool()), (Some(130), Some(true)), "{doc}");
+    assert_eq!(Schemas::load().check("validate.json", &doc), Vec::<String>::new());
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_explore_between_slices() {
+    let (out, took) = interrupted(&["explore", GRAIL_CUP, "-p", "3", "--json"], std::time::Duration::from_millis(500));
+    assert_eq!(out.status.code(), Some(130), "{:?} {}", out.status, stderr(&out));
+    assert!(took < std::time::Duration::from_secs(20), "it stops at the next slice: {took:?}");
+    let doc = json_of(&out);
+    let report = &doc["report"];
+    assert_eq!((report["interrupted"].as_bool(), report["exhausted"].as_bool()), (Some(true), Some(false)), "{doc}");
+    assert_eq!(report["stopped_by"], "an interruption");
+    assert!(report["distinct"].as_u64().is_some_and(|n| n > 1), "the states visited: {doc}");
+    assert_eq!(Schemas::load().check("explore.json", &doc), Vec::<String>::new());
+    let (out, _) = interrupted(&["explore", GRAIL_CUP, "-p", "3"], std::time::Duration::from_millis(500));
+    assert_eq!(out.status.code(), Some(130));
+    assert!(stdout(&out).contains("stopped by an interruption"), "{}", stdout(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_play_at_its_prompt_and_saves_the_log() {
+    let log = work_file("sigint-play.json");
+    let _ = std::fs::remove_file(&log);
+    let path = log.to_str().expect("utf-8 path");
+    let (out, took) = interrupted(&["play", GRAIL_CUP, "-p", "3", "--log", path], std::time::Duration::from_millis(200));
+    assert_eq!(out.status.code(), Some(130), "{:?} {}", out.status, stderr(&out));
+    assert!(took < std::time::Duration::from_secs(5), "a prompt that waits notices Ctrl-C: {took:?}");
+    assert!(stdout(&out).contains(&format!("interrupted (Ctrl-C) after 0 decisions: the log is saved in {path}")), "{}", stdout(&out));
+    let saved: GameLog = serde_json::from_str(&std::fs::read_to_string(&log).expect("the log is saved")).expect("a game log");
+    assert_eq!((saved.players, saved.steps.len(), saved.outcome.is_none()), (3, 0, true));
+    let replayed = run(&["replay", path]);
+    let _ = std::fs::remove_file(&log);
+    assert_eq!(replayed.status.code(), Some(0), "an unfinished game replays: {}", stderr(&replayed));
+    // Without --log, it says how to keep one.
+    let (out, _) = interrupted(&["play", GRAIL_CUP, "-p", "3"], std::time::Duration::from_millis(200));
+    assert_eq!(out.status.code(), Some(130));
+    assert!(stdout(&out).contains("`--log FILE` keeps it"), "{}", stdout(&out));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use super::{game_for, names, reject, style, Ui, INVALID};
 use grimoire_cli::render::{exec_error, exec_error_json, finding, more};
 use grimoire_cli::ui::{count, MAX_SHOWN};
-use grimoire_interpreter::validate::explore::{explore_observed, Budget};
+use grimoire_interpreter::validate::explore::{explore_until, Budget};
 use grimoire_interpreter::validate::Severity;
 use serde_json::json;
 use std::path::PathBuf;
@@ -21,12 +21,18 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
     let meter = ui.meter(None, "states");
     meter.bar().set_message("exploring");
     let bar = meter.bar().clone();
-    let mut report = explore_observed(&game, &names(&sources), budget, &|states| bar.set_position(states as u64));
+    let stop = grimoire_cli::interrupt::catch("finishing the slice of states under way, then showing what was done");
+    let mut report = explore_until(&game, &names(&sources), budget, &|states| bar.set_position(states as u64), &stop);
     // Its lassos and counterexamples name their files from the working directory, with their hashes.
     grimoire_cli::logfile::stamp_in_place(report.findings.iter_mut().filter_map(|f| f.counterexample.as_mut()), &sources);
-    meter.finish(|s| format!("explored {} states to depth {} in {s:.2} s", count(report.distinct as u64), report.depth));
+    let verb = if report.interrupted { "interrupted: explored" } else { "explored" };
+    meter.finish(|s| format!("{verb} {} states to depth {} in {s:.2} s", count(report.distinct as u64), report.depth));
     // Warnings (V506: the game ends with probability 1) do not fail.
-    let code = if report.findings.iter().any(|f| f.severity == Severity::Error) { INVALID } else { 0 };
+    let code = match (report.interrupted, report.findings.iter().any(|f| f.severity == Severity::Error)) {
+        (true, _) => grimoire_cli::interrupt::INTERRUPTED,
+        (false, true) => INVALID,
+        (false, false) => 0,
+    };
     if ui.json {
         let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
         return Ok(ui.emit_report(code, value));
@@ -49,6 +55,9 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
             report.bytes_per_state
         );
         grimoire_cli::say!("fingerprint collision probability ≤ {:.1e} (64-bit fingerprints)", report.collision_bound);
+    }
+    if report.interrupted {
+        grimoire_cli::say!("interrupted (Ctrl-C): the states above were visited before the stop; whether every game ends (the cycle search) was not checked");
     }
     grimoire_cli::say!("{}", report.verdict());
     Ok(ExitCode::from(code))

@@ -5,7 +5,7 @@ use grimoire_cli::render::{exec_error, exec_error_json};
 use grimoire_interpreter::engine::{ExecError, Game};
 use grimoire_interpreter::log::{outcome_text, random_playout, GameLog};
 use serde_json::json;
-use std::io::{BufRead, Write};
+use std::io::{BufRead as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,13 +20,14 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
         Err(invalid) => return Ok(reject(ui, &invalid)),
     };
     let rulebook = names(&sources);
-    let (log, error) = if auto {
+    let (log, error, interrupted) = if auto {
         match random_playout(&game, &rulebook, seed, AUTO_DECISIONS) {
-            Ok(p) => (p.log, p.error),
-            Err(e) => (setup_failed(&game, &rulebook, seed, &e), Some(e)),
+            Ok(p) => (p.log, p.error, false),
+            Err(e) => (setup_failed(&game, &rulebook, seed, &e), Some(e), false),
         }
     } else {
-        interactive(&game, &rulebook, seed, ui.format == grimoire_cli::render::ErrorFormat::Plain)
+        let input = Input::new(grimoire_cli::interrupt::catch("the game stops at this decision"));
+        interactive(&game, &rulebook, seed, ui.format == grimoire_cli::render::ErrorFormat::Plain, &input)
     };
     if let Some(path) = log_path {
         // Its rulebook files named from the log's folder, with their hashes.
@@ -34,7 +35,17 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     }
     // A log printed names its files from the working directory.
     let log = grimoire_cli::logfile::for_stdout(&log, &sources)?;
-    let code = if error.is_some() { INVALID } else { 0 };
+    let code = match (interrupted, &error) {
+        (true, _) => grimoire_cli::interrupt::INTERRUPTED,
+        (false, Some(_)) => INVALID,
+        (false, None) => 0,
+    };
+    if interrupted {
+        match log_path {
+            Some(path) => grimoire_cli::say!("\ninterrupted (Ctrl-C) after {} decisions: the log is saved in {}", log.steps.len(), path.display()),
+            None => grimoire_cli::say!("\ninterrupted (Ctrl-C) after {} decisions; the log was not kept (`--log FILE` keeps it)", log.steps.len()),
+        }
+    }
     if ui.json {
         let report = json!({
             "outcome": log.outcome,
@@ -64,7 +75,56 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     Ok(ExitCode::from(code))
 }
 
-type Played = (GameLog, Option<ExecError>);
+/// The log, the rule that failed, and whether Ctrl-C stopped the game.
+type Played = (GameLog, Option<ExecError>, bool);
+
+/// What the player typed, a line at a time.
+enum Typed {
+    Line(String),
+    /// Input is closed (end of file, or not readable).
+    Closed,
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// The player's lines, read on a thread of their own so that Ctrl-C is
+/// noticed while a prompt waits (the read itself is not interrupted).
+struct Input {
+    lines: std::sync::mpsc::Receiver<String>,
+    stop: grimoire_interpreter::validate::Stop,
+}
+
+impl Input {
+    fn new(stop: grimoire_interpreter::validate::Stop) -> Input {
+        let (send, lines) = std::sync::mpsc::channel();
+        // The thread ends with stdin, or with the process (it may be blocked in a read then).
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Input { lines, stop }
+    }
+
+    fn next(&self) -> Typed {
+        use std::sync::mpsc::RecvTimeoutError;
+        loop {
+            if self.stop.requested() {
+                return Typed::Interrupted;
+            }
+            match self.lines.recv_timeout(std::time::Duration::from_millis(50)) {
+                Ok(line) => return Typed::Line(line),
+                Err(RecvTimeoutError::Timeout) => {}
+                // Ctrl-C may close the input too (a terminal's does not).
+                Err(RecvTimeoutError::Disconnected) if self.stop.requested() => return Typed::Interrupted,
+                Err(RecvTimeoutError::Disconnected) => return Typed::Closed,
+            }
+        }
+    }
+}
 
 /// The log of a game whose rules fail before its first decision.
 fn setup_failed(game: &Game, rulebook: &[String], seed: u64, e: &ExecError) -> GameLog {
@@ -75,13 +135,12 @@ fn setup_failed(game: &Game, rulebook: &[String], seed: u64, e: &ExecError) -> G
 }
 
 /// `ascii`: `--error-format plain`, no box-drawing characters.
-fn interactive(game: &Game, rulebook: &[String], seed: u64, ascii: bool) -> Played {
+fn interactive(game: &Game, rulebook: &[String], seed: u64, ascii: bool, input: &Input) -> Played {
     let mut st = match game.start(seed) {
         Ok(st) => st,
-        Err(e) => return (setup_failed(game, rulebook, seed, &e), Some(e)),
+        Err(e) => return (setup_failed(game, rulebook, seed, &e), Some(e), false),
     };
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut interrupted = false;
     let mut log = GameLog::begin(game, rulebook, seed);
     let mut error = None;
     let out = std::io::stdout();
@@ -111,19 +170,25 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64, ascii: bool) -> Play
         let choice = loop {
             let _ = write!(o, "> ");
             let _ = o.flush();
-            match lines.next() {
-                Some(Ok(line)) => match line.trim().parse::<usize>() {
+            match input.next() {
+                Typed::Line(line) => match line.trim().parse::<usize>() {
                     Ok(n) if (1..=labels.len()).contains(&n) => break Some(n - 1),
                     _ => {
                         let _ = writeln!(o, "type a number from 1 to {}", labels.len());
                     }
                 },
-                _ => break None,
+                Typed::Closed => break None,
+                Typed::Interrupted => {
+                    interrupted = true;
+                    break None;
+                }
             }
         };
         drop(o);
         let Some(i) = choice else {
-            grimoire_cli::say!("\ninput closed: the game stops here");
+            if !interrupted {
+                grimoire_cli::say!("\ninput closed: the game stops here");
+            }
             break;
         };
         log.record(game, &st, i);
@@ -141,7 +206,7 @@ fn interactive(game: &Game, rulebook: &[String], seed: u64, ascii: bool) -> Play
         grimoire_cli::say!("\n{text}");
     }
     log.finish(&st, error.as_ref().map(|e: &ExecError| e.message.clone()));
-    (log, error)
+    (log, error, interrupted)
 }
 
 /// `lance, lance, lance` reads better as `lance ×3`; order is kept otherwise.

@@ -1,11 +1,12 @@
 //! `grimoire simulate`: random playouts and what they tell about a rulebook.
 
 use super::{game_for, names, reject, style, Ui, INVALID};
+use grimoire_cli::interrupt::INTERRUPTED;
 use grimoire_cli::render::exec_error;
 use grimoire_cli::ui::{count, plural};
 use grimoire_interpreter::engine::{ExecError, Game, Outcome};
 use grimoire_interpreter::log::quick_playout;
-use grimoire_interpreter::parallel::in_chunks;
+use grimoire_interpreter::parallel::in_chunks_until;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,6 +16,7 @@ use std::time::Instant;
 struct Report {
     rulebook: Vec<String>,
     players: u8,
+    /// Games played: fewer than asked when interrupted.
     games: u32,
     first_seed: u64,
     seconds: f64,
@@ -36,6 +38,8 @@ struct Report {
     never_fired: Vec<String>,
     /// With `--score`, else null.
     score: Option<ScoreSummary>,
+    /// Ctrl-C stopped the run before every game was played.
+    interrupted: bool,
 }
 
 #[derive(Serialize)]
@@ -100,6 +104,8 @@ fn spread(mut v: Vec<i64>) -> Spread {
 
 /// What the games of a chunk of consecutive seeds gave, in seed order.
 struct Tally {
+    /// Games played.
+    played: u32,
     /// Runs of each procedure, and in how many games.
     fired: Vec<(u64, u32)>,
     /// Decisions, plies and rounds of each game that started.
@@ -119,6 +125,7 @@ struct Tally {
 impl Tally {
     fn new(procs: usize, players: u8) -> Tally {
         Tally {
+            played: 0,
             fired: vec![(0, 0); procs],
             decisions: Vec::new(),
             plies: Vec::new(),
@@ -136,6 +143,7 @@ impl Tally {
     /// Play the game of seed `s` and count it.
     #[allow(clippy::indexing_slicing, reason = "the counters are sized from the model and the player count they are indexed by")]
     fn play(&mut self, game: &Game, s: u64, max_decisions: u32, checked: bool, score_slot: Option<usize>) {
+        self.played += 1;
         let (state, error) = match quick_playout(game, s, max_decisions, checked) {
             Ok(p) => p,
             Err(e) => {
@@ -172,6 +180,7 @@ impl Tally {
 
     /// Add the games of the chunk that follows this one.
     fn then(mut self, next: Tally) -> Tally {
+        self.played += next.played;
         for (f, n) in self.fired.iter_mut().zip(next.fired) {
             f.0 += n.0;
             f.1 += n.1;
@@ -215,8 +224,10 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
     meter.bar().set_message("simulating");
     let bar = meter.bar();
     let procs = game.model.procs.len();
+    let stop = grimoire_cli::interrupt::catch("finishing the games under way, then showing what was done");
     let start = Instant::now();
-    let chunks = in_chunks(
+    // After Ctrl-C, each thread stops at its next game.
+    let chunks = in_chunks_until(
         games,
         jobs,
         || Tally::new(procs, players),
@@ -224,11 +235,17 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
             t.play(&game, seed.wrapping_add(u64::from(i)), max_decisions, !unchecked, base);
             bar.inc(1);
         },
+        &|| stop.requested(),
     );
     let t = chunks.into_iter().reduce(Tally::then).unwrap_or_else(|| Tally::new(procs, players));
     let seconds = start.elapsed().as_secs_f64();
-    meter.finish(|s| format!("simulated {} in {s:.2} s", plural(u64::from(games), "game")));
-    let Tally { fired, mut decisions, mut plies, mut rounds, scores, winner_scores, wins, draws, unfinished, failures, first_error } = t;
+    let interrupted = stop.requested();
+    let played = t.played;
+    meter.finish(|s| match interrupted {
+        false => format!("simulated {} in {s:.2} s", plural(u64::from(played), "game")),
+        true => format!("interrupted: simulated {} of {} in {s:.2} s", count(u64::from(played)), plural(u64::from(games), "game")),
+    });
+    let Tally { played: _, fired, mut decisions, mut plies, mut rounds, scores, winner_scores, wins, draws, unfinished, failures, first_error } = t;
     let plies_mean = if plies.is_empty() { 0.0 } else { plies.iter().map(|&p| u64::from(p)).sum::<u64>() as f64 / plies.len() as f64 };
     decisions.sort_unstable();
     plies.sort_unstable();
@@ -239,10 +256,10 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
     let report = Report {
         rulebook,
         players,
-        games,
+        games: played,
         first_seed: seed,
         seconds,
-        games_per_second: f64::from(games) / seconds.max(1e-9),
+        games_per_second: f64::from(played) / seconds.max(1e-9),
         decisions_min: decisions.first().copied().unwrap_or(0),
         decisions_median: median(&decisions),
         decisions_max: decisions.last().copied().unwrap_or(0),
@@ -258,11 +275,19 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
         rules,
         never_fired,
         score: score_slot.map(|(counter, _)| ScoreSummary { counter, by_seat: scores.into_iter().map(spread).collect(), winners: spread(winner_scores) }),
+        interrupted,
     };
     let clean = report.failures.is_empty() && report.unfinished == 0;
-    let code = if clean { 0 } else { INVALID };
+    let code = match (interrupted, clean) {
+        (true, _) => INTERRUPTED,
+        (false, true) => 0,
+        (false, false) => INVALID,
+    };
     if ui.json {
         return Ok(ui.emit_report(code, serde_json::to_value(&report).map_err(|e| e.to_string())?));
+    }
+    if interrupted {
+        grimoire_cli::say!("interrupted (Ctrl-C): {} of the {} asked were played; the figures below are theirs", plural(u64::from(report.games), "game"), count(u64::from(games)));
     }
     if ui.quiet {
         grimoire_cli::say!(

@@ -68,6 +68,7 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     let mut cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options, explore_states: a.explore_states, guided_games: a.guided_games, ..Config::default() };
     let configs = configurations(&model, &cfg);
     cfg.progress = progress;
+    cfg.stop = grimoire_cli::interrupt::catch("finishing the games and the search under way, then showing what was done");
     let report = run_validate(model.clone(), &texts, &cfg);
     meter.finish(|s| {
         let games: u64 = report.runs.iter().map(|r| u64::from(r.games)).sum();
@@ -76,10 +77,16 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         if !report.searched.is_empty() {
             done.push(format!("{} searched", plural(states, "state")));
         }
-        if a.guided_games > 0 {
-            done.push(plural(configs * u64::from(a.guided_games), "guided game"));
+        let guided: u64 = match report.interrupted {
+            // Only the total of the guided games is known before they run.
+            true => 0,
+            false => configs * u64::from(a.guided_games),
+        };
+        if guided > 0 {
+            done.push(plural(guided, "guided game"));
         }
-        format!("validated {}: {} in {s:.1} s", plural(configs, "configuration"), done.join(", "))
+        let verb = if report.interrupted { "interrupted: validated" } else { "validated" };
+        format!("{verb} {}: {} in {s:.1} s", plural(configs, "configuration"), done.join(", "))
     });
     if let Some(path) = a.html {
         let page = grimoire_cli::html::side_by_side(&report, &model, &sources);
@@ -92,7 +99,11 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     // The logs inside the JSON report name their files from the working directory, with their hashes.
     let mut report = report;
     grimoire_cli::logfile::stamp_in_place(report.findings.iter_mut().filter_map(|f| f.counterexample.as_mut()), &sources);
-    let code = if report.errors() == 0 { 0 } else { INVALID };
+    let code = match (report.interrupted, report.errors()) {
+        (true, _) => grimoire_cli::interrupt::INTERRUPTED,
+        (false, 0) => 0,
+        (false, _) => INVALID,
+    };
     if ui.json {
         return Ok(ui.emit_report(code, serde_json::to_value(&report).map_err(|e| e.to_string())?));
     }
@@ -131,6 +142,10 @@ fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], ui: &Ui, sa
     let warnings = r.findings.iter().filter(|f| f.severity == Severity::Warning).count();
     let last = format!("{} error(s), {} warning(s)", count(errors as u64), count(warnings as u64));
     let last = ui.paint_out(&last, if errors > 0 { colors::RED } else if warnings > 0 { colors::YELLOW } else { colors::GREEN });
+    let last = match interrupted_note(r) {
+        Some(note) => format!("{note}\n{last}"),
+        None => last,
+    };
     if ui.quiet {
         grimoire_cli::say!("{last}");
         return;
@@ -169,4 +184,12 @@ fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], ui: &Ui, sa
         grimoire_cli::say!("    - {}: {}", d.name, d.text);
     }
     grimoire_cli::say!("\n{last}");
+}
+
+/// What an interrupted run did not do, said before its last line.
+fn interrupted_note(r: &Report) -> Option<String> {
+    r.interrupted.then(|| {
+        let games: u64 = r.runs.iter().map(|run| u64::from(run.games)).sum();
+        format!("interrupted (Ctrl-C): the report holds what was done ({} in {} configuration(s), the search of {}); the rest was not run", plural(games, "random game"), r.runs.len(), plural(r.searched.len() as u64, "configuration"))
+    })
 }

@@ -12,7 +12,7 @@
 //! threads.
 
 use super::invariants::{self, Baseline};
-use super::{Finding, Severity};
+use super::{Finding, Severity, Stop};
 use crate::engine::{Game, Outcome, State};
 use crate::log::GameLog;
 use crate::parallel::in_chunks;
@@ -86,6 +86,8 @@ pub struct ExploreReport {
     pub jobs: usize,
     /// Why the exploration stopped before exhausting the states, if it did.
     pub stopped_by: Option<String>,
+    /// It was asked to stop ([`Stop`]) before it was done.
+    pub interrupted: bool,
     /// How many times each branch site of the rules ran over the expanded
     /// states (`Game::sites`): 0 for a branch no visited state runs.
     pub branches: Vec<u32>,
@@ -224,6 +226,15 @@ pub fn explore(game: &Game, rulebook: &[String], budget: Budget) -> ExploreRepor
 /// [`explore`], telling `level_done` the distinct states visited so far
 /// after each level (for a progress display; the explorer never prints).
 pub fn explore_observed(game: &Game, rulebook: &[String], budget: Budget, level_done: &dyn Fn(usize)) -> ExploreReport {
+    explore_until(game, rulebook, budget, level_done, &Stop::default())
+}
+
+/// What a [`Stop`] request makes an exploration's `stopped_by`.
+pub const INTERRUPTED: &str = "an interruption";
+
+/// [`explore_observed`], stopping before the next slice of a level once
+/// `stop` is requested: the report holds the states visited until then.
+pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_done: &dyn Fn(usize), stop: &Stop) -> ExploreReport {
     let t0 = Instant::now();
     let jobs = budget.jobs.max(1);
     let mut report = ExploreReport {
@@ -246,6 +257,7 @@ pub fn explore_observed(game: &Game, rulebook: &[String], budget: Budget, level_
         bytes_per_state: 0.0,
         jobs,
         stopped_by: None,
+        interrupted: false,
         branches: vec![0; game.sites().len()],
         longest: None,
         findings: Vec::new(),
@@ -283,6 +295,11 @@ pub fn explore_observed(game: &Game, rulebook: &[String], budget: Budget, level_
         // found and where a budget stops do not depend on the slicing.
         let mut slice_start = 0usize;
         while slice_start < level.ids.len() && report.stopped_by.is_none() {
+            if stop.requested() {
+                report.interrupted = true;
+                report.stopped_by = Some(INTERRUPTED.to_string());
+                break;
+            }
             let slice_len = (level.ids.len() - slice_start).min(SLICE);
             let n = u32::try_from(slice_len).unwrap_or(u32::MAX);
             let chunks = in_chunks(
@@ -362,11 +379,14 @@ pub fn explore_observed(game: &Game, rulebook: &[String], budget: Budget, level_
     }
     report.distinct = visited.len().min(nodes.len());
     report.exhausted = report.stopped_by.is_none();
-    // Does every game end? A depth-first walk of the same states.
-    let cycles = super::cycles::find(game, rulebook, &visited);
-    report.longest = cycles.longest;
-    report.findings.extend(cycles.endless);
-    report.findings.extend(cycles.chance);
+    // Does every game end? A depth-first walk of the same states (as long
+    // as the walk that found them: not after an interruption).
+    if !report.interrupted {
+        let cycles = super::cycles::find(game, rulebook, &visited);
+        report.longest = cycles.longest;
+        report.findings.extend(cycles.endless);
+        report.findings.extend(cycles.chance);
+    }
     report.seconds = t0.elapsed().as_secs_f64();
     report.states_per_second = report.distinct as f64 / report.seconds.max(1e-9);
     report.bytes_per_state = report.peak_bytes as f64 / report.distinct.max(1) as f64;

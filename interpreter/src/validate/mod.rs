@@ -22,6 +22,7 @@ pub mod trace;
 use crate::log::GameLog;
 use crate::model::{Loc, Model, RecordKind};
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// How bad a finding is: errors fail validation, warnings do not.
@@ -115,6 +116,9 @@ pub struct Config {
     pub guided_games: u32,
     /// Told how far the work is, for a progress display (none by default).
     pub progress: OnProgress,
+    /// Asked to stop early (Ctrl-C): polled between games and between
+    /// slices of the search; the report then says it was interrupted.
+    pub stop: Stop,
 }
 
 impl Default for Config {
@@ -128,7 +132,26 @@ impl Default for Config {
             explore_states: DEFAULT_EXPLORE_STATES,
             guided_games: search::GUIDED_GAMES,
             progress: OnProgress::default(),
+            stop: Stop::default(),
         }
+    }
+}
+
+/// A request to stop a long run early, shared between the caller (who sets
+/// it, say on Ctrl-C) and the threads doing the work (who poll it at their
+/// next game or slice and leave what they have done). Never set by default.
+#[derive(Debug, Clone, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// Ask the work to stop.
+    pub fn request(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the work was asked to stop.
+    pub fn requested(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -222,6 +245,10 @@ pub struct Report {
     pub assumptions: Vec<Note>,
     /// Discrepancies.
     pub discrepancies: Vec<Note>,
+    /// The run was asked to stop ([`Config::stop`]) before it was done: the
+    /// games, searches and guided games not begun are missing, and the
+    /// findings that need a whole run (V203, V204) are not given.
+    pub interrupted: bool,
 }
 
 impl Report {
@@ -268,5 +295,5 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
             assumptions.push(Note { name: r.name.clone(), text: a.clone(), at: r.at });
         }
     }
-    Report { rulebook: model.name.clone(), findings, runs: sim.runs, coverage: sim.coverage, branches: sim.branches, searched, trace, assumptions, discrepancies }
+    Report { rulebook: model.name.clone(), findings, runs: sim.runs, coverage: sim.coverage, branches: sim.branches, searched, trace, assumptions, discrepancies, interrupted: cfg.stop.requested() }
 }

@@ -6,7 +6,7 @@
 //! millions), and the branches of the rules the search reached are marked.
 //! The report says, per configuration, what was searched.
 
-use super::explore::{explore_observed, Budget};
+use super::explore::{explore_until, Budget};
 use super::simulate::{option_sets, BranchCoverage};
 use super::{Config, Finding, Phase, Progress, Severity};
 use crate::engine::Game;
@@ -55,6 +55,9 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
     cfg.progress.report(Progress::Phase { phase: Phase::Search, total: super::configurations(model, cfg) * per_config });
     for players in model.min_players..=model.max_players {
         for options in option_sets(model, cfg.options.as_deref()) {
+            if cfg.stop.requested() {
+                return summaries;
+            }
             let Ok(game) = Game::new(model.clone(), players, &options) else {
                 cfg.progress.report(Progress::Done(per_config));
                 continue;
@@ -63,10 +66,10 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
             // Progress in states visited, then the rest of this
             // configuration's budget when it is exhausted early.
             let told = std::cell::Cell::new(0u64);
-            let report = explore_observed(&game, &cfg.rulebook, budget, &|states| {
+            let report = explore_until(&game, &cfg.rulebook, budget, &|states| {
                 let now = (states as u64).min(per_config);
                 cfg.progress.report(Progress::Done(now.saturating_sub(told.replace(now))));
-            });
+            }, &cfg.stop);
             cfg.progress.report(Progress::Done(per_config.saturating_sub(told.get())));
             for (b, n) in branches.iter_mut().zip(&report.branches) {
                 b.explored |= *n > 0;
@@ -87,8 +90,12 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
     summaries
 }
 
-/// A branch that ran in no random game and in no explored state.
+/// A branch that ran in no random game and in no explored state (none
+/// when the run was interrupted: the games and states it lacked may run it).
 pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &HashSet<String>, summaries: &[SearchSummary]) -> Vec<Finding> {
+    if cfg.stop.requested() {
+        return Vec::new();
+    }
     let all_exhausted = !summaries.is_empty() && summaries.iter().all(|s| s.exhausted);
     let searched = if summaries.is_empty() {
         String::new()
@@ -142,6 +149,9 @@ pub fn guided(model: &Arc<Model>, cfg: &Config, known: &[Finding], branches: &[B
                 continue;
             };
             for seed in 0..u64::from(cfg.guided_games) {
+                if cfg.stop.requested() {
+                    return out;
+                }
                 if let Some(mut f) = guided_game(&game, cfg, seed, &mut out) {
                     if seen.insert(key(&f)) {
                         f.options = options.clone();

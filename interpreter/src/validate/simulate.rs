@@ -10,7 +10,7 @@ use super::{Config, Finding, Phase, Progress, Severity};
 use crate::engine::{ExecErrorKind, Game, State};
 use crate::log::{GameLog, RandomAgent};
 use crate::model::{Loc, Model, ProcKind};
-use crate::parallel::in_chunks;
+use crate::parallel::in_chunks_until;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -30,7 +30,7 @@ pub struct RunSummary {
     pub players: u8,
     /// Options on.
     pub options: Vec<String>,
-    /// Games played.
+    /// Games played (fewer than asked when the run was interrupted).
     pub games: u32,
     /// Games that hit a finding.
     pub failed: u32,
@@ -214,6 +214,8 @@ struct Chunk {
     branches: Vec<(u64, u32)>,
     /// Decisions of each game that started, in seed order.
     lengths: Vec<u32>,
+    /// Games played (all of the chunk's, unless the run was interrupted).
+    played: u32,
     /// Games that hit a problem.
     failed: u32,
     /// The first game of the chunk to hit each key, in seed order.
@@ -222,11 +224,12 @@ struct Chunk {
 
 impl Chunk {
     fn new(model: &Model, sites: usize) -> Chunk {
-        Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], branches: vec![(0, 0); sites], lengths: Vec::new(), failed: 0, first: Vec::new() }
+        Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], branches: vec![(0, 0); sites], lengths: Vec::new(), played: 0, failed: 0, first: Vec::new() }
     }
 
     fn play(&mut self, game: &Game, cfg: &Config, seed: u64) {
         let c = play_checked(game, &cfg.rulebook, seed, cfg.max_decisions);
+        self.played += 1;
         if let Some(st) = &c.state {
             for (f, n) in self.fired.iter_mut().zip(&st.fired) {
                 f.0 += u64::from(*n);
@@ -268,6 +271,9 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     cfg.progress.report(Progress::Phase { phase: Phase::Games, total: super::configurations(model, cfg) * games });
     for players in model.min_players..=model.max_players {
         for options in option_sets(model, cfg.options.as_deref()) {
+            if cfg.stop.requested() {
+                break;
+            }
             let Ok(game) = Game::new(model.clone(), players, &options) else {
                 cfg.progress.report(Progress::Done(games));
                 continue;
@@ -278,12 +284,15 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                 sites = game.sites().to_vec();
                 branches = vec![(0, 0); sites.len()];
             }
-            let chunks = in_chunks(cfg.games, cfg.jobs, || Chunk::new(model, sites.len()), |chunk, i| {
+            // Once stopped, the games not begun are skipped: each thread
+            // stops at its next game, and what was played is reported.
+            let chunks = in_chunks_until(cfg.games, cfg.jobs, || Chunk::new(model, sites.len()), |chunk, i| {
                 chunk.play(&game, cfg, u64::from(i));
                 cfg.progress.report(Progress::Done(1));
-            });
+            }, &|| cfg.stop.requested());
             let mut lengths = Vec::with_capacity(cfg.games as usize);
             let mut failed = 0;
+            let mut played = 0;
             // Chunks in seed order, each one's first problems in seed order:
             // the first game to hit a key is the smallest failing seed.
             for chunk in chunks {
@@ -301,6 +310,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                 }
                 lengths.extend(chunk.lengths);
                 failed += chunk.failed;
+                played += chunk.played;
                 for (key, seed, p, log) in chunk.first {
                     if seen.insert(key) {
                         findings.push(to_finding(model, p, players, &options, seed, log));
@@ -311,7 +321,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
             runs.push(RunSummary {
                 players,
                 options,
-                games: cfg.games,
+                games: played,
                 failed,
                 seconds: start.elapsed().as_secs_f64(),
                 median_decisions: lengths.get(lengths.len() / 2).copied().unwrap_or(0),
@@ -343,7 +353,8 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     // End bodies are counted through `ends`; their procedure entries are internal.
     let end_bodies: Vec<String> = model.ends.iter().map(|e| e.name.clone()).collect();
     coverage.retain(|c| c.kind == "end" || !end_bodies.contains(&c.rule));
-    if cfg.games > 0 {
+    // A rule unfired in an interrupted run may only have lacked the games.
+    if cfg.games > 0 && !cfg.stop.requested() {
         for c in &coverage {
             if c.fired == 0 {
                 findings.push(
