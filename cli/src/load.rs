@@ -19,12 +19,10 @@ pub enum LoadError {
     /// The `--root` folder cannot be used.
     #[error("{0}")]
     Root(String),
-    /// Modules extend each other in a circle.
-    #[error("`{0}` extends itself through its bases")]
-    Cycle(String),
     /// The rulebook is at fault, at a place: a file that is not UTF-8, a
     /// module whose base cannot be read, modules that extend each other in
-    /// a circle. `sources` holds the file the diagnostic points into.
+    /// a circle or more than [`MAX_MODULE_DEPTH`] deep. `sources` holds the
+    /// file the diagnostic points into.
     #[error("{}", diagnostic.message)]
     Invalid {
         /// The files the diagnostic's place indexes.
@@ -33,6 +31,11 @@ pub enum LoadError {
         diagnostic: Box<grimoire_interpreter::Diagnostic>,
     },
 }
+
+/// Modules extending modules, from a module given down to the base
+/// rulebook: at most this many modules in one chain (docs/language.md,
+/// Limits). It bounds the files a chain reads and the depth of the loader.
+pub const MAX_MODULE_DEPTH: usize = 16;
 
 /// Read the given files, adding the base of any module that is not given,
 /// and order them base first.
@@ -54,6 +57,26 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<Source>, LoadError> {
     Ok(out.into_iter().map(|(_, s)| s).collect())
 }
 
+/// Whether the file at `real` is a module (its header parses as one); a
+/// file that cannot be read or parsed is not, and is reported when loaded.
+fn is_module(real: &Path) -> bool {
+    let Ok(bytes) = crate::files::read(real) else { return false };
+    let Ok(text) = String::from_utf8(bytes) else { return false };
+    grimoire_grammar::parse(&text).is_ok_and(|tree| matches!(tree.header.kind, HeaderKind::Module { .. }))
+}
+
+/// `1st`, `2nd`, `3rd`, `17th`.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
@@ -68,10 +91,7 @@ fn invalid(name: &Path, text: String, code: &'static str, message: String, span:
 /// `path`: the file as shown; `real`: its canonical path, for a base the
 /// root admitted (it is read there, not at `path`); `chain`: the files
 /// whose bases are being loaded, to tell a circle.
-fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &mut Vec<(PathBuf, Source)>, chain: &mut Vec<PathBuf>) -> Result<(), LoadError> {
-    if chain.len() > 16 {
-        return Err(LoadError::Cycle(path.display().to_string()));
-    }
+fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &mut Vec<(PathBuf, Source)>, chain: &mut Vec<(PathBuf, String)>) -> Result<(), LoadError> {
     let key = real.map_or_else(|| canonical(path), Path::to_path_buf);
     if out.iter().any(|(k, _)| *k == key) {
         return Ok(());
@@ -121,11 +141,26 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
                     return Err(invalid(path, text, module, message, extends.span, "this file", "the path is relative to the module's folder"));
                 }
             };
-            if chain.contains(&real) || real == key {
+            if chain.iter().any(|(k, _)| *k == real) || real == key {
                 let message = format!("`{}` extends `{}`, which extends it back: modules extend each other in a circle", path.display(), extends.value);
                 return Err(invalid(path, text, module, message, extends.span, "extends a file that extends this one", "a module extends a base rulebook, which extends nothing"));
             }
-            chain.push(key.clone());
+            if chain.len() + 1 >= MAX_MODULE_DEPTH && is_module(&real) {
+                // Its base is a module too: one more than the limit.
+                let names: Vec<&str> = chain.iter().map(|(_, n)| n.as_str()).chain([path.to_str().unwrap_or("?"), extends.value.as_str()]).collect();
+                let message = format!(
+                    "modules extend one another more than {MAX_MODULE_DEPTH} deep: `{}` is the {} module from the file given, and its base `{}` is a module too",
+                    path.display(),
+                    ordinal(chain.len() + 1),
+                    extends.value
+                );
+                let help = format!(
+                    "at most {MAX_MODULE_DEPTH} modules may extend one another down to the base rulebook (docs/language.md, Limits); the chain, from the file given: {}; make a module extend the base rulebook, or a module nearer to it",
+                    names.join(" extends ")
+                );
+                return Err(invalid(path, text, module, message, extends.span, &format!("a {} module", ordinal(chain.len() + 2)), &help));
+            }
+            chain.push((key.clone(), path.display().to_string()));
             let loaded = add_with_bases(&base, Some(&real), Some(root), out, chain);
             chain.pop();
             match loaded {

@@ -1066,6 +1066,31 @@ fn ctrl_c_stops_play_at_its_prompt_and_saves_the_log() {
 }
 
 #[test]
+fn a_deep_chain_of_modules_is_not_a_circle_and_names_the_limit() {
+    // base.rules, then m1 extends base, m2 extends m1, ... m18 extends m17.
+    let dir = temp_file("module-chain");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::copy(root().join("tests/fixtures/ok/actor_triggers.rules"), dir.join("base.rules")).expect("a base rulebook");
+    let mut base = "base.rules".to_string();
+    for i in 1..=18 {
+        std::fs::write(dir.join(format!("m{i}.rules")), format!("module m{i} extends \"{base}\" {{ title \"M{i}\" }}\n")).expect("write");
+        base = format!("m{i}.rules");
+    }
+    let check = |i: u32| run(&["check", dir.join(format!("m{i}.rules")).to_str().expect("utf-8 path"), "--error-format", "short"]);
+    let at_the_limit = check(16);
+    let over = check(18);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(at_the_limit.status.code(), Some(0), "16 modules down to the base are allowed: {}", stderr(&at_the_limit));
+    assert_eq!(over.status.code(), Some(1), "{}", stderr(&over));
+    let err = stderr(&over);
+    assert!(!err.contains("circle"), "no circle here: {err}");
+    // The 16th module from m18 is m3: its base m2 would be the 17th.
+    assert!(err.contains("m3.rules:1:19: E0402 modules extend one another more than 16 deep: `"), "{err}");
+    assert!(err.contains("is the 16th module from the file given, and its base `m2.rules` is a module too"), "{err}");
+}
+
+#[test]
 fn no_output_panics_on_a_closed_stream() {
     let save = save_dir("closed");
     let runs: [(Vec<&str>, i32); 8] = [
