@@ -194,3 +194,78 @@ round turn assume "x" { simultaneous = 3  if simultaneous == 3 { end } }
     started.expect("runs");
     assert!(st.is_over());
 }
+
+/// One sealed round: each of two players picks 1, 2 or 3, then the game ends.
+const ONE_ROUND: &str = r#"rulebook one_round { players 2..2 }
+var bid per_player : int public assume "x"
+round turn assume "x" {
+  simultaneous p in players {
+    choose b from [1, 2, 3] by p
+    bid[p] = b
+  }
+  end
+}
+"#;
+
+#[test]
+fn explore_takes_a_block_as_one_step_and_keeps_no_state_inside_it() {
+    use grimoire_interpreter::validate::explore::{explore, Budget};
+    let r = explore(&game(ONE_ROUND, 2), &[], Budget::default());
+    assert!(r.exhausted && r.findings.is_empty(), "{:?}", r.findings);
+    // The start, then the nine pairs of bids: not the three states where
+    // only the first player has bid.
+    assert_eq!((r.distinct, r.terminal), (10, 9));
+    assert_eq!((r.depth, r.longest), (1, Some(1)));
+}
+
+#[test]
+fn a_loop_through_blocks_is_a_lasso_that_replays() {
+    use grimoire_interpreter::log::replay;
+    use grimoire_interpreter::validate::explore::{explore, Budget};
+    // Ties score nothing and the bids are forgotten: two players who always
+    // tie play forever. The lasso goes through both decisions of a block.
+    const TIES: &str = r#"rulebook ties { players 2..2 }
+counter points per_player 0..2 = 0 assume "x"
+var bid per_player : int owner assume "x"
+round turn assume "x" {
+  simultaneous p in players {
+    choose b from [1, 2] by p
+    bid[p] = b
+  }
+  if bid[player(1)] != bid[player(2)] {
+    let w = first q in players where bid[q] == 2
+    points[w] += 1
+    if points[w] == 2 { win w }
+  }
+  bid[player(1)] = none
+  bid[player(2)] = none
+}
+"#;
+    let g = game(TIES, 2);
+    let r = explore(&g, &[], Budget::default());
+    let lasso = r.findings.iter().find(|f| f.code == "V505").unwrap_or_else(|| panic!("{:?}", r.findings));
+    let log = lasso.counterexample.as_ref().expect("a lasso");
+    let from = log.loop_from.expect("where the loop starts");
+    // The loop is one round: both players' decisions.
+    assert_eq!(log.steps.len() - from, 2, "{log:?}");
+    assert!(replay(&g, log).is_ok(), "the lasso replays and comes back to where it started");
+}
+
+#[test]
+fn a_block_with_more_combinations_than_the_budget_stops_at_the_budget() {
+    use grimoire_interpreter::validate::explore::{explore, Budget};
+    // Eight players with a thousand options each, and the same state
+    // whatever they choose: 10^24 combinations, all leading to one state
+    // the explorer knows after the first round.
+    const HUGE: &str = r#"rulebook huge { players 8..8 }
+var bid per_player : int owner assume "x"
+round turn assume "x" {
+  simultaneous p in players {
+    choose b from 1..1000 by p
+  }
+}
+"#;
+    let r = explore(&game(HUGE, 8), &[], Budget { max_states: 2_000, ..Budget::default() });
+    assert_eq!(r.stopped_by.as_deref(), Some("the state budget (2000 states)"));
+    assert!(!r.exhausted);
+}

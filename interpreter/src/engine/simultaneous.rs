@@ -40,6 +40,16 @@ pub(crate) struct Simultaneous {
     pub(crate) decisions: u32,
 }
 
+impl super::State {
+    /// The game is in the middle of a joint decision: a `simultaneous`
+    /// block has taken at least one of its decisions and waits for another.
+    /// The explorer takes a whole block as one step and never keeps such a
+    /// state (validate/explore.rs).
+    pub fn inside_joint_decision(&self) -> bool {
+        self.pending.is_some() && self.sim.as_ref().is_some_and(|s| s.decisions > 0)
+    }
+}
+
 impl Run<'_> {
     /// The block starts: nothing set yet.
     pub(crate) fn sim_begin(&mut self, at: Loc) {

@@ -10,6 +10,10 @@
 //! made only of players' choices means the players can make the game last
 //! forever (V505); a cycle that needs chance to repeat its outcomes means the
 //! game ends only with probability 1 (V506).
+//!
+//! The states in the middle of a `simultaneous` block are not the
+//! explorer's (a block is one step there): the walk goes through them, and
+//! a path counts the block as one step.
 
 use super::{Finding, Severity};
 use crate::engine::{Game, State, CHANCE};
@@ -32,6 +36,9 @@ pub struct CycleReport {
     pub endless: Option<Finding>,
     /// A cycle through chance outcomes, as a lasso.
     pub chance: Option<Finding>,
+    /// The walk met more states inside `simultaneous` blocks than it may
+    /// (`max_joint`) and stopped: it proves nothing, finds no more.
+    pub gave_up: bool,
 }
 
 /// A state on the walk's path.
@@ -47,18 +54,24 @@ struct Step {
     via: u32,
     /// The longest path below it found so far.
     height: u32,
+    /// In the middle of a `simultaneous` block: the step into it is part of
+    /// the block's one step.
+    joint: bool,
 }
 
 /// Colour of a state: on the path now, or done with the longest path below.
 const ON_PATH: u32 = u32::MAX;
 
-/// Walk the states `visited` holds (the explorer's), depth first from the start.
-pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>) -> CycleReport {
-    let mut report = CycleReport { longest: None, endless: None, chance: None };
+/// Walk the states `visited` holds (the explorer's), depth first from the
+/// start, going through at most `max_joint` states inside `simultaneous`
+/// blocks (their combinations multiply; the explorer kept none of them).
+pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>, max_joint: usize) -> CycleReport {
+    let mut report = CycleReport { longest: None, endless: None, chance: None, gave_up: false };
+    let mut joint_states = 0usize;
     let Ok(root) = game.start_exploring() else { return report };
     let mut done: Fingerprints<u32> = Fingerprints::default();
     let fp = game.canonical_fingerprint(&root);
-    let mut path = vec![step(game, root, fp, 0)];
+    let mut path = vec![step(game, root, fp, 0, false)];
     done.insert(fp, ON_PATH);
     let mut acyclic = true;
     while let Some(top) = path.last_mut() {
@@ -66,7 +79,7 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
             let Some(finished) = path.pop() else { break };
             done.insert(finished.fp, finished.height);
             if let Some(parent) = path.last_mut() {
-                parent.height = parent.height.max(finished.height.saturating_add(1));
+                parent.height = parent.height.max(finished.height.saturating_add(u32::from(!finished.joint)));
             } else {
                 report.longest = acyclic.then_some(finished.height);
             }
@@ -80,13 +93,22 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
             continue;
         }
         let fp = game.canonical_fingerprint(&child);
-        if !visited.contains(&fp) {
+        let joint = child.inside_joint_decision();
+        if !joint && !visited.contains(&fp) {
             continue;
         }
         match done.get(&fp).copied() {
             None => {
+                if joint {
+                    joint_states += 1;
+                    if joint_states > max_joint {
+                        report.gave_up = true;
+                        report.longest = None;
+                        return report;
+                    }
+                }
                 done.insert(fp, ON_PATH);
-                path.push(step(game, child, fp, choice as u32));
+                path.push(step(game, child, fp, choice as u32, joint));
             }
             Some(ON_PATH) => {
                 acyclic = false;
@@ -105,7 +127,7 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
             }
             Some(height) => {
                 if let Some(top) = path.last_mut() {
-                    top.height = top.height.max(height.saturating_add(1));
+                    top.height = top.height.max(height.saturating_add(u32::from(!joint)));
                 }
             }
         }
@@ -113,12 +135,12 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
     report
 }
 
-fn step(game: &Game, state: State, fp: u64, via: u32) -> Step {
+fn step(game: &Game, state: State, fp: u64, via: u32, joint: bool) -> Step {
     let (options, chance) = match game.choices(&state) {
         Some((who, o)) => (o.len(), who == CHANCE),
         None => (0, false),
     };
-    Step { state, fp, next: 0, options, chance, via, height: 0 }
+    Step { state, fp, next: 0, options, chance, via, height: 0, joint }
 }
 
 /// The finding of a cycle, with its lasso as a replayable log.

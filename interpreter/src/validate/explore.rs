@@ -152,6 +152,9 @@ type Visited = HashSet<u64, BuildHasherDefault<Identity>>;
 pub(crate) type Fingerprints<V> = std::collections::HashMap<u64, V, BuildHasherDefault<Identity>>;
 
 /// How each state was reached: its parent's number and the option taken.
+/// Through a `simultaneous` block, the states between its decisions are
+/// nodes too (so that a path can be read back), but never states of a
+/// level: the block is one step.
 #[derive(Clone, Copy)]
 struct Node {
     parent: u32,
@@ -183,10 +186,11 @@ impl Level {
 /// A finding's code and place (file, span): one finding per pair.
 type ProblemKey = (String, Option<(u16, usize, usize)>);
 
-/// A problem met while expanding: at a state, or on an option of it.
+/// A problem met while expanding: at a state (`path` empty), or on the
+/// options taken from it (more than one inside a joint decision).
 struct Problem {
     node: u32,
-    choice: Option<u32>,
+    path: Vec<u32>,
     code: String,
     message: String,
     at: Option<crate::model::Loc>,
@@ -203,8 +207,19 @@ struct Chunk {
     other_endings: u32,
     sampled: bool,
     cut: bool,
-    /// New-looking children: parent, option, fingerprint, end of its bytes.
+    /// New-looking children: parent, end of its options in `paths` (they
+    /// start where the previous child's end), fingerprint, end of its bytes.
     children: Vec<(u32, u32, u64, usize)>,
+    /// The options that lead to each child: one, or one per decision of a
+    /// `simultaneous` block.
+    paths: Vec<u32>,
+    /// More children than the state budget has room for from one state's
+    /// joint step: a `simultaneous` block multiplies the options of its
+    /// players (checked per state, so that where it stops does not depend
+    /// on how a level is cut up).
+    over_budget: bool,
+    /// Combinations of decisions tried in the current state's joint step.
+    joint_tries: usize,
     bytes: Vec<u8>,
     problems: Vec<Problem>,
     /// Branch runs of the options applied.
@@ -266,7 +281,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         Ok(st) => st,
         Err(e) => {
             // The path to this failure is empty: the game fails before its first decision.
-            report.findings.push(finding(game, rulebook, &[], ROOT, None, e.kind.code(), e.message, e.at));
+            report.findings.push(finding(game, rulebook, &[], ROOT, &[], e.kind.code(), e.message, e.at));
             return report;
         }
     };
@@ -301,6 +316,8 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                 break;
             }
             let slice_len = (level.ids.len() - slice_start).min(SLICE);
+            // The children one state may add before the budget is full.
+            let room = Room { new: budget.max_states.saturating_sub(visited.len()).saturating_add(1), tries: budget.max_states, first: 0 };
             let n = u32::try_from(slice_len).unwrap_or(u32::MAX);
             let chunks = in_chunks(
                 n,
@@ -315,11 +332,14 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     sampled: false,
                     cut: false,
                     children: Vec::new(),
+                    paths: Vec::new(),
+                    over_budget: false,
+                    joint_tries: 0,
                     bytes: Vec::new(),
                     problems: Vec::new(),
                     branches: vec![0; game.sites().len()],
                 },
-                |c, i| expand(game, &base, &visited, &level, slice_start + i as usize, expand_children, c),
+                |c, i| expand(game, &base, &visited, &level, slice_start + i as usize, expand_children, room, c),
             );
             slice_start += slice_len;
             // A chunk's buffers are freed once merged.
@@ -338,13 +358,19 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                 for p in c.problems {
                     let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
                     if seen_problems.insert(key) {
-                        report.findings.push(finding(game, rulebook, &nodes, p.node, p.choice, &p.code, p.message, p.at));
+                        report.findings.push(finding(game, rulebook, &nodes, p.node, &p.path, &p.code, p.message, p.at));
                     }
                 }
+                if c.over_budget && report.stopped_by.is_none() {
+                    report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
+                }
                 let mut start = 0;
-                for (parent, choice, fp, end) in c.children {
+                let mut path_start = 0;
+                for (parent, path_end, fp, end) in c.children {
                     let bytes = c.bytes.get(start..end).unwrap_or(&[]);
                     start = end;
+                    let path = c.paths.get(path_start as usize..path_end as usize).unwrap_or(&[]);
+                    path_start = path_end;
                     if report.stopped_by.is_some() || !visited.insert(fp) {
                         continue;
                     }
@@ -352,7 +378,12 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                         report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
                         continue;
                     }
-                    nodes.push(Node { parent, choice });
+                    // The states between the decisions of a joint step, then the child.
+                    let mut parent = parent;
+                    for &choice in path {
+                        nodes.push(Node { parent, choice });
+                        parent = (nodes.len() - 1) as u32;
+                    }
                     next.bytes.extend_from_slice(bytes);
                     next.ends.push(next.bytes.len());
                     next.ids.push((nodes.len() - 1) as u32);
@@ -382,8 +413,13 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     // Does every game end? A depth-first walk of the same states (as long
     // as the walk that found them: not after an interruption).
     if !report.interrupted {
-        let cycles = super::cycles::find(game, rulebook, &visited);
+        let cycles = super::cycles::find(game, rulebook, &visited, budget.max_states);
         report.longest = cycles.longest;
+        if cycles.gave_up && report.stopped_by.is_none() {
+            // The walk could not go through every joint step: nothing is proven.
+            report.stopped_by = Some(format!("the state budget ({} states) in the walk through `simultaneous` blocks", budget.max_states));
+            report.exhausted = false;
+        }
         report.findings.extend(cycles.endless);
         report.findings.extend(cycles.chance);
     }
@@ -399,7 +435,7 @@ impl Chunk {
     /// What the children waiting in this chunk hold, by length (which does
     /// not depend on how a slice was cut up between threads).
     fn bytes_waiting(&self) -> usize {
-        self.bytes.len() + self.children.len() * std::mem::size_of::<(u32, u32, u64, usize)>()
+        self.bytes.len() + self.children.len() * std::mem::size_of::<(u32, u32, u64, usize)>() + self.paths.len() * 4
     }
 }
 
@@ -415,16 +451,16 @@ fn memory(visited: &Visited, nodes: usize) -> usize {
 
 /// Expand state `i` of a level into the chunk.
 #[allow(clippy::too_many_arguments, reason = "the expansion of one state reads the whole exploration context")]
-fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usize, expand_children: bool, c: &mut Chunk) {
+fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usize, expand_children: bool, room: Room, c: &mut Chunk) {
     let Some(&id) = level.ids.get(i) else { return };
     if c.state.unpack(level.get(i)).is_none() {
-        c.problems.push(Problem { node: id, choice: None, code: "V900".into(), message: "internal: a packed state could not be read back".into(), at: None });
+        c.problems.push(Problem { node: id, path: Vec::new(), code: "V900".into(), message: "internal: a packed state could not be read back".into(), at: None });
         return;
     }
     c.expanded += 1;
     c.sampled |= c.state.sampled_shuffle;
     if let Some(v) = invariants::check(game, &mut c.state, base) {
-        c.problems.push(Problem { node: id, choice: None, code: v.code.into(), message: v.message, at: v.at });
+        c.problems.push(Problem { node: id, path: Vec::new(), code: v.code.into(), message: v.message, at: v.at });
         return;
     }
     let Some((_, options)) = game.choices(&c.state) else {
@@ -443,28 +479,99 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
         c.cut = true;
         return;
     }
+    let room = Room { first: c.children.len(), ..room };
+    c.joint_tries = 0;
     for choice in 0..options.len() {
         c.child.clone_from(&c.state);
         let applied = game.apply(&mut c.child, choice);
         add(&mut c.branches, &c.child.branches);
         if let Err(e) = applied {
-            c.problems.push(Problem { node: id, choice: Some(choice as u32), code: e.kind.code().into(), message: e.message, at: e.at });
+            c.problems.push(Problem { node: id, path: vec![choice as u32], code: e.kind.code().into(), message: e.message, at: e.at });
             continue;
         }
-        let fp = game.canonical_fingerprint(&c.child);
-        if visited.contains(&fp) {
+        if c.child.inside_joint_decision() {
+            // The first decision of a `simultaneous` block: the step goes on
+            // until every player has decided.
+            let inside = c.child.clone();
+            joint(game, base, visited, id, &mut vec![choice as u32], &inside, room, c);
             continue;
         }
-        c.child.pack(&mut c.bytes);
-        c.children.push((id, choice as u32, fp, c.bytes.len()));
+        keep(game, visited, id, &[choice as u32], room, c);
     }
 }
 
-/// The path from the root to `id` (then option `choice`), replayed to label
-/// each step.
+/// How far the joint step of one state may go before the exploration stops
+/// at its state budget.
+#[derive(Clone, Copy)]
+struct Room {
+    /// Where the state's children start in the chunk.
+    first: usize,
+    /// How many new children it may add.
+    new: usize,
+    /// How many combinations of decisions it may try.
+    tries: usize,
+}
+
+/// `c.child`, reached from state `id` by `path`, as a child of the level,
+/// unless it is known already.
+fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &mut Chunk) {
+    if path.len() > 1 {
+        c.joint_tries += 1;
+        if c.joint_tries > room.tries {
+            c.over_budget = true;
+            return;
+        }
+    }
+    let fp = game.canonical_fingerprint(&c.child);
+    if visited.contains(&fp) {
+        return;
+    }
+    if path.len() > 1 && c.children.len() - room.first >= room.new {
+        c.over_budget = true;
+        return;
+    }
+    c.child.pack(&mut c.bytes);
+    c.paths.extend_from_slice(path);
+    c.children.push((id, c.paths.len() as u32, fp, c.bytes.len()));
+}
+
+/// The rest of a joint step, from `inside` (reached from state `id` by
+/// `path`, in the middle of a `simultaneous` block): every way the players
+/// still to decide can decide, each way one child. The states in between
+/// are checked (invariants, rule errors) but never kept.
+#[allow(clippy::too_many_arguments, reason = "a step of the expansion, with its context")]
+fn joint(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &mut Vec<u32>, inside: &State, room: Room, c: &mut Chunk) {
+    let mut here = inside.clone();
+    if let Some(v) = invariants::check(game, &mut here, base) {
+        c.problems.push(Problem { node: id, path: path.clone(), code: v.code.into(), message: v.message, at: v.at });
+        return;
+    }
+    let Some((_, options)) = game.choices(&here) else { return };
+    for choice in 0..options.len() {
+        if c.over_budget {
+            return;
+        }
+        c.child.clone_from(&here);
+        let applied = game.apply(&mut c.child, choice);
+        add(&mut c.branches, &c.child.branches);
+        path.push(choice as u32);
+        match applied {
+            Err(e) => c.problems.push(Problem { node: id, path: path.clone(), code: e.kind.code().into(), message: e.message, at: e.at }),
+            Ok(_) if c.child.inside_joint_decision() => {
+                let deeper = c.child.clone();
+                joint(game, base, visited, id, path, &deeper, room, c);
+            }
+            Ok(_) => keep(game, visited, id, path, room, c),
+        }
+        path.pop();
+    }
+}
+
+/// The path from the root to `id` (then the options `tail`), replayed to
+/// label each step.
 #[allow(clippy::too_many_arguments, reason = "a finding carries its place, its code and its path")]
-fn finding(game: &Game, rulebook: &[String], nodes: &[Node], id: u32, choice: Option<u32>, code: &str, message: String, at: Option<crate::model::Loc>) -> Finding {
-    let mut path: Vec<u32> = choice.into_iter().collect();
+fn finding(game: &Game, rulebook: &[String], nodes: &[Node], id: u32, tail: &[u32], code: &str, message: String, at: Option<crate::model::Loc>) -> Finding {
+    let mut path: Vec<u32> = tail.iter().rev().copied().collect();
     let mut cur = id;
     while let Some(n) = nodes.get(cur as usize) {
         if n.parent == ROOT {
