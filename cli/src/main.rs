@@ -70,8 +70,8 @@ enum Command {
         /// The rulebook, then any modules.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Number of players.
-        #[arg(long, short)]
+        /// Number of players (the rulebook says which it allows).
+        #[arg(long, short, value_parser = players())]
         players: u8,
         /// Seed of dice and shuffles.
         #[arg(long, short, default_value_t = 0)]
@@ -94,11 +94,11 @@ enum Command {
         /// The rulebook, then any modules.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Number of players.
-        #[arg(long, short)]
+        /// Number of players (the rulebook says which it allows).
+        #[arg(long, short, value_parser = players())]
         players: u8,
         /// Number of games.
-        #[arg(long, short, default_value_t = 1000)]
+        #[arg(long, short, default_value_t = 1000, value_parser = at_least_one_u32())]
         games: u32,
         /// First seed; game i uses seed + i.
         #[arg(long, short, default_value_t = 0)]
@@ -107,7 +107,7 @@ enum Command {
         #[arg(long = "option")]
         options: Vec<String>,
         /// A game longer than this many decisions counts as not ending.
-        #[arg(long, default_value_t = 5000)]
+        #[arg(long, default_value_t = 5000, value_parser = at_least_one_u32())]
         max_decisions: u32,
         /// A per-player counter (a score) whose final values to report by seat.
         #[arg(long)]
@@ -116,7 +116,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Threads to play the games on (the report does not depend on it).
-        #[arg(long, short, default_value_t = commands::cores(), value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, short, default_value_t = commands::cores(), value_parser = at_least_one_u32())]
         jobs: u32,
         /// Do not check the rulebook's declared invariants after every step.
         #[arg(long)]
@@ -129,10 +129,10 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Random games per player count and option set.
-        #[arg(long, short, default_value_t = 1000)]
+        #[arg(long, short, default_value_t = 1000, value_parser = at_least_one_u32())]
         games: u32,
         /// A game longer than this many decisions counts as not ending.
-        #[arg(long, default_value_t = 5000)]
+        #[arg(long, default_value_t = 5000, value_parser = at_least_one_u32())]
         max_decisions: u32,
         /// Folders holding the source texts (also searched: next to the rulebook, `seeds/`, `shared/seeds/` above it).
         #[arg(long)]
@@ -147,7 +147,7 @@ enum Command {
         #[arg(long)]
         html: Option<PathBuf>,
         /// Threads to play the games on (the report does not depend on it).
-        #[arg(long, short, default_value_t = commands::cores(), value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, short, default_value_t = commands::cores(), value_parser = at_least_one_u32())]
         jobs: u32,
         /// Play only with these options on (repeat the flag); by default every
         /// combination of options (every pair beyond six options).
@@ -166,30 +166,30 @@ enum Command {
         /// The rulebook, then any modules.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Number of players.
-        #[arg(long, short)]
+        /// Number of players (the rulebook says which it allows).
+        #[arg(long, short, value_parser = players())]
         players: u8,
         /// Options of the rulebook to switch on.
         #[arg(long = "option")]
         options: Vec<String>,
         /// Stop after this many distinct states.
-        #[arg(long, default_value_t = 10_000_000)]
+        #[arg(long, default_value_t = 10_000_000, value_parser = at_least_one_usize())]
         max_states: usize,
         /// Do not go deeper than this many decisions.
-        #[arg(long, default_value_t = 10_000)]
+        #[arg(long, default_value_t = 10_000, value_parser = at_least_one_u32())]
         max_depth: u32,
         /// Stop before the explorer holds more than this many bytes (visited
         /// states and frontier).
-        #[arg(long, default_value_t = grimoire_interpreter::validate::explore::DEFAULT_MAX_BYTES)]
+        #[arg(long, default_value_t = grimoire_interpreter::validate::explore::DEFAULT_MAX_BYTES, value_parser = at_least_one_usize())]
         max_bytes: usize,
         /// Count the move sequences of 1 to N plies instead ("perft").
-        #[arg(long)]
+        #[arg(long, value_parser = at_least_one_u32())]
         perft: Option<u32>,
         /// Print the report as JSON (docs/json.md).
         #[arg(long)]
         json: bool,
         /// Threads to expand each level on (the report does not depend on it).
-        #[arg(long, short, default_value_t = commands::cores(), value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, short, default_value_t = commands::cores(), value_parser = at_least_one_u32())]
         jobs: u32,
     },
     /// Replay a game log and check that it gives the same game.
@@ -212,6 +212,26 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The most players a rulebook may have (docs/language.md, Limits).
+const MOST_PLAYERS: i64 = 16;
+
+/// `--players`: 1 to [`MOST_PLAYERS`]; clap's message gives the range.
+fn players() -> clap::builder::RangedI64ValueParser<u8> {
+    clap::value_parser!(u8).range(1..=MOST_PLAYERS)
+}
+
+/// A count of games, decisions, plies or threads: 0 would make the run
+/// meaningless (a validation of no game passes), so clap refuses it and
+/// says the range.
+fn at_least_one_u32() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..)
+}
+
+/// A budget of states or bytes: 0 would explore nothing.
+fn at_least_one_usize() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=usize::MAX as u64)
 }
 
 impl Command {

@@ -1091,6 +1091,39 @@ fn a_deep_chain_of_modules_is_not_a_circle_and_names_the_limit() {
 }
 
 #[test]
+fn a_count_that_makes_a_run_meaningless_is_refused_with_its_range() {
+    // `validate -g 0` used to pass having played no game.
+    let cases: [(&[&str], &str, &str); 13] = [
+        (&["validate", TIC_TAC_TOE], "--games", "1..=4294967295"),
+        (&["validate", TIC_TAC_TOE], "--max-decisions", "1..=4294967295"),
+        (&["validate", TIC_TAC_TOE], "--jobs", "1..=4294967295"),
+        (&["simulate", TIC_TAC_TOE, "-p", "2"], "--games", "1..=4294967295"),
+        (&["simulate", TIC_TAC_TOE, "-p", "2"], "--max-decisions", "1..=4294967295"),
+        (&["simulate", TIC_TAC_TOE], "--players", "1..=16"),
+        (&["explore", TIC_TAC_TOE, "-p", "2"], "--max-states", "1..=18446744073709551615"),
+        (&["explore", TIC_TAC_TOE, "-p", "2"], "--max-depth", "1..=4294967295"),
+        (&["explore", TIC_TAC_TOE, "-p", "2"], "--max-bytes", "1..=18446744073709551615"),
+        (&["explore", TIC_TAC_TOE, "-p", "2"], "--perft", "1..=4294967295"),
+        (&["explore", TIC_TAC_TOE, "-p", "2"], "--jobs", "1..=4294967295"),
+        (&["explore", TIC_TAC_TOE], "--players", "1..=16"),
+        (&["play", TIC_TAC_TOE, "--auto"], "--players", "1..=16"),
+    ];
+    for (args, flag, range) in cases {
+        let args: Vec<&str> = args.iter().copied().chain([flag, "0"]).collect();
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(&format!("invalid value '0' for '{flag} <")) && stderr(&out).contains(&format!("0 is not in {range}")), "{args:?}: {}", stderr(&out));
+    }
+    assert!(stderr(&run(&["play", TIC_TAC_TOE, "-p", "17"])).contains("17 is not in 1..=16"));
+    // With --json, the message is the document's error.
+    let doc = json_of(&run(&["validate", TIC_TAC_TOE, "-g", "0", "--json"]));
+    assert_eq!(doc["exit_code"], 2);
+    assert!(doc["error"].as_str().is_some_and(|e| e.contains("0 is not in 1..=4294967295")), "{doc}");
+    // 0 keeps its documented meaning where it has one: no search, no guided games.
+    assert_eq!(run(&["validate", TIC_TAC_TOE, "-g", "5", "--explore-states", "0", "--guided-games", "0", "-q"]).status.code(), Some(0));
+}
+
+#[test]
 fn no_output_panics_on_a_closed_stream() {
     let save = save_dir("closed");
     let runs: [(Vec<&str>, i32); 8] = [
