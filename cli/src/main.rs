@@ -185,6 +185,9 @@ enum Command {
         /// Count the move sequences of 1 to N plies instead ("perft").
         #[arg(long, value_parser = at_least_one_u32())]
         perft: Option<u32>,
+        /// Where counterexample logs (and lassos) are written.
+        #[arg(long, default_value = "counterexamples")]
+        save: PathBuf,
         /// Print the report as JSON (docs/json.md).
         #[arg(long)]
         json: bool,
@@ -336,9 +339,9 @@ fn run(command: Command, ui: &Ui) -> Result<ExitCode, String> {
             commands::validate::Args { files: &files, games, max_decisions, sources: &sources, save: &save, html: html.as_deref(), jobs: jobs as usize, options: &options, explore_states, guided_games },
             ui,
         ),
-        Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, json: _, jobs } => {
+        Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, save, json: _, jobs } => {
             let budget = grimoire_interpreter::validate::explore::Budget { max_states, max_depth, max_bytes, jobs: jobs as usize };
-            commands::explore(&files, players, &options, budget, perft, ui)
+            commands::explore(&files, players, &options, budget, perft, &save, ui)
         }
     }
 }

@@ -740,7 +740,7 @@ fn plain_draws_no_unicode_boxes_and_human_does() {
         vec!["check", TYPO],
         validate_args(EMPTY_DECK, &save, &[]),
         vec!["simulate", CONFLICT, "-p", "2", "-g", "5"],
-        vec!["explore", EMPTY_DECK, "-p", "2"],
+        vec!["explore", EMPTY_DECK, "-p", "2", "--save", &save],
         vec!["play", SETUP_SHORT, "-p", "4", "--auto"],
     ];
     for args in &runs {
@@ -797,7 +797,6 @@ fn short_prints_one_line_per_problem() {
 
     let save = save_dir("short");
     let out = run(&validate_args(EMPTY_DECK, &save, &["--error-format", "short"]));
-    let _ = std::fs::remove_dir_all(&save);
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("validated ")).collect();
     assert!(lines.len() >= 2 && lines.iter().all(|l| short_line(l).is_some()), "one line per finding: {lines:#?}");
@@ -809,7 +808,7 @@ fn short_prints_one_line_per_problem() {
 
     for (args, want) in [
         (vec!["simulate", CONFLICT, "-p", "2", "-g", "5"], "tests/fixtures/validate/conflict.rules:14:11: R0009 "),
-        (vec!["explore", EMPTY_DECK, "-p", "2"], "tests/fixtures/validate/empty_deck.rules:11:5: R0005 "),
+        (vec!["explore", EMPTY_DECK, "-p", "2", "--save", &save], "tests/fixtures/validate/empty_deck.rules:11:5: R0005 "),
         (vec!["play", SETUP_SHORT, "-p", "4", "--auto"], "tests/fixtures/validate/setup_short.rules:9:22: R0005 "),
     ] {
         let out = run(&[&args[..], &["--error-format", "short"]].concat());
@@ -817,6 +816,7 @@ fn short_prints_one_line_per_problem() {
         let err = without_summary(&stderr(&out));
         assert!(err.lines().all(|l| short_line(l).is_some()) && err.lines().any(|l| l.starts_with(want)), "{args:?}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&save);
 }
 
 #[test]
@@ -894,12 +894,14 @@ fn exit_codes_follow_the_table() {
     assert_eq!(play.status.code(), Some(1), "a rule error in setup: {}", stderr(&play));
     assert!(stderr(&play).contains("R0005") && stderr(&play).contains("setup_short.rules:9:22"), "with its place: {}", stderr(&play));
     assert_eq!(run(&["simulate", SETUP_SHORT, "-p", "4", "-g", "3"]).status.code(), Some(1));
-    assert_eq!(run(&["explore", SETUP_SHORT, "-p", "4"]).status.code(), Some(1));
+    let save = save_dir("exit-codes");
+    assert_eq!(run(&["explore", SETUP_SHORT, "-p", "4", "--save", &save]).status.code(), Some(1));
     let perft = run(&["explore", EMPTY_DECK, "-p", "2", "--perft", "5"]);
     assert_eq!(perft.status.code(), Some(1), "the rules fail while counting: {}", stderr(&perft));
     assert!(stderr(&perft).contains("R0005"), "{}", stderr(&perft));
     // A warning alone does not fail.
-    assert_eq!(run(&["explore", "tests/fixtures/validate/warn_chance_loop.rules", "-p", "2"]).status.code(), Some(0));
+    assert_eq!(run(&["explore", "tests/fixtures/validate/warn_chance_loop.rules", "-p", "2", "--save", &save]).status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&save);
 
     // A file that is not UTF-8, modules in a circle, a missing base: a
     // diagnostic with its place, exit 1.
@@ -1124,6 +1126,27 @@ fn a_count_that_makes_a_run_meaningless_is_refused_with_its_range() {
 }
 
 #[test]
+fn explore_writes_the_counterexamples_it_points_at() {
+    let save = save_dir("explore-save");
+    let out = run(&["explore", EMPTY_DECK, "-p", "2", "--save", &save]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    let pointed: Vec<&str> = err.lines().filter_map(|l| l.trim().strip_prefix("counterexample: grimoire replay ")).map(str::trim).collect();
+    assert_eq!(pointed.len(), 1, "one finding, one file: {}", stderr(&out));
+    assert!(pointed[0].starts_with(&save) && pointed[0].ends_with("-R0005-2p-explore.json"), "{pointed:?}");
+    let replayed = run(&["replay", pointed[0]]);
+    assert_eq!(replayed.status.code(), Some(1), "it replays to its failing step: {}", stderr(&replayed));
+    assert!(stdout(&replayed).contains("the game stops at step") || stderr(&replayed).contains("the game stops at step"), "{}{}", stdout(&replayed), stderr(&replayed));
+    // A lasso too (the warning of a game that ends with probability 1).
+    let out = run(&["explore", "tests/fixtures/validate/warn_chance_loop.rules", "-p", "2", "--save", &save, "--error-format", "short"]);
+    let lasso = stderr(&out).lines().find_map(|l| l.split_once("; counterexample: ").map(|(_, p)| p.to_string())).expect("the lasso's file is named");
+    assert!(std::path::Path::new(&lasso).is_file(), "{lasso}");
+    let log: GameLog = serde_json::from_str(&std::fs::read_to_string(&lasso).expect("written")).expect("a log");
+    assert!(log.loop_from.is_some(), "a lasso: {lasso}");
+    let _ = std::fs::remove_dir_all(&save);
+}
+
+#[test]
 fn no_output_panics_on_a_closed_stream() {
     let save = save_dir("closed");
     let runs: [(Vec<&str>, i32); 8] = [
@@ -1131,7 +1154,7 @@ fn no_output_panics_on_a_closed_stream() {
         (vec!["check", "no/such/file.rules"], 2),
         (validate_args(EMPTY_DECK, &save, &[]), 1),
         (vec!["simulate", CONFLICT, "-p", "2", "-g", "300"], 1),
-        (vec!["explore", EMPTY_DECK, "-p", "2"], 1),
+        (vec!["explore", EMPTY_DECK, "-p", "2", "--save", &save], 1),
         (vec!["play", SETUP_SHORT, "-p", "4", "--auto"], 1),
         (vec!["test", SCEN_FAIL], 1),
         (vec!["play", GRAIL_CUP, "-p", "4", "--auto"], 0),
@@ -1378,7 +1401,7 @@ fn every_command_prints_json_its_schema_accepts() {
         ("validate", v(&["validate", TYPO, "--save", &save], s), 1),
         ("validate", v(&["validate", GRAIL_CUP, "--option", "nothing"], s), 2),
         ("explore", v(&["explore", TIC_TAC_TOE, "-p", "2"], &[]), 0),
-        ("explore", v(&["explore", EMPTY_DECK, "-p", "2"], &[]), 1),
+        ("explore", v(&["explore", EMPTY_DECK, "-p", "2", "--save", &save], &[]), 1),
         ("explore", v(&["explore", TIC_TAC_TOE, "-p", "2", "--perft", "3"], &[]), 0),
         ("explore", v(&["explore", EMPTY_DECK, "-p", "2", "--perft", "5"], &[]), 1),
         ("explore", v(&["explore", TYPO, "-p", "2"], &[]), 1),

@@ -1,16 +1,17 @@
 //! `grimoire explore`: every reachable state of a configuration, breadth first.
 
 use super::{game_for, names, reject, style, Ui, INVALID};
-use grimoire_cli::render::{exec_error, exec_error_json, finding, more};
+use grimoire_cli::render::{exec_error, exec_error_json, more};
 use grimoire_cli::ui::{count, MAX_SHOWN};
 use grimoire_interpreter::validate::explore::{explore_until, Budget};
 use grimoire_interpreter::validate::Severity;
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Explore a rulebook at a player count, or count its move sequences.
-pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budget, perft: Option<u32>, ui: &Ui) -> Result<ExitCode, String> {
+/// Explore a rulebook at a player count, or count its move sequences; the
+/// counterexample of each finding is written in `save`.
+pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budget, perft: Option<u32>, save: &Path, ui: &Ui) -> Result<ExitCode, String> {
     let (game, sources) = match game_for(files, players, options)? {
         Ok(g) => g,
         Err(invalid) => return Ok(reject(ui, &invalid)),
@@ -23,6 +24,8 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
     let bar = meter.bar().clone();
     let stop = grimoire_cli::interrupt::catch("finishing the slice of states under way, then showing what was done");
     let mut report = explore_until(&game, &names(&sources), budget, &|states| bar.set_position(states as u64), &stop);
+    let rulebook = game.model.name.clone();
+    let saved = super::counterexamples::save(&report.findings, &rulebook, &sources, save, |_| "explore".to_string())?;
     // Its lassos and counterexamples name their files from the working directory, with their hashes.
     grimoire_cli::logfile::stamp_in_place(report.findings.iter_mut().filter_map(|f| f.counterexample.as_mut()), &sources);
     let verb = if report.interrupted { "interrupted: explored" } else { "explored" };
@@ -37,9 +40,10 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
         let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
         return Ok(ui.emit_report(code, value));
     }
-    let shown: Vec<_> = report.findings.iter().filter(|f| !ui.quiet || f.severity == Severity::Error).collect();
-    for f in shown.iter().take(MAX_SHOWN) {
-        grimoire_cli::eput!("{}", finding(f, &sources, style(ui)));
+    let shown: Vec<_> = report.findings.iter().enumerate().filter(|(_, f)| !ui.quiet || f.severity == Severity::Error).collect();
+    for (i, f) in shown.iter().take(MAX_SHOWN) {
+        let saved = saved.iter().find(|(j, _)| j == i).map(|(_, p)| p.as_path());
+        super::counterexamples::print(f, saved, &sources, ui);
     }
     grimoire_cli::eput!("{}", more(shown.len()));
     if !ui.quiet {

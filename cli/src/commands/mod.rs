@@ -1,6 +1,7 @@
 //! One file per subcommand.
 
 mod check;
+pub mod counterexamples;
 mod explore;
 mod play;
 mod replay;

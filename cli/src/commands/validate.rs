@@ -2,8 +2,8 @@
 //! player count and option, and source traceability; a report for people or
 //! JSON (schema in docs/validate.md). Exit 0 only when nothing is found.
 
-use super::{compile_files, names, reject, style, Ui, INVALID};
-use grimoire_cli::render::{finding, more};
+use super::{compile_files, names, reject, Ui, INVALID};
+use grimoire_cli::render::more;
 use grimoire_cli::sources::lookup;
 use grimoire_cli::ui::{colors, count, plural, MAX_SHOWN};
 use grimoire_interpreter::validate::{configurations, validate as run_validate, Config, OnProgress, Phase, Progress, Report, Severity};
@@ -95,7 +95,7 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
             grimoire_cli::esay!("side-by-side page written to {}", path.display());
         }
     }
-    let saved = save_counterexamples(&report, &sources, a.save)?;
+    let saved = super::counterexamples::save(&report.findings, &report.rulebook, &sources, a.save, |f| format!("seed{}", f.seed.unwrap_or(0)))?;
     // The logs inside the JSON report name their files from the working directory, with their hashes.
     let mut report = report;
     grimoire_cli::logfile::stamp_in_place(report.findings.iter_mut().filter_map(|f| f.counterexample.as_mut()), &sources);
@@ -111,31 +111,13 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     Ok(ExitCode::from(code))
 }
 
-/// Each counterexample as a log file (its rulebook files named from the
-/// log's folder, with their hashes: it replays from any working directory).
-fn save_counterexamples(report: &Report, sources: &[grimoire_interpreter::Source], dir: &Path) -> Result<Vec<(usize, PathBuf)>, String> {
-    let mut saved = Vec::new();
-    for (i, f) in report.findings.iter().enumerate() {
-        let Some(log) = &f.counterexample else { continue };
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
-        let path = dir.join(format!("{}-{}-{}p-seed{}.json", report.rulebook, f.code, f.players.unwrap_or(0), f.seed.unwrap_or(0)));
-        grimoire_cli::logfile::write(log, sources, &path)?;
-        saved.push((i, path));
-    }
-    Ok(saved)
-}
-
 /// The findings on stderr (with `--quiet`, the errors only; at most
 /// [`MAX_SHOWN`]), the report on stdout (with `--quiet`, its last line only).
 fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], ui: &Ui, saved: &[(usize, PathBuf)]) {
     let shown: Vec<(usize, &grimoire_interpreter::validate::Finding)> = r.findings.iter().enumerate().filter(|(_, f)| !ui.quiet || f.severity == Severity::Error).collect();
     for (i, f) in shown.iter().take(MAX_SHOWN) {
-        let saved = saved.iter().find(|(j, _)| j == i).map(|(_, p)| p.display().to_string());
-        match (ui.format, saved) {
-            (grimoire_cli::render::ErrorFormat::Short, Some(p)) => grimoire_cli::esay!("{}; counterexample: {p}", finding(f, sources, style(ui)).trim_end()),
-            (_, Some(p)) => grimoire_cli::eput!("{}  counterexample: grimoire replay {p}\n\n", finding(f, sources, style(ui))),
-            (_, None) => grimoire_cli::eput!("{}", finding(f, sources, style(ui))),
-        }
+        let saved = saved.iter().find(|(j, _)| j == i).map(|(_, p)| p.as_path());
+        super::counterexamples::print(f, saved, sources, ui);
     }
     grimoire_cli::eput!("{}", more(shown.len()));
     let errors = r.errors();

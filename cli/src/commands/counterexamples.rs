@@ -1,0 +1,40 @@
+//! Counterexamples as files: `validate` and `explore` write the log of each
+//! finding that has one into `--save DIR`, and say where beside the finding.
+
+use super::{style, Ui};
+use grimoire_cli::render::{finding, ErrorFormat};
+use grimoire_interpreter::validate::Finding;
+use grimoire_interpreter::Source;
+use std::path::{Path, PathBuf};
+
+/// Write each finding's counterexample (its rulebook files named from the
+/// log's folder, with their hashes: it replays from any working directory)
+/// as `{rulebook}-{code}-{players}p-{run}.json` in `dir`, `run` naming the
+/// run that found it (`seed3`, `explore`); a second finding of the same
+/// name gets `-2`, and so on. Gives each finding's index and its file.
+pub fn save(findings: &[Finding], rulebook: &str, sources: &[Source], dir: &Path, run: impl Fn(&Finding) -> String) -> Result<Vec<(usize, PathBuf)>, String> {
+    let mut saved: Vec<(usize, PathBuf)> = Vec::new();
+    for (i, f) in findings.iter().enumerate() {
+        let Some(log) = &f.counterexample else { continue };
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+        let stem = format!("{rulebook}-{}-{}p-{}", f.code, f.players.unwrap_or(0), run(f));
+        let mut path = dir.join(format!("{stem}.json"));
+        let mut n = 1;
+        while saved.iter().any(|(_, p)| *p == path) {
+            n += 1;
+            path = dir.join(format!("{stem}-{n}.json"));
+        }
+        grimoire_cli::logfile::write(log, sources, &path)?;
+        saved.push((i, path));
+    }
+    Ok(saved)
+}
+
+/// A finding on stderr, with the file its counterexample was saved in.
+pub fn print(f: &Finding, saved: Option<&Path>, sources: &[Source], ui: &Ui) {
+    match (ui.format, saved) {
+        (ErrorFormat::Short, Some(p)) => grimoire_cli::esay!("{}; counterexample: {}", finding(f, sources, style(ui)).trim_end(), p.display()),
+        (_, Some(p)) => grimoire_cli::eput!("{}  counterexample: grimoire replay {}\n\n", finding(f, sources, style(ui)), p.display()),
+        (_, None) => grimoire_cli::eput!("{}", finding(f, sources, style(ui))),
+    }
+}
