@@ -7,6 +7,7 @@ pub mod files;
 pub mod interrupt;
 pub mod load;
 pub mod logfile;
+pub mod output;
 pub mod render;
 pub mod sources;
 pub mod ui;

@@ -1147,6 +1147,35 @@ fn explore_writes_the_counterexamples_it_points_at() {
 }
 
 #[test]
+fn an_unwritable_output_is_refused_before_the_run() {
+    // Under a regular file nothing can be written, not even by root.
+    let blocker = work_file("not-a-folder");
+    std::fs::write(&blocker, "a file").expect("a file");
+    let under = |name: &str| blocker.join(name).to_str().expect("utf-8 path").to_string();
+    let (html, save, log) = (under("page.html"), under("counterexamples"), under("game.json"));
+    let ok_save = save_dir("unwritable-ok");
+    let start = std::time::Instant::now();
+    // Runs that would take hours: refused at once.
+    let runs: [(Vec<&str>, &str); 4] = [
+        (vec!["validate", GRAIL_CUP, "--games", "4000000000", "--save", &ok_save, "--html", &html], &html),
+        (vec!["validate", GRAIL_CUP, "--games", "4000000000", "--save", &save], &save),
+        (vec!["explore", GRAIL_CUP, "-p", "4", "--save", &save], &save),
+        (vec!["play", GRAIL_CUP, "-p", "3", "--log", &log], &log),
+    ];
+    for (args, path) in &runs {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(&format!("`{path}`")) && stderr(&out).contains("(checked before the run)"), "{args:?}: {}", stderr(&out));
+        assert!(!stdout(&out).contains("round"), "play shows no board before refusing: {}", stdout(&out));
+    }
+    let json = json_of(&run(&["validate", GRAIL_CUP, "--games", "4000000000", "--save", &save, "--json"]));
+    assert!(json["error"].as_str().is_some_and(|e| e.contains("cannot write in")), "{json}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(60), "refused before the games: {:?}", start.elapsed());
+    assert!(!Path::new(&ok_save).exists(), "the check leaves no folder behind");
+    let _ = std::fs::remove_file(&blocker);
+}
+
+#[test]
 fn no_output_panics_on_a_closed_stream() {
     let save = save_dir("closed");
     let runs: [(Vec<&str>, i32); 8] = [

@@ -19,6 +19,7 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
     if let Some(depth) = perft {
         return move_paths(&game, &sources, depth, ui);
     }
+    grimoire_cli::output::check_folder(save)?;
     let meter = ui.meter(None, "states");
     meter.bar().set_message("exploring");
     let bar = meter.bar().clone();

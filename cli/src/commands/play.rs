@@ -20,6 +20,9 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
         Err(invalid) => return Ok(reject(ui, &invalid)),
     };
     let rulebook = names(&sources);
+    if let Some(path) = log_path {
+        grimoire_cli::output::check_file(path)?;
+    }
     let (log, error, interrupted) = if auto {
         match random_playout(&game, &rulebook, seed, AUTO_DECISIONS) {
             Ok(p) => (p.log, p.error, false),

@@ -51,6 +51,11 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         return Err(format!("the rulebook has no option `{o}`; its options are: {}", if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") }));
     }
     let options = (!a.options.is_empty()).then(|| a.options.to_vec());
+    // Where the results go, before the run that makes them.
+    grimoire_cli::output::check_folder(a.save)?;
+    if let Some(path) = a.html {
+        grimoire_cli::output::check_file(path)?;
+    }
     let meter = ui.meter(Some(0), "");
     let bar = meter.bar().clone();
     let progress = OnProgress::new(move |p| match p {
