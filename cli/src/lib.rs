@@ -2,6 +2,7 @@
 //! base a module extends) and rendering diagnostics. Only this crate reads
 //! files and prints.
 
+pub mod clip;
 pub mod html;
 pub mod files;
 pub mod interrupt;

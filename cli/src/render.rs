@@ -5,7 +5,7 @@ use crate::ui::{line_col, MAX_SHOWN};
 use grimoire_interpreter::engine::ExecError;
 use grimoire_interpreter::model::Loc;
 use grimoire_interpreter::{Diagnostic, Source};
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource, Severity};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, Severity};
 use serde::Serialize;
 
 /// How to print diagnostics.
@@ -49,11 +49,16 @@ fn handler(style: Style) -> GraphicalReportHandler {
     GraphicalReportHandler::new_themed(theme).with_width(100)
 }
 
-fn report(handler: &GraphicalReportHandler, d: MietteDiagnostic, src: Option<&Source>) -> String {
+/// Draw `d`, with the text of `src` its labels point into; a line longer
+/// than [`crate::clip::MAX_LINE`] characters is shown cut around them.
+fn report(handler: &GraphicalReportHandler, mut d: MietteDiagnostic, src: Option<&Source>, style: Style) -> String {
     let mut out = String::new();
     let result = match src {
         Some(s) => {
-            let report = miette::Report::new(d).with_source_code(NamedSource::new(&s.name, s.text.clone()));
+            let mark = if style.format == ErrorFormat::Plain { crate::clip::ASCII_MARK } else { crate::clip::MARK };
+            let (clipped, labels) = crate::clip::Clipped::new(&s.name, &s.text, d.labels.as_deref().unwrap_or(&[]), mark);
+            d.labels = d.labels.is_some().then_some(labels);
+            let report = miette::Report::new(d).with_source_code(clipped);
             handler.render_report(&mut out, report.as_ref())
         }
         None => handler.render_report(&mut out, &d),
@@ -111,7 +116,7 @@ pub fn diagnostic(d: &Diagnostic, sources: &[Source], style: Style) -> String {
     if let Some(h) = help {
         md = md.with_help(h);
     }
-    report(&h, md, src)
+    report(&h, md, src, style)
 }
 
 /// `file:line:col: CODE message` (line and column from 1, the column in
@@ -186,7 +191,7 @@ pub fn exec_error(e: &ExecError, sources: &[Source], style: Style) -> String {
         md = md.clone().with_label(LabeledSpan::at(span, "here"));
         sources.get(file.idx())
     });
-    report(&h, md, src)
+    report(&h, md, src, style)
 }
 
 /// A run-time error as JSON: `code`, `message`, `rule` (the procedure
@@ -242,5 +247,5 @@ pub fn finding(f: &grimoire_interpreter::validate::Finding, sources: &[Source], 
         md = md.with_labels(labels);
         src = sources.get(file.idx());
     }
-    report(&h, md, src)
+    report(&h, md, src, style)
 }

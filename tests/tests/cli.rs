@@ -1176,6 +1176,32 @@ fn an_unwritable_output_is_refused_before_the_run() {
 }
 
 #[test]
+fn a_long_line_is_shown_cut_around_the_problem() {
+    // The whole rulebook on one line of 40,000 characters and more.
+    let text = format!("rulebook big {{ players 2..2 }} piece dragon 1 assume \"a fixture\" zone lair of dragon setup {{{}move dragn to lair }}\n", " ".repeat(40_000));
+    let file = temp_rulebook("long-line.rules", text.as_bytes());
+    let column = text.find("dragn").expect("the typo") + 1;
+    for (format, mark) in [("human", "…"), ("plain", "...")] {
+        let out = run(&["check", &file, "--error-format", format]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = stderr(&out);
+        assert!(err.len() < 1_500, "{format}: {} bytes shown", err.len());
+        assert!(err.contains(&format!("{file}:1:{column}]")), "{format}: the real column: {err}");
+        let shown = err.lines().find(|l| l.contains("move dragn to lair")).unwrap_or_else(|| panic!("{format}: the span is shown: {err}"));
+        assert!(shown.contains(&format!(" {mark} ")) || shown.contains(&format!("{mark}  ")), "{format}: the cut is marked: {shown}");
+        // The underline is under the name, not elsewhere.
+        let under = err.lines().skip_while(|l| !l.contains("move dragn")).nth(1).unwrap_or("");
+        let at = shown.find("dragn").map(|b| shown[..b].chars().count());
+        let marks = under.char_indices().find(|(_, c)| matches!(c, '─' | '^')).map(|(b, _)| under[..b].chars().count());
+        assert_eq!(at, marks, "{format}: underlined at the name:\n{shown}\n{under}");
+    }
+    // The short format and JSON show no source text: unchanged.
+    let short = run(&["check", &file, "--error-format", "short"]);
+    assert!(stderr(&short).starts_with(&format!("{file}:1:{column}: E0101 unknown name `dragn`")), "{}", stderr(&short));
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
 fn no_output_panics_on_a_closed_stream() {
     let save = save_dir("closed");
     let runs: [(Vec<&str>, i32); 8] = [
