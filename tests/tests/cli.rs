@@ -774,6 +774,96 @@ fn plain_draws_no_unicode_boxes_and_human_does() {
     assert!(!boxes(&plain) && plain.contains("-- round 1 -- player 1 to decide --"), "{plain}");
 }
 
+// ------------------------------------------------------- play for a person
+
+/// What `grimoire args` writes on a pseudo-terminal (through `script`, as
+/// `on_a_terminal`) while `typed` is typed at it, a line at a time; `None`
+/// when `script` cannot be run here.
+fn typing_at_a_terminal(args: &[&str], typed: &str) -> Option<String> {
+    use std::io::Write;
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let line: Vec<String> = std::iter::once(grimoire().to_str().expect("utf-8 path")).chain(args.iter().copied()).map(quote).collect();
+    let child = Command::new("script")
+        .args(["-qec", &line.join(" "), "/dev/null"])
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        eprintln!("`script` cannot run here: play on a terminal was not checked");
+        return None;
+    };
+    child.stdin.take().expect("stdin").write_all(typed.as_bytes()).expect("typed");
+    let out = child.wait_with_output().expect("script ends");
+    Some(String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"))
+}
+
+/// Erase the screen and what scrolled off it.
+const CLEAR: &str = "\u{1b}[H\u{1b}[2J\u{1b}[3J";
+
+#[test]
+fn play_on_a_terminal_is_a_hot_seat_that_hides_each_players_secrets() {
+    // Player 1 takes an ally and passes his cards on; then player 2 is asked
+    // for the keyboard, takes an ally, and quits at player 3's turn.
+    let Some(text) = typing_at_a_terminal(&["play", GRAIL_CUP, "-p", "3", "-s", "1"], "\n1\n1\n\n1\nquit\n") else { return };
+    let pass = |n: u32| format!("Player {n}'s turn: pass the keyboard to player {n}, then press Enter");
+    let at = |what: &str| text.find(what).unwrap_or_else(|| panic!("`{what}` is shown: {text}"));
+    let (to_1, to_2, to_3) = (at(&pass(1)), at(&pass(2)), at(&pass(3)));
+    assert!(to_1 < to_2 && to_2 < to_3, "one pass per player's turn, in order");
+    // Player 1 sees his own chosen ally, in words, apart from the rest.
+    let first = &text[to_1..to_2];
+    assert!(first.contains("You, player 1\n") && first.contains("  Only you see:\n") && first.contains("    chosen allies: La Forgeronne"), "{first}");
+    // Before player 2's pass, the screen is cleared; after it too, and
+    // player 2 sees player 1's chosen ally face down.
+    assert!(text[..to_2].trim_end_matches(['\n', ' ']).ends_with(CLEAR), "cleared before the pass: {:?}", &text[to_2.saturating_sub(80)..to_2]);
+    let second = &text[to_2..to_3];
+    assert!(second.contains(CLEAR), "cleared after the pass");
+    assert!(!second.contains("La Forgeronne") && second.contains("Player 1\n") && second.contains("  chosen allies: 1 hidden"), "player 1's secret is hidden from player 2: {second}");
+    assert!(second.contains("You, player 2\n"), "{second}");
+    assert!(!second.contains("hand[") && !second.contains("chosen_allies"), "names in words, not the engine's: {second}");
+    // quit at the pass: stopped, and how to keep a log.
+    assert!(text[to_3..].contains("game stopped (quit) after 3 decisions; the log was not kept (`--log FILE` keeps it"), "{}", &text[to_3..]);
+}
+
+#[test]
+fn play_has_help_undo_and_quit_and_quit_saves_the_log() {
+    use std::io::Write;
+    let log = work_file("undo.json");
+    let path = log.to_str().expect("utf-8 path");
+    let mut child = Command::new(grimoire())
+        .args(["play", GRAIL_CUP, "-p", "3", "-s", "1", "--log", path])
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("grimoire runs");
+    // Player 1 takes an ally and passes clockwise; player 2 has nothing to
+    // undo yet, takes an ally, and so does player 3; player 1, at his
+    // second ally, undoes back to his direction (and the two allies taken
+    // since), passes counterclockwise instead, and player 3 quits.
+    let typed = "1\nhelp\n1\nundo\n1\n1\nundo\n2\nquit\n";
+    child.stdin.take().expect("stdin").write_all(typed.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("ends");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "quit is not a failure: {}", stderr(&out));
+    assert!(!text.contains("pass the keyboard") && !text.contains(CLEAR), "no hot seat for a pipe");
+    assert!(text.contains("  undo   go back to your previous decision"), "help: {text}");
+    assert!(text.contains("nothing to undo: you have not decided yet"), "player 2 has nothing to undo: {text}");
+    assert!(text.contains("(undone: your decision « clockwise » and the 2 decisions taken since)"), "{text}");
+    let deciders: Vec<&str> = text.lines().filter(|l| l.contains(" to decide ")).collect();
+    assert_eq!(deciders.iter().filter(|l| l.contains("player 1 to decide")).count(), 4, "player 1: ally, direction, ally, direction again: {deciders:#?}");
+    assert!(text.contains(&format!("game stopped (quit) after 2 decisions: the log is saved in {path}")), "{text}");
+    let saved: GameLog = serde_json::from_str(&std::fs::read_to_string(&log).expect("saved")).expect("a log");
+    let taken: Vec<(u16, &str)> = saved.steps.iter().map(|s| (s.player, s.label.as_str())).collect();
+    assert_eq!(taken, vec![(1, "forgeronne (La Forgeronne)"), (1, "counterclockwise")], "the log holds what the undo kept");
+    let replayed = run(&["replay", path]);
+    let _ = std::fs::remove_file(&log);
+    assert_eq!(replayed.status.code(), Some(0), "{}", stderr(&replayed));
+}
+
 /// A line of `--error-format short`: `file:line:col: CODE message`, or
 /// `file: CODE message` for a finding without a place. Gives the place and
 /// the code.

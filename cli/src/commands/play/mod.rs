@@ -1,0 +1,101 @@
+//! `grimoire play`: a game in the terminal (`session.rs`: a hot seat,
+//! the screen of `screen.rs`), or random players with `--auto`.
+
+mod screen;
+mod session;
+
+use super::{game_for, names, reject, style, Ui, INVALID};
+use grimoire_cli::render::{exec_error, exec_error_json};
+use grimoire_interpreter::engine::{ExecError, Game};
+use grimoire_interpreter::log::{random_playout, GameLog};
+use serde_json::json;
+use session::{Display, End, Input};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Decisions after which `--auto` stops a game that does not end.
+const AUTO_DECISIONS: u32 = 100_000;
+
+/// Play one game. A rule that fails (in setup or during the game) is a
+/// fault of the rulebook: exit 1, with the error and where it is.
+pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto: bool, log_path: Option<&Path>, ui: &Ui) -> Result<ExitCode, String> {
+    let (game, sources) = match game_for(files, players, options)? {
+        Ok(g) => g,
+        Err(invalid) => return Ok(reject(ui, &invalid)),
+    };
+    let rulebook = names(&sources);
+    if let Some(path) = log_path {
+        grimoire_cli::output::check_file(path)?;
+    }
+    let (log, error, end) = if auto {
+        match random_playout(&game, &rulebook, seed, AUTO_DECISIONS) {
+            Ok(p) => (p.log, p.error, End::Over),
+            Err(e) => (setup_failed(&game, &rulebook, seed, &e), Some(e), End::Over),
+        }
+    } else {
+        let input = Input::new(grimoire_cli::interrupt::catch("the game stops at this decision"));
+        // A hot seat when people type at a terminal; a script's input gets the screens alone.
+        let hot_seat = std::io::stdin().is_terminal();
+        let display = Display { ascii: ui.format == grimoire_cli::render::ErrorFormat::Plain, hot_seat, clear: hot_seat && std::io::stdout().is_terminal() };
+        session::interactive(&game, &rulebook, seed, &display, &input)
+    };
+    let interrupted = end == End::Interrupted;
+    if let Some(path) = log_path {
+        // Its rulebook files named from the log's folder, with their hashes.
+        grimoire_cli::logfile::write(&log, &sources, path)?;
+    }
+    // A log printed names its files from the working directory.
+    let log = grimoire_cli::logfile::for_stdout(&log, &sources)?;
+    let code = match (interrupted, &error) {
+        (true, _) => grimoire_cli::interrupt::INTERRUPTED,
+        (false, Some(_)) => INVALID,
+        (false, None) => 0,
+    };
+    let stopped = match end {
+        End::Interrupted => Some("interrupted (Ctrl-C)"),
+        End::Quit => Some("game stopped (quit)"),
+        End::Over | End::InputClosed => None,
+    };
+    if let Some(why) = stopped {
+        match log_path {
+            Some(path) => grimoire_cli::say!("\n{why} after {} decisions: the log is saved in {}", log.steps.len(), path.display()),
+            None => grimoire_cli::say!("\n{why} after {} decisions; the log was not kept (`--log FILE` keeps it, for `grimoire replay`)", log.steps.len()),
+        }
+    }
+    if ui.json {
+        let report = json!({
+            "outcome": log.outcome,
+            "decisions": log.steps.len(),
+            "rule_error": error.as_ref().map(|e| exec_error_json(e, &sources)),
+            "log": log,
+        });
+        return Ok(ui.emit_report(code, report));
+    }
+    if auto {
+        if !ui.quiet {
+            for (i, step) in log.steps.iter().enumerate() {
+                grimoire_cli::say!("{:>5}. player {}: {}", i + 1, step.player, step.label);
+            }
+        }
+        let ended = match &log.outcome {
+            Some(o) => format!("{o} after {} decisions", log.steps.len()),
+            None if error.is_some() && log.steps.is_empty() => "the rules failed before the first decision".to_string(),
+            None if error.is_some() => format!("the game stopped after {} decisions", log.steps.len()),
+            None => format!("the game did not end within {AUTO_DECISIONS} decisions"),
+        };
+        grimoire_cli::say!("{ended} (seed {seed})");
+    }
+    if let Some(e) = &error {
+        grimoire_cli::eput!("{}", exec_error(e, &sources, style(ui)));
+    }
+    Ok(ExitCode::from(code))
+}
+
+/// The log of a game whose rules fail before its first decision.
+pub(super) fn setup_failed(game: &Game, rulebook: &[String], seed: u64, e: &ExecError) -> GameLog {
+    let (st, _) = game.begin(seed);
+    let mut log = GameLog::begin(game, rulebook, seed);
+    log.finish(&st, Some(e.message.clone()));
+    log
+}

@@ -1,0 +1,175 @@
+//! What `grimoire play` shows the player to decide: the table, each
+//! player's pieces and values, and apart, what only this player may see
+//! (an `owner` zone or var of his) — in words: pieces by their label,
+//! zones, counters and vars by their declared name without the index the
+//! engine gives them (`hand[2]` is "hand" under "You, player 2").
+
+use grimoire_grammar::ast::Visibility;
+use grimoire_interpreter::engine::{Game, State, Value};
+
+/// One section of the screen: its heading and lines.
+#[derive(Default)]
+struct Section {
+    lines: Vec<String>,
+    /// What only the player to decide sees (his own section only).
+    private: Vec<String>,
+}
+
+/// The screen of player `me` (from 0): sections for the table, the other
+/// players in seat order and, last, his own.
+pub fn screen(game: &Game, st: &State, me: u8) -> Vec<String> {
+    let players = usize::from(game.players);
+    let mut table = Section::default();
+    let mut seats: Vec<Section> = (0..players).map(|_| Section::default()).collect();
+    zones(game, st, me, &mut table, &mut seats);
+    values(game, st, me, &mut table, &mut seats);
+    let mut out = Vec::new();
+    if !table.lines.is_empty() {
+        out.push("On the table".to_string());
+        out.extend(table.lines.into_iter().map(|l| format!("  {l}")));
+    }
+    let you = usize::from(me);
+    for (p, s) in seats.iter().enumerate().filter(|(p, _)| *p != you) {
+        if !s.lines.is_empty() {
+            out.push(format!("Player {}", p + 1));
+            out.extend(s.lines.iter().map(|l| format!("  {l}")));
+        }
+    }
+    if let Some(s) = seats.get(you) {
+        out.push(format!("You, player {}", you + 1));
+        out.extend(s.lines.iter().map(|l| format!("  {l}")));
+        if !s.private.is_empty() {
+            out.push("  Only you see:".to_string());
+            out.extend(s.private.iter().map(|l| format!("    {l}")));
+        }
+    }
+    out
+}
+
+/// A declared name in words: `apple_supply` is "apple supply".
+fn words(name: &str) -> String {
+    name.replace('_', " ")
+}
+
+/// A piece in words: its label, else its variant's or kind's name, and
+/// whose it is when it is not the player's whose section it is in.
+fn piece(game: &Game, p: u16, section: Option<u8>) -> String {
+    let m = &*game.model;
+    let i = usize::from(p);
+    let variant = game.inst_variant.get(i).copied().flatten().and_then(|v| m.variants.get(v.idx()));
+    let mut text = match variant {
+        Some(v) => v.label.clone().unwrap_or_else(|| words(&v.name)),
+        None => game.inst_kind.get(i).and_then(|k| m.kinds.get(k.idx())).map_or_else(|| format!("piece #{p}"), |k| words(&k.name)),
+    };
+    if let Some(owner) = game.inst_owner.get(i).copied().flatten() {
+        if section != Some(owner) {
+            text.push_str(&format!(" of player {}", u16::from(owner) + 1));
+        }
+    }
+    text
+}
+
+/// `a, a, b` as `a ×2, b`; order kept otherwise.
+fn grouped(labels: Vec<String>) -> String {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for l in labels {
+        match out.last_mut() {
+            Some((last, n)) if *last == l => *n += 1,
+            _ => out.push((l, 1)),
+        }
+    }
+    out.into_iter().map(|(l, n)| if n > 1 { format!("{l} ×{n}") } else { l }).collect::<Vec<_>>().join(", ")
+}
+
+fn zones(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Section]) {
+    for (z, info) in game.zones.iter().enumerate() {
+        let Ok(z) = u16::try_from(z) else { break };
+        let count = st.zone_len(z);
+        if count == 0 || z == game.box_zone {
+            continue;
+        }
+        // A player's zone is named by its declaration, under his heading.
+        // One of a zone per space (`clover_slot[path 14]`) is the zone at that space.
+        let def = info.def.and_then(|d| game.model.zones.get(d.idx()));
+        let name = match (info.owner, def) {
+            (Some(_), Some(d)) => words(&d.name),
+            (None, Some(d)) if matches!(d.mult, grimoire_interpreter::model::ZoneMult::PerSpace(_)) => match info.name.strip_suffix(']').and_then(|n| n.split_once('[')) {
+                Some((zone, space)) => format!("{} at {space}", words(zone)),
+                None => words(&info.name),
+            },
+            _ => words(&info.name),
+        };
+        let shown = if game.sees_zone(me, z) {
+            grouped(st.zone_pieces(z).map(|p| piece(game, p, info.owner)).collect())
+        } else if st.zone_pieces(z).any(|p| st.knows(me, p)) {
+            grouped(st.zone_pieces(z).map(|p| if st.knows(me, p) { piece(game, p, info.owner) } else { "a hidden piece".to_string() }).collect())
+        } else {
+            format!("{count} hidden")
+        };
+        let line = format!("{name}: {shown}");
+        match info.owner.and_then(|o| seats.get_mut(usize::from(o)).map(|s| (o, s))) {
+            Some((o, s)) if o == me && info.visibility == Visibility::Owner => s.private.push(line),
+            Some((_, s)) => s.lines.push(line),
+            None => table.lines.push(line),
+        }
+    }
+}
+
+fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Section]) {
+    let m = &*game.model;
+    for (c, def) in m.counters.iter().enumerate() {
+        let base = game.counter_base.get(c).copied().unwrap_or(0);
+        for (slot, whose, of) in slots(game, base, def.per_player, def.per_piece) {
+            let value = st.counters.get(slot).copied().unwrap_or(0);
+            put(table, seats, whose, false, format!("{}{of}: {value}", words(&def.name)));
+        }
+    }
+    for (i, def) in m.vars.iter().enumerate() {
+        let base = game.var_base.get(i).copied().unwrap_or(0);
+        for (slot, whose, of) in slots(game, base, def.per_player, def.per_piece) {
+            let private = match def.visibility {
+                Visibility::Public => false,
+                Visibility::Owner if whose == Some(me) => true,
+                _ => continue,
+            };
+            let value = st.vars.get(slot).map_or_else(String::new, |v| value_words(game, *v, whose));
+            put(table, seats, whose, private, format!("{}{of}: {value}", words(&def.name)));
+        }
+    }
+}
+
+/// A value in words; a piece as on the board.
+fn value_words(game: &Game, v: Value, section: Option<u8>) -> String {
+    match v {
+        Value::Piece(p) => piece(game, p, section),
+        other => game.label(other),
+    }
+}
+
+fn put(table: &mut Section, seats: &mut [Section], whose: Option<u8>, private: bool, line: String) {
+    match whose.and_then(|o| seats.get_mut(usize::from(o))) {
+        Some(s) if private => s.private.push(line),
+        Some(s) => s.lines.push(line),
+        None => table.lines.push(line),
+    }
+}
+
+/// The slots of a counter or var: slot, the player it belongs to, and
+/// what it is of (` of La Fée #2` for one of a piece).
+fn slots(game: &Game, base: u32, per_player: bool, per_piece: Option<grimoire_interpreter::model::KindId>) -> Vec<(usize, Option<u8>, String)> {
+    let base = base as usize;
+    match per_piece {
+        Some(k) => {
+            let (first, n) = game.kind_range.get(k.idx()).copied().unwrap_or((0, 0));
+            (0..n)
+                .map(|i| {
+                    let p = first + i;
+                    let owner = game.inst_owner.get(usize::from(p)).copied().flatten();
+                    (base + usize::from(i), owner, format!(" of {} #{}", piece(game, p, owner), i + 1))
+                })
+                .collect()
+        }
+        None if per_player => (0..game.players).map(|p| (base + usize::from(p), Some(p), String::new())).collect(),
+        None => vec![(base, None, String::new())],
+    }
+}

@@ -1,0 +1,257 @@
+//! An interactive game: the screen of the player to decide, his choice
+//! typed as a number, and the commands `help`, `undo` and `quit`. On a
+//! terminal it is a hot seat: before each player's turn the screen is
+//! cleared and the next player is asked to take the keyboard and press
+//! Enter, so that nobody sees another's hidden information. Elsewhere
+//! (input from a pipe or a file) the same screens follow each other, without
+//! the pause and without clearing.
+
+use super::screen::screen;
+use grimoire_interpreter::engine::{ExecError, Game, State};
+use grimoire_interpreter::log::{outcome_text, GameLog};
+use grimoire_interpreter::validate::Stop;
+use std::io::{BufRead as _, Write};
+
+/// How an interactive game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The game is over, or a rule failed.
+    Over,
+    /// The input closed before the game was over.
+    InputClosed,
+    /// A player typed `quit`.
+    Quit,
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// What the player typed, a line at a time.
+enum Typed {
+    Line(String),
+    /// Input is closed (end of file, or not readable).
+    Closed,
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// The player's lines, read on a thread of their own so that Ctrl-C is
+/// noticed while a prompt waits (the read itself is not interrupted).
+pub struct Input {
+    lines: std::sync::mpsc::Receiver<String>,
+    stop: Stop,
+}
+
+impl Input {
+    /// Read stdin from now on; `stop` is Ctrl-C.
+    pub fn new(stop: Stop) -> Input {
+        let (send, lines) = std::sync::mpsc::channel();
+        // The thread ends with stdin, or with the process (it may be blocked in a read then).
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Input { lines, stop }
+    }
+
+    fn next(&self) -> Typed {
+        use std::sync::mpsc::RecvTimeoutError;
+        loop {
+            if self.stop.requested() {
+                return Typed::Interrupted;
+            }
+            match self.lines.recv_timeout(std::time::Duration::from_millis(50)) {
+                Ok(line) => return Typed::Line(line),
+                Err(RecvTimeoutError::Timeout) => {}
+                // Ctrl-C may close the input too (a terminal's does not).
+                Err(RecvTimeoutError::Disconnected) if self.stop.requested() => return Typed::Interrupted,
+                Err(RecvTimeoutError::Disconnected) => return Typed::Closed,
+            }
+        }
+    }
+}
+
+/// How the game is shown.
+pub struct Display {
+    /// `--error-format plain`: no box-drawing characters.
+    pub ascii: bool,
+    /// A hot seat: ask each player to take the keyboard before his turn.
+    pub hot_seat: bool,
+    /// Clear the screen between two players (stdout is a terminal).
+    pub clear: bool,
+}
+
+/// What `help` prints.
+const HELP: &str = "Type the number of an option to take it, or:
+  undo   go back to your previous decision (the decisions taken since are undone too)
+  quit   stop the game here (with --log, its log is saved for `grimoire replay`)
+  help   this list";
+
+/// Erase the screen and what scrolled off it, cursor home.
+const CLEAR: &str = "\x1b[H\x1b[2J\x1b[3J";
+
+/// The game so far: the state, its log and the options taken.
+struct Game_<'a> {
+    game: &'a Game,
+    rulebook: &'a [String],
+    seed: u64,
+    st: State,
+    log: GameLog,
+    choices: Vec<usize>,
+}
+
+impl Game_<'_> {
+    /// Take option `i`: recorded, then applied; a rule that fails or an
+    /// invariant that breaks is the rulebook's fault and stops the game.
+    fn take(&mut self, i: usize) -> Result<(), ExecError> {
+        self.log.record(self.game, &self.st, i);
+        self.choices.push(i);
+        self.game.apply(&mut self.st, i)?;
+        match self.game.broken_invariant(&mut self.st) {
+            Some(b) => Err(b.error()),
+            None => Ok(()),
+        }
+    }
+
+    /// Back to before decision `n`: the game is played again from its
+    /// seed with the first `n` options (the engine is deterministic).
+    fn back_to(&mut self, n: usize) -> Result<(), ExecError> {
+        let kept: Vec<usize> = self.choices.iter().take(n).copied().collect();
+        self.st = self.game.start(self.seed)?;
+        self.log = GameLog::begin(self.game, self.rulebook, self.seed);
+        self.choices.clear();
+        kept.into_iter().try_for_each(|i| self.take(i))
+    }
+}
+
+/// Play a game with people at the keyboard.
+pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Display, input: &Input) -> (GameLog, Option<ExecError>, End) {
+    let st = match game.start(seed) {
+        Ok(st) => st,
+        Err(e) => return (super::setup_failed(game, rulebook, seed, &e), Some(e), End::Over),
+    };
+    let mut g = Game_ { game, rulebook, seed, st, log: GameLog::begin(game, rulebook, seed), choices: Vec::new() };
+    let mut error = None;
+    let mut end = End::Over;
+    // Whose screen is up (a hot seat asks before showing another's).
+    let mut shown: Option<u8> = None;
+    let mut note: Option<String> = None;
+    let out = std::io::stdout();
+    'game: while let Some((player, options)) = game.choices(&g.st) {
+        if display.hot_seat && shown != Some(player) {
+            let mut o = out.lock();
+            if display.clear {
+                let _ = write!(o, "{CLEAR}");
+            }
+            let _ = write!(o, "\nPlayer {}'s turn: pass the keyboard to player {}, then press Enter (or type quit). ", u16::from(player) + 1, u16::from(player) + 1);
+            let _ = o.flush();
+            drop(o);
+            match input.next() {
+                Typed::Line(l) if is(&l, &["quit", "q"]) => {
+                    end = End::Quit;
+                    break;
+                }
+                Typed::Line(_) => {}
+                Typed::Closed => {
+                    end = End::InputClosed;
+                    break;
+                }
+                Typed::Interrupted => {
+                    end = End::Interrupted;
+                    break;
+                }
+            }
+        }
+        shown = Some(player);
+        let labels: Vec<String> = options.iter().map(|o| game.option_label(o)).collect();
+        {
+            let mut o = out.lock();
+            if display.clear {
+                let _ = write!(o, "{CLEAR}");
+            }
+            let rule = if display.ascii { "--" } else { "──" };
+            let _ = writeln!(o, "\n{rule} round {} {rule} player {} to decide {rule}", g.st.round, u16::from(player) + 1);
+            for line in screen(game, &g.st, player) {
+                let _ = writeln!(o, "{line}");
+            }
+            if let Some(n) = note.take() {
+                let _ = writeln!(o, "({n})");
+            }
+            let _ = writeln!(o, "{}", game.prompt(&g.st).unwrap_or("Choose:"));
+            for (i, l) in labels.iter().enumerate() {
+                let _ = writeln!(o, "  {}) {l}", i + 1);
+            }
+        }
+        loop {
+            grimoire_cli::put!("> ");
+            let _ = std::io::stdout().flush();
+            let line = match input.next() {
+                Typed::Line(line) => line,
+                Typed::Closed => {
+                    grimoire_cli::say!("\ninput closed: the game stops here");
+                    end = End::InputClosed;
+                    break 'game;
+                }
+                Typed::Interrupted => {
+                    end = End::Interrupted;
+                    break 'game;
+                }
+            };
+            let word = line.trim();
+            if is(word, &["help", "h", "?"]) {
+                grimoire_cli::say!("{HELP}");
+            } else if is(word, &["quit", "q"]) {
+                end = End::Quit;
+                break 'game;
+            } else if is(word, &["undo", "u"]) {
+                let number = grimoire_interpreter::log::player_number(player);
+                let Some(last) = g.log.steps.iter().rposition(|s| s.player == number) else {
+                    grimoire_cli::say!("nothing to undo: you have not decided yet in this game (undo goes back to your own previous decision)");
+                    continue;
+                };
+                let label = g.log.steps.get(last).map(|s| s.label.clone()).unwrap_or_default();
+                let after = g.log.steps.len() - last - 1;
+                if let Err(e) = g.back_to(last) {
+                    // The same options gave no error the first time: the engine would not be deterministic.
+                    error = Some(e);
+                    break 'game;
+                }
+                note = Some(match after {
+                    0 => format!("undone: your decision « {label} »"),
+                    n => format!("undone: your decision « {label} » and the {} taken since", grimoire_cli::ui::plural(n as u64, "decision")),
+                });
+                continue 'game;
+            } else {
+                match word.parse::<usize>() {
+                    Ok(n) if (1..=labels.len()).contains(&n) => {
+                        if let Err(e) = g.take(n - 1) {
+                            error = Some(e);
+                            break 'game;
+                        }
+                        continue 'game;
+                    }
+                    _ => grimoire_cli::say!("type a number from 1 to {}, or help, undo, quit", labels.len()),
+                }
+            }
+        }
+    }
+    if end == End::Over {
+        if display.clear && display.hot_seat {
+            // The last screen was one player's: the end is for everybody.
+            grimoire_cli::put!("{CLEAR}");
+        }
+        if let Some(text) = outcome_text(g.st.outcome) {
+            grimoire_cli::say!("\n{text}");
+        }
+    }
+    g.log.finish(&g.st, error.as_ref().map(|e: &ExecError| e.message.clone()));
+    (g.log, error, end)
+}
+
+/// Whether `word` is one of `names`, whatever its case.
+fn is(word: &str, names: &[&str]) -> bool {
+    names.iter().any(|n| word.trim().eq_ignore_ascii_case(n))
+}
