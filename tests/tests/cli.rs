@@ -70,6 +70,22 @@ fn run(args: &[&str]) -> Output {
     Command::new(grimoire()).args(args).current_dir(root()).env("NO_COLOR", "1").output().expect("grimoire runs")
 }
 
+/// `grimoire args` with `typed` as its input (a pipe, closed after it).
+fn typing(args: &[&str], typed: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(grimoire())
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("grimoire runs");
+    child.stdin.take().expect("stdin").write_all(typed.as_bytes()).expect("typed");
+    child.wait_with_output().expect("ends when input closes")
+}
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -212,17 +228,7 @@ fn play_with_a_log_file_writes_the_same_log() {
 
 #[test]
 fn play_reads_choices_from_the_terminal() {
-    use std::io::Write;
-    let mut child = Command::new(grimoire())
-        .args(["play", GRAIL_CUP, "--players", "3", "--seed", "1"])
-        .current_dir(root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("grimoire runs");
-    child.stdin.take().expect("stdin").write_all(b"1\n99\n").expect("write");
-    let out = child.wait_with_output().expect("ends when input closes");
+    let out = typing(&["play", GRAIL_CUP, "--players", "3", "--seed", "1"], "1\n99\n");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("player 1 to decide") || text.contains("to decide"), "{text}");
     assert!(text.contains("Choose your ally for this turn"), "the rulebook's prompt is shown: {text}");
@@ -829,24 +835,13 @@ fn play_on_a_terminal_is_a_hot_seat_that_hides_each_players_secrets() {
 
 #[test]
 fn play_has_help_undo_and_quit_and_quit_saves_the_log() {
-    use std::io::Write;
     let log = work_file("undo.json");
     let path = log.to_str().expect("utf-8 path");
-    let mut child = Command::new(grimoire())
-        .args(["play", GRAIL_CUP, "-p", "3", "-s", "1", "--log", path])
-        .current_dir(root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("grimoire runs");
     // Player 1 takes an ally and passes clockwise; player 2 has nothing to
     // undo yet, takes an ally, and so does player 3; player 1, at his
     // second ally, undoes back to his direction (and the two allies taken
     // since), passes counterclockwise instead, and player 3 quits.
-    let typed = "1\nhelp\n1\nundo\n1\n1\nundo\n2\nquit\n";
-    child.stdin.take().expect("stdin").write_all(typed.as_bytes()).expect("write");
-    let out = child.wait_with_output().expect("ends");
+    let out = typing(&["play", GRAIL_CUP, "-p", "3", "-s", "1", "--log", path], "1\nhelp\n1\nundo\n1\n1\nundo\n2\nquit\n");
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "quit is not a failure: {}", stderr(&out));
     assert!(!text.contains("pass the keyboard") && !text.contains(CLEAR), "no hot seat for a pipe");
