@@ -26,3 +26,42 @@ fn a_module_of_the_base_still_composes() {
     let model = compile(&[source("a.rules", GAME_A), source("house.rules", module)]).expect("a base and its module");
     assert!(model.counters.iter().any(|c| c.name == "bonus"));
 }
+
+// An expansion that seats more players than its base: the module's
+// `players` replaces the base's, and two modules that disagree are refused.
+const GAME_C: &str = "rulebook c { players 3..7 }\ncounter score 0..9 = 0\nround turn assume \"x\" { end }\n";
+
+#[test]
+fn a_module_sets_the_player_counts() {
+    let module = "module more extends \"c.rules\" { players 3..8 cite \"jusqu'à 8 joueurs\" }\n";
+    let model = compile(&[source("c.rules", GAME_C), source("more.rules", module)]).expect("a module with its own player counts");
+    assert_eq!((model.min_players, model.max_players), (3, 8));
+    let base = compile(&[source("c.rules", GAME_C)]).expect("the base alone");
+    assert_eq!((base.min_players, base.max_players), (3, 7), "the base alone keeps its own counts");
+    let quiet = "module quiet extends \"c.rules\" { }\n";
+    let model = compile(&[source("c.rules", GAME_C), source("quiet.rules", quiet)]).expect("a module without players");
+    assert_eq!((model.min_players, model.max_players), (3, 7), "a module without `players` keeps the base's");
+}
+
+#[test]
+fn two_modules_with_different_player_counts_are_refused_at_the_second() {
+    let eight = "module eight extends \"c.rules\" { players 3..8 }\n";
+    let four = "module four extends \"c.rules\" { players 2..4 }\n";
+    let errs = compile(&[source("c.rules", GAME_C), source("eight.rules", eight), source("four.rules", four)]).expect_err("3..8 against 2..4");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!(errs[0].code, "E0303");
+    assert!(errs[0].message.contains("3..8 and 2..4"), "{}", errs[0].message);
+    assert_eq!(errs[0].at.file.idx(), 2, "reported at the second module");
+    let same = "module same extends \"c.rules\" { players 3..8 }\n";
+    let model = compile(&[source("c.rules", GAME_C), source("eight.rules", eight), source("same.rules", same)]).expect("two modules that agree");
+    assert_eq!(model.max_players, 8);
+}
+
+#[test]
+fn a_module_with_an_impossible_player_count_is_refused() {
+    let wrong = "module wrong extends \"c.rules\" { players 8..3 }\n";
+    let errs = compile(&[source("c.rules", GAME_C), source("wrong.rules", wrong)]).expect_err("8..3 is empty");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!(errs[0].code, "E0303");
+    assert!(errs[0].message.contains("8..3 is empty"), "{}", errs[0].message);
+}

@@ -153,6 +153,8 @@ impl Resolver {
     }
 
     fn header(&mut self, files: &[Parsed]) {
+        // The first module that sets `players`: its range and where it is.
+        let mut module_range: Option<(i64, i64, Loc)> = None;
         for (i, f) in files.iter().enumerate() {
             let h = &f.file.header;
             self.file = FileId(i as u16);
@@ -180,24 +182,32 @@ impl Resolver {
                 self.model.title = h.title.as_ref().map(|t| t.value.clone());
                 self.model.source = src;
                 match &h.players {
-                    Some((range, prov)) => {
-                        let at = self.loc(range.span);
-                        if range.lo < 1 || range.hi > 16 {
-                            self.error(Diagnostic::new(codes::HEADER, "player counts must lie within 1..16", at, "players").help("write a range such as `players 3..8`"));
-                        } else if range.lo > range.hi {
-                            let message = format!("the player range {}..{} is empty: its low end is above its high end", range.lo, range.hi);
-                            let help = format!("write the fewest players first: `players {}..{}`", range.hi, range.lo);
-                            self.error(Diagnostic::new(codes::HEADER, message, at, "players").help(help));
-                        }
-                        self.model.min_players = range.lo.clamp(1, 16) as u8;
-                        self.model.max_players = range.hi.clamp(1, 16) as u8;
-                        self.players_at = Some(self.loc(range.span));
-                        let (name, at) = ("players".to_string(), self.loc(range.span));
-                        self.record(RecordKind::Encoded, name, None, prov, at);
-                    }
+                    Some((range, prov)) => self.player_range(range, prov),
                     None => {
                         let at = self.loc(h.span);
                         self.error(Diagnostic::new(codes::HEADER, "the rulebook does not say how many players", at, "header").help("add `players a..b` to the header"));
+                    }
+                }
+            } else if let Some((range, prov)) = &h.players {
+                // An expansion may play at other counts than its base (La
+                // Compagnie de Merlin: 3 to 8 where the base says 3 to 7):
+                // its range replaces the base's. Two modules that disagree
+                // leave no count to play at, which is said at the second.
+                match module_range {
+                    Some((lo, hi, first)) if (lo, hi) != (range.lo, range.hi) => {
+                        let message = format!("two modules set different player counts: {lo}..{hi} and {}..{}", range.lo, range.hi);
+                        let d = Diagnostic::new(codes::HEADER, message, self.loc(range.span), "players")
+                            .related(first, format!("`players {lo}..{hi}` here"))
+                            .help("give the modules the same `players a..b`, or leave it to one of them");
+                        self.error(d);
+                    }
+                    Some(_) => {
+                        let at = self.loc(range.span);
+                        self.record(RecordKind::Encoded, "players".to_string(), None, prov, at);
+                    }
+                    None => {
+                        module_range = Some((range.lo, range.hi, self.loc(range.span)));
+                        self.player_range(range, prov);
                     }
                 }
             }
@@ -217,6 +227,24 @@ impl Resolver {
                 }
             }
         }
+    }
+
+    /// `players a..b` of the rulebook, or of a module that changes it: the
+    /// counts the game is played at, checked and recorded with their
+    /// provenance.
+    fn player_range(&mut self, range: &ast::Range, prov: &[Provenance]) {
+        let at = self.loc(range.span);
+        if range.lo < 1 || range.hi > 16 {
+            self.error(Diagnostic::new(codes::HEADER, "player counts must lie within 1..16", at, "players").help("write a range such as `players 3..8`"));
+        } else if range.lo > range.hi {
+            let message = format!("the player range {}..{} is empty: its low end is above its high end", range.lo, range.hi);
+            let help = format!("write the fewest players first: `players {}..{}`", range.hi, range.lo);
+            self.error(Diagnostic::new(codes::HEADER, message, at, "players").help(help));
+        }
+        self.model.min_players = range.lo.clamp(1, 16) as u8;
+        self.model.max_players = range.hi.clamp(1, 16) as u8;
+        self.players_at = Some(at);
+        self.record(RecordKind::Encoded, "players".to_string(), None, prov, at);
     }
 
     /// Apply the modules' `replace` and `remove` to the base's declarations.
