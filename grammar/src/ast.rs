@@ -372,6 +372,8 @@ pub struct Component {
     pub category: Ident,
     /// Name.
     pub name: Ident,
+    /// How `play` names it to a person (`NAME "label"`), if given.
+    pub label: Option<Str>,
     /// One set per player.
     pub per_player: bool,
     /// Declared count (per player if `per_player`).
@@ -417,6 +419,8 @@ pub struct Die {
 pub struct Zone {
     /// Name.
     pub name: Ident,
+    /// How `play` names it to a person (`NAME "label"`), if given.
+    pub label: Option<Str>,
     /// One, per player, per space.
     pub multiplicity: Multiplicity,
     /// Component kinds it may hold (empty: any).
@@ -454,6 +458,8 @@ pub struct Track {
 pub struct Counter {
     /// Name.
     pub name: Ident,
+    /// How `play` names it to a person (`NAME "label"`), if given.
+    pub label: Option<Str>,
     /// One per player.
     pub per_player: bool,
     /// One per piece of this kind.
@@ -469,6 +475,8 @@ pub struct Counter {
 pub struct Var {
     /// Name.
     pub name: Ident,
+    /// How `play` names it to a person (`NAME "label"`), if given.
+    pub label: Option<Str>,
     /// One per player.
     pub per_player: bool,
     /// One per piece of this kind.

@@ -579,6 +579,7 @@ fn item(p: P) -> Result<Item, ParseError> {
         Rule::component => {
             let category = ident(k.next()?);
             let name = ident(k.next()?);
+            let label = k.next_if(Rule::string).map(string);
             let per_player = k.next_if(Rule::per_player).is_some();
             let c = k.next()?;
             let count = int(&c)?;
@@ -587,7 +588,7 @@ fn item(p: P) -> Result<Item, ParseError> {
                 Some(v) => variants(v)?,
                 None => Vec::new(),
             };
-            ItemKind::Component(Component { category, name, per_player, count, count_span: span(&c), variants })
+            ItemKind::Component(Component { category, name, label, per_player, count, count_span: span(&c), variants })
         }
         Rule::die => {
             let name = ident(k.next()?);
@@ -602,8 +603,10 @@ fn item(p: P) -> Result<Item, ParseError> {
         }
         Rule::zone => {
             let name = ident(k.next()?);
+            let label = k.next_if(Rule::string).map(string);
             let mut z = Zone {
                 name,
+                label,
                 multiplicity: Multiplicity::Single,
                 kinds: Vec::new(),
                 visibility: Visibility::Public,
@@ -681,6 +684,7 @@ fn item(p: P) -> Result<Item, ParseError> {
         }
         Rule::counter => {
             let name = ident(k.next()?);
+            let label = k.next_if(Rule::string).map(string);
             let per_player = k.next_if(Rule::per_player).is_some();
             let per_piece = match k.next_if(Rule::per_piece) {
                 Some(pp) => Some(ident(Kids::of(pp).next()?)),
@@ -696,10 +700,11 @@ fn item(p: P) -> Result<Item, ParseError> {
                 None => None,
             };
             provenance = provenances(&mut k)?;
-            ItemKind::Counter(Counter { name, per_player, per_piece, bounds: Range { lo, hi, span: rsp }, init })
+            ItemKind::Counter(Counter { name, label, per_player, per_piece, bounds: Range { lo, hi, span: rsp }, init })
         }
         Rule::var => {
             let name = ident(k.next()?);
+            let label = k.next_if(Rule::string).map(string);
             let per_player = k.next_if(Rule::per_player).is_some();
             let per_piece = match k.next_if(Rule::per_piece) {
                 Some(pp) => Some(ident(Kids::of(pp).next()?)),
@@ -712,7 +717,7 @@ fn item(p: P) -> Result<Item, ParseError> {
             };
             let vis = k.next_if(Rule::visibility).map(|v| visibility(&v)).unwrap_or(Visibility::Public);
             provenance = provenances(&mut k)?;
-            ItemKind::Var(Var { name, per_player, per_piece, ty, init, visibility: vis })
+            ItemKind::Var(Var { name, label, per_player, per_piece, ty, init, visibility: vis })
         }
         Rule::table => {
             let name = ident(k.next()?);

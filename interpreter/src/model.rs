@@ -131,6 +131,8 @@ pub struct Record {
 pub struct Kind {
     /// Name.
     pub name: String,
+    /// How `play` names it to a person, if the rulebook says.
+    pub label: Option<String>,
     /// Instances per player (if `per_player`) or in all.
     pub count: u16,
     /// One set per player.
@@ -194,6 +196,8 @@ pub enum ZoneMult {
 pub struct ZoneDef {
     /// Name.
     pub name: String,
+    /// How `play` names it to a person, if the rulebook says.
+    pub label: Option<String>,
     /// How many.
     pub mult: ZoneMult,
     /// Allowed kinds (empty: any).
@@ -246,6 +250,8 @@ pub struct Track {
 pub struct CounterDef {
     /// Name.
     pub name: String,
+    /// How `play` names it to a person, if the rulebook says.
+    pub label: Option<String>,
     /// One per player.
     pub per_player: bool,
     /// One per piece of this kind.
@@ -290,6 +296,8 @@ pub enum Ty {
 pub struct VarDef {
     /// Name.
     pub name: String,
+    /// How `play` names it to a person, if the rulebook says.
+    pub label: Option<String>,
     /// One per player.
     pub per_player: bool,
     /// One per piece of this kind.

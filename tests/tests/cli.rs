@@ -236,6 +236,22 @@ fn play_reads_choices_from_the_terminal() {
 }
 
 #[test]
+fn play_names_what_the_rulebook_labels_with_its_labels() {
+    // tests/fixtures/ok/labels.rules labels its coin, zones, counter and var.
+    let out = typing(&["play", "tests/fixtures/ok/labels.rules", "--players", "2"], "2\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for shown in ["Banque: pièce d'or ×4", "Or: 0", "Mot secret: none"] {
+        assert!(text.contains(shown), "`{shown}` on the screen: {text}");
+    }
+    // Player 2, after player 1 took a coin, sees how many are in his purse, not which.
+    assert!(text.contains("Bourse: 1 hidden"), "{text}");
+    // The declared names are not shown where a label is given.
+    for name in ["bank", "gold", "purse", "coin", "    secret:"] {
+        assert!(!text.contains(name), "`{name}` on the screen: {text}");
+    }
+}
+
+#[test]
 fn simulate_json_reports_every_game() {
     let out = run(&["simulate", GRAIL_CUP, "-p", "3", "-g", "50", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

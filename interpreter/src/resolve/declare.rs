@@ -70,7 +70,7 @@ impl Resolver {
                         let loc = self.loc(c.count_span);
                         self.error(Diagnostic::new(codes::TOTAL, format!("`{}` declares {} pieces; a kind has 0 to 4096", c.name.name, c.count), loc, "out of range").help("split the kind into several, or check the number"));
                     }
-                    self.model.kinds.push(Kind { name: c.name.name.clone(), count: c.count.clamp(0, 4096) as u16, per_player: c.per_player, variants: Vec::new(), at });
+                    self.model.kinds.push(Kind { name: c.name.name.clone(), label: c.label.as_ref().map(|l| l.value.clone()), count: c.count.clamp(0, 4096) as u16, per_player: c.per_player, variants: Vec::new(), at });
                     self.declare(&c.name, Sym::Kind(k));
                     for v in &c.variants {
                         if !(0..=4096).contains(&v.count) {
@@ -103,7 +103,7 @@ impl Resolver {
                 ItemKind::Zone(z) => {
                     let id = ZoneDefId(self.model.zones.len() as u16);
                     let at = self.loc(z.name.span);
-                    self.model.zones.push(ZoneDef { name: z.name.name.clone(), mult: ZoneMult::Single, kinds: Vec::new(), visibility: z.visibility, ordered: z.ordered, capacity: z.capacity.map(|c| c.clamp(0, 65535) as u16), at });
+                    self.model.zones.push(ZoneDef { name: z.name.name.clone(), label: z.label.as_ref().map(|l| l.value.clone()), mult: ZoneMult::Single, kinds: Vec::new(), visibility: z.visibility, ordered: z.ordered, capacity: z.capacity.map(|c| c.clamp(0, 65535) as u16), at });
                     self.declare(&z.name, Sym::Zone(id));
                 }
                 ItemKind::SpaceType { name, .. } => {
@@ -127,12 +127,12 @@ impl Resolver {
                 ItemKind::Counter(c) => {
                     let id = CounterId(self.model.counters.len() as u16);
                     let at = self.loc(c.name.span);
-                    self.model.counters.push(CounterDef { name: c.name.name.clone(), per_player: c.per_player, per_piece: None, lo: c.bounds.lo, hi: c.bounds.hi, init: None, at });
+                    self.model.counters.push(CounterDef { name: c.name.name.clone(), label: c.label.as_ref().map(|l| l.value.clone()), per_player: c.per_player, per_piece: None, lo: c.bounds.lo, hi: c.bounds.hi, init: None, at });
                     self.declare(&c.name, Sym::Counter(id));
                 }
                 ItemKind::Var(v) => {
                     let id = VarId(self.model.vars.len() as u16);
-                    self.model.vars.push(VarDef { name: v.name.name.clone(), per_player: v.per_player, per_piece: None, ty: Ty::Any, init: None, visibility: v.visibility });
+                    self.model.vars.push(VarDef { name: v.name.name.clone(), label: v.label.as_ref().map(|l| l.value.clone()), per_player: v.per_player, per_piece: None, ty: Ty::Any, init: None, visibility: v.visibility });
                     self.declare(&v.name, Sym::Var(id));
                 }
                 ItemKind::Table(t) => {

@@ -51,6 +51,12 @@ fn words(name: &str) -> String {
     name.replace('_', " ")
 }
 
+/// A declaration as a person reads it: the label the rulebook gives it
+/// (`zone hand "Main" ...`), else its name in words.
+fn called(label: Option<&String>, name: &str) -> String {
+    label.cloned().unwrap_or_else(|| words(name))
+}
+
 /// A piece in words: its label, else its variant's or kind's name, and
 /// whose it is when it is not the player's whose section it is in.
 fn piece(game: &Game, p: u16, section: Option<u8>) -> String {
@@ -59,7 +65,7 @@ fn piece(game: &Game, p: u16, section: Option<u8>) -> String {
     let variant = game.inst_variant.get(i).copied().flatten().and_then(|v| m.variants.get(v.idx()));
     let mut text = match variant {
         Some(v) => v.label.clone().unwrap_or_else(|| words(&v.name)),
-        None => game.inst_kind.get(i).and_then(|k| m.kinds.get(k.idx())).map_or_else(|| format!("piece #{p}"), |k| words(&k.name)),
+        None => game.inst_kind.get(i).and_then(|k| m.kinds.get(k.idx())).map_or_else(|| format!("piece #{p}"), |k| called(k.label.as_ref(), &k.name)),
     };
     if let Some(owner) = game.inst_owner.get(i).copied().flatten() {
         if section != Some(owner) {
@@ -92,11 +98,12 @@ fn zones(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sect
         // One of a zone per space (`clover_slot[path 14]`) is the zone at that space.
         let def = info.def.and_then(|d| game.model.zones.get(d.idx()));
         let name = match (info.owner, def) {
-            (Some(_), Some(d)) => words(&d.name),
+            (Some(_), Some(d)) => called(d.label.as_ref(), &d.name),
             (None, Some(d)) if matches!(d.mult, grimoire_interpreter::model::ZoneMult::PerSpace(_)) => match info.name.strip_suffix(']').and_then(|n| n.split_once('[')) {
-                Some((zone, space)) => format!("{} at {space}", words(zone)),
+                Some((_, space)) => format!("{} at {space}", called(d.label.as_ref(), &d.name)),
                 None => words(&info.name),
             },
+            (None, Some(d)) => called(d.label.as_ref(), &d.name),
             _ => words(&info.name),
         };
         let shown = if game.sees_zone(me, z) {
@@ -121,7 +128,7 @@ fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sec
         let base = game.counter_base.get(c).copied().unwrap_or(0);
         for (slot, whose, of) in slots(game, base, def.per_player, def.per_piece) {
             let value = st.counters.get(slot).copied().unwrap_or(0);
-            put(table, seats, whose, false, format!("{}{of}: {value}", words(&def.name)));
+            put(table, seats, whose, false, format!("{}{of}: {value}", called(def.label.as_ref(), &def.name)));
         }
     }
     for (i, def) in m.vars.iter().enumerate() {
@@ -133,7 +140,7 @@ fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sec
                 _ => continue,
             };
             let value = st.vars.get(slot).map_or_else(String::new, |v| value_words(game, *v, whose));
-            put(table, seats, whose, private, format!("{}{of}: {value}", words(&def.name)));
+            put(table, seats, whose, private, format!("{}{of}: {value}", called(def.label.as_ref(), &def.name)));
         }
     }
 }
