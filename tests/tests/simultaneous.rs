@@ -269,3 +269,29 @@ round turn assume "x" {
     assert_eq!(r.stopped_by.as_deref(), Some("the state budget (2000 states)"));
     assert!(!r.exhausted);
 }
+
+#[test]
+fn a_scenario_between_two_decisions_of_a_block_sees_the_state_from_before_it() {
+    // After the reveal, the second round sees a highest bid of 3: both
+    // players have that one option left, taken without asking, and the
+    // game ends after it.
+    use grimoire_interpreter::scenario::{run_all, Verdict};
+    let text = format!(
+        "{BIDS}{}",
+        r#"scenario sealed players 2 seed 0 assume "x" {
+  choose "3"
+  expect bid[player(1)] == none
+  expect decider == player(2)
+  expect options == ["1", "2", "3"]
+  choose "1"
+  expect rounds == 2
+  expect bid[player(1)] == 3 and bid[player(2)] == 3
+}
+"#
+    );
+    let sources = vec![Source { name: "t.rules".into(), text }];
+    let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
+    let results = run_all(&model, &sources, |_| true);
+    assert_eq!(results.len(), 1);
+    assert!(matches!(results[0].verdict, Verdict::Passed { .. }), "{:?}", results[0].verdict);
+}
