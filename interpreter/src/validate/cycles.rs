@@ -57,17 +57,21 @@ struct Step {
     /// In the middle of a `simultaneous` block: the step into it is part of
     /// the block's one step.
     joint: bool,
+    /// For a state where a block begins: the states inside the block its
+    /// joint step entered so far.
+    joint_entered: usize,
 }
 
 /// Colour of a state: on the path now, or done with the longest path below.
 const ON_PATH: u32 = u32::MAX;
 
 /// Walk the states `visited` holds (the explorer's), depth first from the
-/// start, going through at most `max_joint` states inside `simultaneous`
-/// blocks (their combinations multiply; the explorer kept none of them).
+/// start, going through at most `max_joint` states inside the
+/// `simultaneous` block of one step (their combinations multiply; the
+/// explorer kept none of them, and a state it did not expand may begin a
+/// block it never tried).
 pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>, max_joint: usize) -> CycleReport {
     let mut report = CycleReport { longest: None, endless: None, chance: None, gave_up: false };
-    let mut joint_states = 0usize;
     let Ok(root) = game.start_exploring() else { return report };
     let mut done: Fingerprints<u32> = Fingerprints::default();
     let fp = game.canonical_fingerprint(&root);
@@ -100,8 +104,12 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
         match done.get(&fp).copied() {
             None => {
                 if joint {
-                    joint_states += 1;
-                    if joint_states > max_joint {
+                    // The step began at the last state of the path outside a block.
+                    let begun = path.iter_mut().rev().find(|s| !s.joint).map(|s| {
+                        s.joint_entered += 1;
+                        s.joint_entered
+                    });
+                    if begun.unwrap_or(0) > max_joint {
                         report.gave_up = true;
                         report.longest = None;
                         return report;
@@ -140,7 +148,7 @@ fn step(game: &Game, state: State, fp: u64, via: u32, joint: bool) -> Step {
         Some((who, o)) => (o.len(), who == CHANCE),
         None => (0, false),
     };
-    Step { state, fp, next: 0, options, chance, via, height: 0, joint }
+    Step { state, fp, next: 0, options, chance, via, height: 0, joint, joint_entered: 0 }
 }
 
 /// The finding of a cycle, with its lasso as a replayable log.

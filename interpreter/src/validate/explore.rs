@@ -213,11 +213,11 @@ struct Chunk {
     /// The options that lead to each child: one, or one per decision of a
     /// `simultaneous` block.
     paths: Vec<u32>,
-    /// More children than the state budget has room for from one state's
-    /// joint step: a `simultaneous` block multiplies the options of its
-    /// players (checked per state, so that where it stops does not depend
-    /// on how a level is cut up).
-    over_budget: bool,
+    /// Why one state's joint step went past the budget, if it did: a
+    /// `simultaneous` block multiplies the options of its players (checked
+    /// per state, so that where it stops does not depend on how a level is
+    /// cut up).
+    over_budget: Option<String>,
     /// Combinations of decisions tried in the current state's joint step.
     joint_tries: usize,
     bytes: Vec<u8>,
@@ -317,7 +317,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
             }
             let slice_len = (level.ids.len() - slice_start).min(SLICE);
             // The children one state may add before the budget is full.
-            let room = Room { new: budget.max_states.saturating_sub(visited.len()).saturating_add(1), tries: budget.max_states, first: 0 };
+            let room = Room { new: budget.max_states.saturating_sub(visited.len()).saturating_add(1), tries: budget.max_states.min(MAX_JOINT_TRIES), budget: budget.max_states, first: 0 };
             let n = u32::try_from(slice_len).unwrap_or(u32::MAX);
             let chunks = in_chunks(
                 n,
@@ -333,7 +333,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     cut: false,
                     children: Vec::new(),
                     paths: Vec::new(),
-                    over_budget: false,
+                    over_budget: None,
                     joint_tries: 0,
                     bytes: Vec::new(),
                     problems: Vec::new(),
@@ -361,8 +361,10 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                         report.findings.push(finding(game, rulebook, &nodes, p.node, &p.path, &p.code, p.message, p.at));
                     }
                 }
-                if c.over_budget && report.stopped_by.is_none() {
-                    report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
+                if let Some(why) = &c.over_budget {
+                    if report.stopped_by.is_none() {
+                        report.stopped_by = Some(why.clone());
+                    }
                 }
                 let mut start = 0;
                 let mut path_start = 0;
@@ -413,11 +415,11 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     // Does every game end? A depth-first walk of the same states (as long
     // as the walk that found them: not after an interruption).
     if !report.interrupted {
-        let cycles = super::cycles::find(game, rulebook, &visited, budget.max_states);
+        let cycles = super::cycles::find(game, rulebook, &visited, budget.max_states.min(MAX_JOINT_TRIES));
         report.longest = cycles.longest;
         if cycles.gave_up && report.stopped_by.is_none() {
             // The walk could not go through every joint step: nothing is proven.
-            report.stopped_by = Some(format!("the state budget ({} states) in the walk through `simultaneous` blocks", budget.max_states));
+            report.stopped_by = Some(format!("a `simultaneous` step with more than {} states inside it, on the walk that looks for endless games", budget.max_states.min(MAX_JOINT_TRIES)));
             report.exhausted = false;
         }
         report.findings.extend(cycles.endless);
@@ -500,6 +502,12 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
     }
 }
 
+/// The most combinations of decisions one joint step may try (fewer when
+/// the state budget is smaller). Each is a run of the rules and a
+/// fingerprint: a million took minutes on a 6-player Excalibur, for a
+/// step the explorer could never exhaust anyway.
+pub const MAX_JOINT_TRIES: usize = 100_000;
+
 /// How far the joint step of one state may go before the exploration stops
 /// at its state budget.
 #[derive(Clone, Copy)]
@@ -510,6 +518,8 @@ struct Room {
     new: usize,
     /// How many combinations of decisions it may try.
     tries: usize,
+    /// The state budget, for the message.
+    budget: usize,
 }
 
 /// `c.child`, reached from state `id` by `path`, as a child of the level,
@@ -518,7 +528,7 @@ fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &m
     if path.len() > 1 {
         c.joint_tries += 1;
         if c.joint_tries > room.tries {
-            c.over_budget = true;
+            c.over_budget = Some(format!("a `simultaneous` step with more than {} combinations of decisions from one state", room.tries));
             return;
         }
     }
@@ -527,7 +537,7 @@ fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &m
         return;
     }
     if path.len() > 1 && c.children.len() - room.first >= room.new {
-        c.over_budget = true;
+        c.over_budget = Some(format!("the state budget ({} states), in a `simultaneous` step", room.budget));
         return;
     }
     c.child.pack(&mut c.bytes);
@@ -548,7 +558,7 @@ fn joint(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &mut Ve
     }
     let Some((_, options)) = game.choices(&here) else { return };
     for choice in 0..options.len() {
-        if c.over_budget {
+        if c.over_budget.is_some() {
             return;
         }
         c.child.clone_from(&here);
