@@ -67,11 +67,13 @@ const ON_PATH: u32 = u32::MAX;
 
 /// Walk the states `visited` holds (the explorer's), depth first from the
 /// start, going through at most `max_joint` states inside the
-/// `simultaneous` block of one step (their combinations multiply; the
-/// explorer kept none of them, and a state it did not expand may begin a
-/// block it never tried).
-pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>, max_joint: usize) -> CycleReport {
+/// `simultaneous` block of one step, and `max_joint_total` in all (their
+/// combinations multiply; the explorer kept none of them, and the states
+/// it did not expand, at the edge of a budget, begin blocks it never
+/// tried: the walk spends there no more than the explorer did).
+pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>, max_joint: usize, max_joint_total: usize) -> CycleReport {
     let mut report = CycleReport { longest: None, endless: None, chance: None, gave_up: false };
+    let mut joint_total = 0usize;
     let Ok(root) = game.start_exploring() else { return report };
     let mut done: Fingerprints<u32> = Fingerprints::default();
     let fp = game.canonical_fingerprint(&root);
@@ -109,7 +111,8 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
                         s.joint_entered += 1;
                         s.joint_entered
                     });
-                    if begun.unwrap_or(0) > max_joint {
+                    joint_total += 1;
+                    if begun.unwrap_or(0) > max_joint || joint_total > max_joint_total {
                         report.gave_up = true;
                         report.longest = None;
                         return report;

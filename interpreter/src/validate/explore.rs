@@ -220,6 +220,8 @@ struct Chunk {
     over_budget: Option<String>,
     /// Combinations of decisions tried in the current state's joint step.
     joint_tries: usize,
+    /// Combinations tried in all the joint steps of this chunk.
+    joint_total: usize,
     bytes: Vec<u8>,
     problems: Vec<Problem>,
     /// Branch runs of the options applied.
@@ -299,6 +301,9 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     let mut seen_problems: HashSet<ProblemKey> = HashSet::new();
     let mut depth = 0u32;
     let mut cut = false;
+    // Combinations of decisions tried in joint steps: what the walk that
+    // looks for endless games may spend inside blocks.
+    let mut joint_work = 0usize;
     while !level.ids.is_empty() {
         report.depth = depth;
         let expand_children = depth < budget.max_depth;
@@ -335,6 +340,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     paths: Vec::new(),
                     over_budget: None,
                     joint_tries: 0,
+                    joint_total: 0,
                     bytes: Vec::new(),
                     problems: Vec::new(),
                     branches: vec![0; game.sites().len()],
@@ -352,6 +358,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                 report.sampled_shuffles |= c.sampled;
                 cut |= c.cut;
                 add(&mut report.branches, &c.branches);
+                joint_work = joint_work.saturating_add(c.joint_total);
                 for (w, x) in report.wins_by_seat.iter_mut().zip(&c.wins) {
                     *w += x;
                 }
@@ -415,11 +422,11 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     // Does every game end? A depth-first walk of the same states (as long
     // as the walk that found them: not after an interruption).
     if !report.interrupted {
-        let cycles = super::cycles::find(game, rulebook, &visited, budget.max_states.min(MAX_JOINT_TRIES));
+        let cycles = super::cycles::find(game, rulebook, &visited, budget.max_states.min(MAX_JOINT_TRIES), joint_work.saturating_add(visited.len()));
         report.longest = cycles.longest;
         if cycles.gave_up && report.stopped_by.is_none() {
             // The walk could not go through every joint step: nothing is proven.
-            report.stopped_by = Some(format!("a `simultaneous` step with more than {} states inside it, on the walk that looks for endless games", budget.max_states.min(MAX_JOINT_TRIES)));
+            report.stopped_by = Some("the walk that looks for endless games, which may go through no more states inside `simultaneous` blocks than the exploration tried".to_string());
             report.exhausted = false;
         }
         report.findings.extend(cycles.endless);
@@ -527,6 +534,7 @@ struct Room {
 fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &mut Chunk) {
     if path.len() > 1 {
         c.joint_tries += 1;
+        c.joint_total += 1;
         if c.joint_tries > room.tries {
             c.over_budget = Some(format!("a `simultaneous` step with more than {} combinations of decisions from one state", room.tries));
             return;
