@@ -124,3 +124,14 @@ fn a_rulebook_too_large_at_its_own_player_counts_is_refused_by_check() {
     let e = only_error(&format!("rulebook t {{ players 2..2 }}\nspacetype s assume \"x\"\n{tracks}round turn assume \"x\" {{ end }}\n"));
     assert!(e.message.contains("zones"), "{}", e.message);
 }
+
+#[test]
+fn a_grid_names_its_limit() {
+    for dims in ["0 x 5", "65 x 2", "4294967296 x 2"] {
+        let text = format!("rulebook g {{ players 2..2 }}\ngrid frame {dims} assume \"x\"\nround turn assume \"x\" {{ end }}\n");
+        let errs = grimoire_interpreter::compile(&[grimoire_interpreter::Source { name: "g.rules".into(), text }]).expect_err(dims);
+        assert_eq!(errs.len(), 1, "{dims}: {errs:?}");
+        assert_eq!(errs[0].code, "E0302", "{dims}");
+        assert!(errs[0].message.contains("1 to 64 rows and columns"), "{dims}: {}", errs[0].message);
+    }
+}
