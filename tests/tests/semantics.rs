@@ -344,3 +344,28 @@ fn a_byte_order_mark_at_the_start_is_whitespace() {
     let text = "\u{feff}rulebook bom { players 2..2 }\nsetup { win player(1) }";
     assert!(compile(&[Source { name: "bom.rules".into(), text: text.into() }]).is_ok());
 }
+
+#[test]
+fn an_end_conditions_body_runs_once_though_it_moves_pieces() {
+    // The body turns the swords over one by one; each move would check the
+    // end conditions again, and the condition still holds: the body must
+    // not start over in the middle of itself (it did, before).
+    let (g, st) = finished(
+        r#"rulebook a { players 2..2 }
+token sword 3 assume "x"
+zone laid of sword
+zone turned of sword
+counter runs 0..10 = 0
+counter rounds_played 0..10 = 0
+setup { move 3 of sword from box to laid }
+round turn { rounds_played += 1 }
+end swords when rounds_played == 2 {
+  runs += 1
+  move all of laid to turned
+  draw
+}"#,
+        2,
+    );
+    assert_eq!(value(&g, &st, "runs"), "1");
+    assert_eq!(st.outcome, Some(Outcome::Draw));
+}

@@ -884,7 +884,10 @@ impl Game {
     }
 
     fn check_ends(&self, r: &mut Run, actor: u8) {
-        if r.st.outcome.is_some() {
+        // While the body of an end condition runs (it must end the game),
+        // its own moves do not check the conditions again: the body would
+        // start over in the middle of itself.
+        if r.st.outcome.is_some() || r.st.frames.iter().any(|f| f.end) {
             return;
         }
         for (i, end) in self.model.ends.iter().enumerate() {

@@ -698,7 +698,8 @@ impl Game {
     }
 
     fn check_ends(&self, st: &mut State, scratch: &mut Vec<Value>, actor: u8) -> Result<(), ExecError> {
-        if st.outcome.is_some() {
+        // As the engine: not while an end condition's body runs.
+        if st.outcome.is_some() || st.frames.iter().any(|f| matches!(f.kind, FrameKind::Proc { end: true, .. })) {
             return Ok(());
         }
         for (i, end) in self.model.ends.iter().enumerate() {
