@@ -264,6 +264,10 @@ fn simulate_json_reports_every_game() {
     assert_eq!(seats.len(), 3);
     let wins: u64 = seats.iter().filter_map(serde_json::Value::as_u64).sum();
     assert_eq!(wins, 50, "every Grail Cup game has exactly one winner: {v}");
+    // Grail Cup ends by its end condition `grail_reached`: counted like a rule.
+    let rules = v["rules"].as_array().expect("rules fired");
+    let grail = rules.iter().find(|r| r["rule"] == "grail_reached").expect("the end condition is listed");
+    assert_eq!((grail["fired"].as_u64(), grail["games"].as_u64()), (Some(50), Some(50)), "{grail}");
     let (lo, med, hi) = (v["decisions_min"].as_u64(), v["decisions_median"].as_u64(), v["decisions_max"].as_u64());
     assert!(lo <= med && med <= hi && lo > Some(0), "{v}");
 }

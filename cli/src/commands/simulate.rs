@@ -156,6 +156,13 @@ impl Tally {
             f.0 += u64::from(*n);
             f.1 += u32::from(*n > 0);
         }
+        // An end condition's body is a procedure the engine counts apart.
+        for (end, n) in game.model.ends.iter().zip(&state.ends_fired) {
+            if let Some(f) = self.fired.get_mut(end.body.idx()) {
+                f.0 += u64::from(*n);
+                f.1 += u32::from(*n > 0);
+            }
+        }
         self.decisions.push(state.decisions);
         self.plies.push(state.plies);
         if let Some(base) = score_slot {
