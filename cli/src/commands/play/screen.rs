@@ -126,14 +126,14 @@ fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sec
     let m = &*game.model;
     for (c, def) in m.counters.iter().enumerate() {
         let base = game.counter_base.get(c).copied().unwrap_or(0);
-        for (slot, whose, of) in slots(game, base, def.per_player, def.per_piece) {
+        for (slot, whose, of) in slots(game, st, me, base, def.per_player, def.per_piece) {
             let value = st.counters.get(slot).copied().unwrap_or(0);
             put(table, seats, whose, false, format!("{}{of}: {value}", called(def.label.as_ref(), &def.name)));
         }
     }
     for (i, def) in m.vars.iter().enumerate() {
         let base = game.var_base.get(i).copied().unwrap_or(0);
-        for (slot, whose, of) in slots(game, base, def.per_player, def.per_piece) {
+        for (slot, whose, of) in slots(game, st, me, base, def.per_player, def.per_piece) {
             let private = match def.visibility {
                 Visibility::Public => false,
                 Visibility::Owner if whose == Some(me) => true,
@@ -162,13 +162,18 @@ fn put(table: &mut Section, seats: &mut [Section], whose: Option<u8>, private: b
 }
 
 /// The slots of a counter or var: slot, the player it belongs to, and
-/// what it is of (` of La Fée #2` for one of a piece).
-fn slots(game: &Game, base: u32, per_player: bool, per_piece: Option<grimoire_interpreter::model::KindId>) -> Vec<(usize, Option<u8>, String)> {
+/// what it is of (` of La Fée #2` for one of a piece). A value of a piece
+/// is shown only while the piece is in play where `me` can see it (or
+/// knows it): the values of the cards of a face-down deck would fill the
+/// screen and say nothing.
+fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece: Option<grimoire_interpreter::model::KindId>) -> Vec<(usize, Option<u8>, String)> {
     let base = base as usize;
     match per_piece {
         Some(k) => {
             let (first, n) = game.kind_range.get(k.idx()).copied().unwrap_or((0, 0));
+            let in_sight = |p: u16| st.loc.get(usize::from(p)).is_some_and(|&z| z != game.box_zone && (game.sees_zone(me, z) || st.knows(me, p)));
             (0..n)
+                .filter(|i| in_sight(first + i))
                 .map(|i| {
                     let p = first + i;
                     let owner = game.inst_owner.get(usize::from(p)).copied().flatten();
