@@ -13,43 +13,10 @@
 use grimoire_interpreter::log::GameLog;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
-/// The `grimoire` binary, built for this test run (as in `cli.rs`).
-fn grimoire() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test executable");
-        let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
-        let sibling = profile_dir.join(format!("grimoire{}", std::env::consts::EXE_SUFFIX));
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-p", "grimoire-cli", "--bin", "grimoire", "--message-format=json-render-diagnostics"]).current_dir(repo());
-        match profile_dir.file_name().and_then(|n| n.to_str()) {
-            Some("debug") | None => {}
-            Some("release") => {
-                cmd.arg("--release");
-            }
-            Some(other) => {
-                cmd.args(["--profile", other]);
-            }
-        }
-        if let Some(target_dir) = profile_dir.parent() {
-            cmd.arg("--target-dir").arg(target_dir);
-        }
-        let out = cmd.output().expect("cargo runs");
-        let built = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "grimoire")
-            .find_map(|m| m["executable"].as_str().map(PathBuf::from));
-        match built {
-            Some(path) if out.status.success() => path,
-            _ if sibling.exists() => sibling,
-            _ => panic!("building grimoire failed:\n{}", String::from_utf8_lossy(&out.stderr)),
-        }
-    })
-}
+#[path = "support/binary.rs"]
+mod binary;
+use binary::grimoire;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the repository")
