@@ -313,7 +313,7 @@ impl Game {
             }
             Op::ForStart { slot, items, state, exit } => {
                 let start = r.st.stack.len();
-                items(r, &mut |r, v| {
+                items.walk(r, |r, v| {
                     r.st.stack.push(v);
                     true
                 });
@@ -918,11 +918,11 @@ impl Game {
 /// Append to `st.options` every tuple of the bindings' collections for which
 /// `cond` holds: nested walks in binding order, so that a later collection
 /// can depend on an earlier binding.
-fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::CollF)], depth: usize, cond: Option<&super::compile::BoolF>) {
+fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::Items)], depth: usize, cond: Option<&super::compile::BoolF>) {
     if let [(slot, items)] = binds {
         // One binding, the usual case: its items are the options.
         let slot = *slot;
-        items(r, &mut |r, v| {
+        items.walk(r, |r, v| {
             if let Some(c) = cond {
                 r.set_local(slot, v);
                 if !c(r) {
@@ -944,7 +944,7 @@ fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::CollF)], depth: us
         return;
     };
     let slot = *slot;
-    items(r, &mut |r, v| {
+    items.walk(r, |r, v| {
         r.set_local(slot, v);
         collect_tuples(r, binds, depth + 1, cond);
         r.err.is_none()
@@ -965,7 +965,7 @@ fn count(r: &mut Run, site: u32) {
 }
 
 /// Write the tuple that starts at `first` in the options into the bindings.
-fn take_option(r: &mut Run, binds: &[(u16, super::compile::CollF)], first: usize) {
+fn take_option(r: &mut Run, binds: &[(u16, super::compile::Items)], first: usize) {
     for (k, (slot, _)) in binds.iter().enumerate() {
         let v = r.st.options.get(first + k).copied().unwrap_or_default();
         r.set_local(*slot, v);

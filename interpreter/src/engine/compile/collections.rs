@@ -2,8 +2,9 @@
 //! can stop the walk (`any`, `first`, `count ... while`); filters and
 //! regions are walks over walks.
 
-use super::compiler::Compiler;
-use super::{BoolF, CollF, ValF, Visit, NO_PLAYER};
+use super::compiler::{Compiler, Native};
+use super::items::Items;
+use super::{BoolF, CollF, ValF, Visit};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::run::Run;
 use crate::engine::state::NIL;
@@ -12,24 +13,38 @@ use crate::model::*;
 use grimoire_grammar::ast::Quantifier;
 
 impl Compiler<'_> {
-    pub(crate) fn coll_native(&mut self, e: ExprId) -> CollF {
-        let at = self.at(e);
+    /// A collection by shape: the common ones are walked in place by the
+    /// code that uses them, the others through a closure.
+    pub(crate) fn items(&mut self, e: ExprId) -> Items {
+        if self.native(e) != Native::Coll {
+            return Items::Dyn(self.coll(e));
+        }
         let g = self.g;
         match self.m.expr(e).clone() {
-            Expr::Players => {
-                let n = g.players;
-                Box::new(move |r, visit| (0..n).all(|p| r.going() && visit(r, Value::Player(p))))
+            Expr::Players => Items::Players(g.players),
+            Expr::Range(a, b) => Items::Range(self.int_req(a), self.int_req(b), self.at(e)),
+            Expr::Spaces(t) => Items::Spaces { base: g.track_base[t.idx()], len: self.m.tracks[t.idx()].spaces.len() as u16 },
+            Expr::Pieces(k) => {
+                let (first, n) = g.kind_range[k.idx()];
+                Items::Pieces { first, n }
             }
-            Expr::Range(a, b) => {
-                let (a, b) = (self.int_req(a), self.int_req(b));
-                Box::new(move |r, visit| {
-                    let (x, y) = (a.get(r), b.get(r));
-                    if y.saturating_sub(x) > MAX_RANGE {
-                        r.fail(ExecErrorKind::OutOfRange, format!("the range {x}..{y} is too long to walk (at most {MAX_RANGE} items)"), at);
-                        return false;
-                    }
-                    (x..=y).all(|i| r.going() && visit(r, Value::Int(i)))
-                })
+            Expr::PiecesOf(k, p) => {
+                let (first, n) = g.kind_range[k.idx()];
+                Items::PiecesOf { first, n, each: self.m.kinds[k.idx()].count, player: self.player_req(p) }
+            }
+            Expr::Contents(z) => Items::Contents(self.zone_req(z)),
+            Expr::Neighbors(z) => Items::Neighbors(self.zone_req(z)),
+            _ => Items::Dyn(self.coll_native(e)),
+        }
+    }
+
+    /// A collection as a closure that calls a visitor on each item.
+    pub(crate) fn coll_native(&mut self, e: ExprId) -> CollF {
+        let at = self.at(e);
+        match self.m.expr(e).clone() {
+            Expr::Players | Expr::Range(..) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::PiecesOf(..) | Expr::Contents(_) | Expr::Neighbors(_) => {
+                let items = self.items(e);
+                Box::new(move |r, visit| items.walk_dyn(r, visit))
             }
             Expr::List(items) => {
                 let items: Vec<ValF> = items.iter().map(|i| self.val(*i)).collect();
@@ -38,53 +53,6 @@ impl Compiler<'_> {
                         let v = f(r);
                         r.going() && visit(r, v)
                     })
-                })
-            }
-            Expr::Spaces(t) => {
-                let (base, len) = (g.track_base[t.idx()], self.m.tracks[t.idx()].spaces.len() as u16);
-                Box::new(move |r, visit| (base..base + len).all(|z| r.going() && visit(r, Value::Zone(z))))
-            }
-            Expr::Pieces(k) => {
-                let (first, n) = g.kind_range[k.idx()];
-                Box::new(move |r, visit| (first..first + n).all(|p| r.going() && visit(r, Value::Piece(p))))
-            }
-            Expr::PiecesOf(k, p) => {
-                let (first, n) = g.kind_range[k.idx()];
-                let each = self.m.kinds[k.idx()].count;
-                let p = self.player_req(p);
-                Box::new(move |r, visit| {
-                    let p = p.get(r);
-                    if p == u16::from(NO_PLAYER) {
-                        return true;
-                    }
-                    let from = first + p * each;
-                    (from..(from + each).min(first + n)).all(|x| r.going() && visit(r, Value::Piece(x)))
-                })
-            }
-            Expr::Contents(z) => {
-                let z = self.zone_req(z);
-                Box::new(move |r, visit| {
-                    let z = z.get(r);
-                    let mut p = r.st.head.get(z as usize).copied().unwrap_or(NIL);
-                    while p != NIL {
-                        let next = r.st.next.get(p as usize).copied().unwrap_or(NIL);
-                        if !(r.going() && visit(r, Value::Piece(p))) {
-                            return false;
-                        }
-                        p = next;
-                    }
-                    true
-                })
-            }
-            Expr::Neighbors(z) => {
-                let z = self.zone_req(z);
-                Box::new(move |r, visit| {
-                    let z = z.get(r);
-                    let g = r.g;
-                    match g.geometry.adjacent.get(z as usize) {
-                        Some(list) => list.iter().all(|(x, _)| r.going() && visit(r, Value::Zone(*x))),
-                        None => true,
-                    }
                 })
             }
             Expr::Line(z, dr, dc) => {
@@ -127,13 +95,13 @@ impl Compiler<'_> {
                 })
             }
             Expr::Comp(q @ (Quantifier::Filter | Quantifier::FilterWhile), slot, coll, body) => {
-                let items = self.coll(coll);
+                let items = self.items(coll);
                 let cond = body.map(|b| self.bool(b));
                 let slot = self.slot(slot);
                 let prefix = q == Quantifier::FilterWhile;
                 Box::new(move |r, visit: Visit| {
                     let mut going = true;
-                    items(r, &mut |r, item| {
+                    items.walk(r, |r, item| {
                         r.set_local(slot, item);
                         if cond.as_ref().is_none_or(|c| c(r)) {
                             going = visit(r, item);

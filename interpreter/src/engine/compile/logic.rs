@@ -38,11 +38,11 @@ impl Compiler<'_> {
                     Box::new(move |r| !f(r))
                 }
                 BinOp::In => {
-                    let (x, items) = (self.val(a), self.coll(b));
+                    let (x, items) = (self.val(a), self.items(b));
                     Box::new(move |r| {
                         let v = x(r);
                         let mut found = false;
-                        items(r, &mut |r, y| {
+                        items.walk(r, |r, y| {
                             found = r.g.same(v, y);
                             !found
                         });
@@ -68,13 +68,13 @@ impl Compiler<'_> {
                 }
             },
             Expr::Comp(q, slot, coll, body) => {
-                let items = self.coll(coll);
+                let items = self.items(coll);
                 let cond = body.map(|b| self.bool(b));
                 let slot = self.slot(slot);
                 let any = q == Quantifier::Any;
                 Box::new(move |r| {
                     let mut hit = false;
-                    items(r, &mut |r, item| {
+                    items.walk(r, |r, item| {
                         r.set_local(slot, item);
                         let holds = cond.as_ref().is_none_or(|c| c(r));
                         // `any` stops at the first that holds, `all` at the first that fails.

@@ -21,6 +21,7 @@
 
 mod collections;
 mod compiler;
+mod items;
 mod liveness;
 mod logic;
 mod numbers;
@@ -34,6 +35,7 @@ use crate::model::{DieId, KindId, Loc, MatchKey, ProcId, StmtId};
 use grimoire_grammar::ast::AssignOp;
 
 pub(crate) use compiler::Compiler;
+pub(crate) use items::Items;
 pub(crate) use operands::{arith, resolve_slot, IdOp, IntOp};
 pub(crate) use stmt::compile_program;
 
@@ -176,7 +178,7 @@ pub(crate) enum Op {
     Roll(u16, DieId),
     /// A decision (or chance's pick when `by` is absent) over the tuples of
     /// the bindings; `otherwise` is where to go when there is none.
-    Choose { binds: Vec<(u16, CollF)>, cond: Option<BoolF>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId, sites: [u32; 2] },
+    Choose { binds: Vec<(u16, Items)>, cond: Option<BoolF>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId, sites: [u32; 2] },
     /// Go to an operation.
     Jump(u32),
     /// Go to an operation unless the condition holds; the branch sites
@@ -185,7 +187,7 @@ pub(crate) enum Op {
     /// Start a `for`: lay its items on the stack past the locals; the three
     /// hidden slots from `state` keep where they start, how many, and the
     /// next one. Jumps to `exit` when there is none.
-    ForStart { slot: u16, items: CollF, state: u16, exit: u32 },
+    ForStart { slot: u16, items: Items, state: u16, exit: u32 },
     /// End of a `for` body: the next item and back to `body`, or leave.
     ForNext { slot: u16, state: u16, body: u32 },
     /// A `simultaneous` block starts (engine/simultaneous.rs).

@@ -165,7 +165,7 @@ impl Compiler<'_> {
 
     /// `count`, `sum`, `max`, `min` over a collection.
     pub(crate) fn counting(&mut self, q: Quantifier, slot: u16, coll: ExprId, body: Option<ExprId>, at: Loc) -> IntF {
-        let items = self.coll(coll);
+        let items = self.items(coll);
         let slot = self.slot(slot);
         match q {
             Quantifier::Count | Quantifier::CountWhile => {
@@ -173,7 +173,7 @@ impl Compiler<'_> {
                 let prefix = q == Quantifier::CountWhile;
                 Box::new(move |r| {
                     let mut n = 0i64;
-                    items(r, &mut |r, item| {
+                    items.walk(r, |r, item| {
                         r.set_local(slot, item);
                         let keep = cond.as_ref().is_none_or(|c| c(r));
                         n += i64::from(keep);
@@ -189,7 +189,7 @@ impl Compiler<'_> {
                 };
                 Box::new(move |r| {
                     let mut acc: Option<i64> = None;
-                    items(r, &mut |r, item| {
+                    items.walk(r, |r, item| {
                         r.set_local(slot, item);
                         let v = value.get(r);
                         acc = Some(match (q, acc) {

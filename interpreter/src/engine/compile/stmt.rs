@@ -275,7 +275,7 @@ impl Emit<'_, '_> {
             }
             Stmt::For(slot, coll, b) => {
                 let state = self.c.alloc(3);
-                let items = self.c.coll(coll);
+                let items = self.c.items(coll);
                 let slot = self.c.slot(slot);
                 self.uses(&[coll]);
                 self.sets(&[slot, state, state + 1, state + 2]);
@@ -291,7 +291,7 @@ impl Emit<'_, '_> {
             Stmt::Simultaneous(slot, coll, b) => {
                 // A `for` over the players whose body is one player's turn.
                 let state = self.c.alloc(3);
-                let items = self.c.coll(coll);
+                let items = self.c.items(coll);
                 let slot = self.c.slot(slot);
                 self.emit(Op::SimBegin, at);
                 self.uses(&[coll]);
@@ -400,7 +400,7 @@ impl Emit<'_, '_> {
         self.uses(&exprs);
         self.next.reads.retain(|r| !slots.contains(r));
         self.sets(&slots);
-        let binds = binds.iter().map(|(slot, from)| (self.c.slot(*slot), self.c.coll(*from))).collect();
+        let binds = binds.iter().map(|(slot, from)| (self.c.slot(*slot), self.c.items(*from))).collect();
         let cond = cond.map(|x| self.c.bool(x));
         let chosen = self.site(at, "this `choose`, with options to choose from");
         let none = match otherwise {

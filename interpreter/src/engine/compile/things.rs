@@ -248,12 +248,12 @@ impl Compiler<'_> {
                 })
             }
             Expr::Comp(Quantifier::First, slot, coll, body) => {
-                let items = self.coll(coll);
+                let items = self.items(coll);
                 let cond = body.map(|b| self.bool(b));
                 let slot = self.slot(slot);
                 Box::new(move |r| {
                     let mut found = Value::None;
-                    items(r, &mut |r, item| {
+                    items.walk(r, |r, item| {
                         r.set_local(slot, item);
                         if cond.as_ref().is_none_or(|c| c(r)) {
                             found = item;

@@ -1,0 +1,106 @@
+//! The collections a comprehension, a `choose` or a `for` walks most often
+//! (`players`, a range, the spaces of a board, the pieces of a kind, the
+//! contents of a zone, the neighbours of a space), walked in place by the
+//! code that uses them: the walk is generic over what is done with each
+//! item, so the compiler inlines it into the loop instead of calling a
+//! visitor closure per item. Any other collection keeps its closure
+//! ([`Items::Dyn`]).
+//!
+//! Measured on connect four and tic-tac-toe, where a comprehension over the
+//! spaces of the board runs several times per ply, the visitor call per item
+//! was the largest single cost of a random game.
+
+use super::operands::{IdOp, IntOp};
+use super::{CollF, Visit, NO_PLAYER};
+use crate::engine::error::ExecErrorKind;
+use crate::engine::run::Run;
+use crate::engine::state::NIL;
+use crate::engine::value::Value;
+use crate::model::Loc;
+
+/// A collection, by shape.
+pub(crate) enum Items {
+    /// Every player, in order.
+    Players(u8),
+    /// `a..b`, both ends included.
+    Range(IntOp, IntOp, Loc),
+    /// The spaces of a board: zones `base..base + len`.
+    Spaces { base: u16, len: u16 },
+    /// The pieces of a kind: instances `first..first + n`.
+    Pieces { first: u16, n: u16 },
+    /// The pieces of one player of a kind of `each` per player.
+    PiecesOf { first: u16, n: u16, each: u16, player: IdOp },
+    /// The pieces in a zone, front to back.
+    Contents(IdOp),
+    /// The neighbours of a space.
+    Neighbors(IdOp),
+    /// Any other collection.
+    Dyn(CollF),
+}
+
+impl Items {
+    /// Walk the items in order, calling `visit` on each; `false` from it
+    /// stops the walk, and the walk then returns `false`. Each item costs a
+    /// step of fuel, as every collection's does.
+    #[inline(always)]
+    pub(crate) fn walk(&self, r: &mut Run, mut visit: impl FnMut(&mut Run, Value) -> bool) -> bool {
+        match self {
+            Items::Players(n) => (0..*n).all(|p| r.going() && visit(r, Value::Player(p))),
+            Items::Range(a, b, at) => {
+                let (x, y) = (a.get(r), b.get(r));
+                if y.saturating_sub(x) > super::collections::MAX_RANGE {
+                    too_long(r, x, y, *at);
+                    return false;
+                }
+                (x..=y).all(|i| r.going() && visit(r, Value::Int(i)))
+            }
+            Items::Spaces { base, len } => (*base..base + len).all(|z| r.going() && visit(r, Value::Zone(z))),
+            Items::Pieces { first, n } => (*first..first + n).all(|p| r.going() && visit(r, Value::Piece(p))),
+            Items::PiecesOf { first, n, each, player } => {
+                let p = player.get(r);
+                if p == u16::from(NO_PLAYER) {
+                    return true;
+                }
+                let from = first + p * each;
+                (from..(from + each).min(first + n)).all(|x| r.going() && visit(r, Value::Piece(x)))
+            }
+            Items::Contents(z) => {
+                let z = z.get(r);
+                let mut p = r.st.head.get(z as usize).copied().unwrap_or(NIL);
+                while p != NIL {
+                    let next = r.st.next.get(p as usize).copied().unwrap_or(NIL);
+                    if !(r.going() && visit(r, Value::Piece(p))) {
+                        return false;
+                    }
+                    p = next;
+                }
+                true
+            }
+            Items::Neighbors(z) => {
+                let z = z.get(r);
+                let g = r.g;
+                match g.geometry.adjacent.get(z as usize) {
+                    Some(list) => list.iter().all(|(x, _)| r.going() && visit(r, Value::Zone(*x))),
+                    None => true,
+                }
+            }
+            Items::Dyn(f) => f(r, &mut visit),
+        }
+    }
+
+    /// The same walk with a visitor that is not known here (a filter over
+    /// these items, which is itself a collection).
+    pub(crate) fn walk_dyn(&self, r: &mut Run, visit: Visit) -> bool {
+        match self {
+            Items::Dyn(f) => f(r, visit),
+            other => other.walk(r, visit),
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn too_long(r: &mut Run, x: i64, y: i64, at: Loc) {
+    let max = super::collections::MAX_RANGE;
+    r.fail(ExecErrorKind::OutOfRange, format!("the range {x}..{y} is too long to walk (at most {max} items)"), at);
+}
