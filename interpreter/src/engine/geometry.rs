@@ -3,6 +3,7 @@
 //! every space of every board (with the tags of graph edges). At run time a
 //! step in a direction is a table lookup and nothing is divided.
 
+use super::compile::NONE_INT;
 use super::state::NIL;
 use crate::model::{Model, Shape, TrackId};
 
@@ -33,6 +34,12 @@ pub(crate) struct Geometry {
     /// The neighbours of each space and the tags of the edge between them
     /// (0 except on graphs): 4 on a grid, previous and next on a track.
     pub(crate) adjacent: Vec<Vec<(u16, u64)>>,
+    /// The row and column (from 1) of each runtime zone that is a cell of
+    /// a grid, `NONE_INT` for the others: `row(z)` and `col(z)` are read in
+    /// one load, without looking at the board (they run per cell in the
+    /// comprehensions over a board).
+    pub(crate) rows: Vec<i64>,
+    pub(crate) cols: Vec<i64>,
     /// First zone of each board, and its shape.
     boards: Vec<(u16, Shape, usize)>,
 }
@@ -41,7 +48,7 @@ impl Geometry {
     /// Tables for the boards of `model`, whose spaces are the zones from
     /// `track_base[t]` on.
     pub(crate) fn new(model: &Model, track_base: &[u16], zones: usize) -> Geometry {
-        let mut g = Geometry { place: vec![None; zones], around: vec![[NIL; 8]; zones], adjacent: vec![Vec::new(); zones], boards: Vec::new() };
+        let mut g = Geometry { place: vec![None; zones], around: vec![[NIL; 8]; zones], adjacent: vec![Vec::new(); zones], rows: vec![NONE_INT; zones], cols: vec![NONE_INT; zones], boards: Vec::new() };
         for (t, track) in model.tracks.iter().enumerate() {
             let base = track_base.get(t).copied().unwrap_or(0);
             let len = track.spaces.len();
@@ -93,6 +100,9 @@ impl Geometry {
                 }
                 if let Some(slot) = g.adjacent.get_mut(z as usize) {
                     *slot = adjacent;
+                }
+                if let (Some((_, row, col)), Some(r), Some(c)) = (g.grid_pos(z), g.rows.get_mut(z as usize), g.cols.get_mut(z as usize)) {
+                    (*r, *c) = (row, col);
                 }
             }
         }

@@ -128,20 +128,16 @@ impl Compiler<'_> {
                 }
             }
             Expr::CellRow(z) | Expr::CellCol(z) => {
-                let row = matches!(self.m.expr(e), Expr::CellRow(_));
                 let z = self.zone_req(z);
+                if matches!(self.m.expr(e), Expr::CellRow(_)) {
+                    return Box::new(move |r| {
+                        let z = z.get(r);
+                        r.g.geometry.rows.get(z as usize).copied().unwrap_or(NONE_INT)
+                    });
+                }
                 Box::new(move |r| {
                     let z = z.get(r);
-                    match r.g.geometry.grid_pos(z) {
-                        Some((_, rr, cc)) => {
-                            if row {
-                                rr
-                            } else {
-                                cc
-                            }
-                        }
-                        None => NONE_INT,
-                    }
+                    r.g.geometry.cols.get(z as usize).copied().unwrap_or(NONE_INT)
                 })
             }
             Expr::InARow(slot, cell, cond) => {
