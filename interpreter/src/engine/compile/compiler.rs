@@ -4,7 +4,7 @@
 //! `logic.rs`, `things.rs` (zones, pieces, players and other values) and
 //! `collections.rs`; `operands.rs` holds the operands read in place.
 
-use super::operands::{bad_id, Fallback, IdKind, IdOp, IntOp};
+use super::operands::{Fallback, IdKind, IdOp, IntOp};
 use super::{BoolF, CollF, IdF, Index, IntF, ValF, NONE_INT, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::layout::Game;
@@ -197,10 +197,7 @@ impl<'c> Compiler<'c> {
         if !req {
             return IntOp::Dyn(f);
         }
-        IntOp::Dyn(Box::new(move |r| {
-            let x = f(r);
-            r.need_int(x, at)
-        }))
+        IntOp::DynReq(f, at)
     }
 
     /// A truth value.
@@ -324,10 +321,7 @@ impl<'c> Compiler<'c> {
             if let Some(slot) = args.first().and_then(|x| self.plain_local(*x)) {
                 // `owner(x)` gives `none` for a piece of nobody: that is not an error here.
                 let at = self.at(e);
-                return IdOp::Dyn(Box::new(move |r| match r.local(slot) {
-                    Value::Piece(p) => r.g.inst_owner.get(p as usize).copied().flatten().map(u16::from).unwrap_or(u16::from(NO_PLAYER)),
-                    other => bad_id(r, other, IdKind::Piece, &at),
-                }));
+                return IdOp::OwnerOrNoneOfLocal(slot, at);
             }
         }
         IdOp::Dyn(self.player(e))
@@ -362,13 +356,7 @@ impl<'c> Compiler<'c> {
             IdKind::Piece => (self.piece(e), self.at(e)),
             IdKind::Player => (self.player(e), self.at(e)),
         };
-        IdOp::Dyn(Box::new(move |r| {
-            let x = f(r);
-            if x == kind.none() {
-                r.wrong(kind.what(), Value::None, at);
-            }
-            x
-        }))
+        IdOp::DynReq(f, kind, at)
     }
 
     /// Any value.

@@ -45,9 +45,17 @@ pub(crate) enum IdOp {
     Player(u16, Loc),
     /// `zone_of(x)` for a local piece `x`.
     ZoneOfLocal(u16, Loc),
-    /// `owner(x)` for a local piece `x` (`none` for a piece of nobody).
+    /// `owner(x)` for a local piece `x` (`none` for a piece of nobody is
+    /// an error).
     OwnerOfLocal(u16, Loc),
+    /// `owner(x)` for a local piece `x`, where `none` for a piece of nobody
+    /// is allowed (a comparison).
+    OwnerOrNoneOfLocal(u16, Loc),
+    /// Any other expression, `none` allowed.
     Dyn(IdF),
+    /// Any other expression, `none` reported: checked here rather than by
+    /// another closure around it.
+    DynReq(IdF, IdKind, Loc),
 }
 
 impl IdOp {
@@ -80,7 +88,18 @@ impl IdOp {
                 },
                 other => bad_id(r, other, IdKind::Piece, at),
             },
+            IdOp::OwnerOrNoneOfLocal(slot, at) => match r.local(*slot) {
+                Value::Piece(p) => r.g.inst_owner.get(p as usize).copied().flatten().map(u16::from).unwrap_or(u16::from(NO_PLAYER)),
+                other => bad_id(r, other, IdKind::Piece, at),
+            },
             IdOp::Dyn(f) => f(r),
+            IdOp::DynReq(f, kind, at) => {
+                let x = f(r);
+                if x == kind.none() {
+                    r.wrong(kind.what(), Value::None, *at);
+                }
+                x
+            }
         }
     }
 }
@@ -109,7 +128,11 @@ pub(crate) enum IntOp {
     Local { slot: u16, at: Loc, req: bool },
     /// `count(zone)`.
     Count(IdOp),
+    /// Any other expression, `none` allowed.
     Dyn(IntF),
+    /// Any other expression, `none` reported: checked here rather than by
+    /// another closure around it.
+    DynReq(IntF, Loc),
 }
 
 impl IntOp {
@@ -126,6 +149,10 @@ impl IntOp {
                 r.st.len.get(z as usize).map(|n| i64::from(*n)).unwrap_or(0)
             }
             IntOp::Dyn(f) => f(r),
+            IntOp::DynReq(f, at) => {
+                let x = f(r);
+                r.need_int(x, *at)
+            }
         }
     }
 }
