@@ -3,6 +3,7 @@
 //! stack between two calls, so a state can be cloned or saved at any
 //! decision.
 
+use super::compile::{with_cond, ItemTest};
 use super::compile::{arith, resolve_slot, Audience, Op, RevealOp, Target, NONE_INT, NO_SITE};
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
@@ -244,11 +245,11 @@ impl Game {
             }
             Op::Reveal { what, to } => self.reveal(r, what, to, at),
             Op::Roll(slot, die) => self.roll(r, *slot, *die, pc),
-            Op::Choose { binds, cond, by, otherwise, sites, .. } => {
+            Op::Choose { binds, cond, tested, by, otherwise, sites, .. } => {
                 let who = by.as_ref().map(|f| f.get(r));
                 r.st.options.clear();
                 if r.err.is_none() {
-                    collect_tuples(r, binds, 0, cond.as_ref());
+                    collect_tuples(r, binds, 0, cond.as_ref(), tested.as_ref());
                 }
                 if r.err.is_some() {
                     r.st.options.clear();
@@ -918,20 +919,25 @@ impl Game {
 /// Append to `st.options` every tuple of the bindings' collections for which
 /// `cond` holds: nested walks in binding order, so that a later collection
 /// can depend on an earlier binding.
-fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::Items)], depth: usize, cond: Option<&super::compile::BoolF>) {
-    if let [(slot, items)] = binds {
+fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::Items)], depth: usize, cond: Option<&super::compile::BoolF>, tested: Option<&super::compile::Cond>) {
+    if let [(_, items)] = binds {
         // One binding, the usual case: its items are the options.
-        let slot = *slot;
-        items.walk(r, |r, v| {
-            if let Some(c) = cond {
-                r.set_local(slot, v);
-                if !c(r) {
-                    return true;
-                }
+        match tested {
+            None => {
+                items.walk(r, |r, v| {
+                    r.st.options.push(v);
+                    true
+                });
             }
-            r.st.options.push(v);
-            true
-        });
+            Some(tested) => with_cond!(tested, c => {
+                items.walk(r, |r, v| {
+                    if c.holds(r, v) {
+                        r.st.options.push(v);
+                    }
+                    true
+                });
+            }),
+        }
         return;
     }
     let Some((slot, items)) = binds.get(depth) else {
@@ -946,7 +952,7 @@ fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::Items)], depth: us
     let slot = *slot;
     items.walk(r, |r, v| {
         r.set_local(slot, v);
-        collect_tuples(r, binds, depth + 1, cond);
+        collect_tuples(r, binds, depth + 1, cond, None);
         r.err.is_none()
     });
 }

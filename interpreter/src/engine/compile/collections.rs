@@ -2,6 +2,7 @@
 //! can stop the walk (`any`, `first`, `count ... while`); filters and
 //! regions are walks over walks.
 
+use super::conds::{with_cond, ItemTest};
 use super::compiler::{Compiler, Native};
 use super::items::Items;
 use super::{BoolF, CollF, ValF, Visit};
@@ -96,14 +97,12 @@ impl Compiler<'_> {
             }
             Expr::Comp(q @ (Quantifier::Filter | Quantifier::FilterWhile), slot, coll, body) => {
                 let items = self.items(coll);
-                let cond = body.map(|b| self.bool(b));
                 let slot = self.slot(slot);
                 let prefix = q == Quantifier::FilterWhile;
-                Box::new(move |r, visit: Visit| {
+                with_cond!(self.cond(slot, body, items.gives_spaces()), cond => Box::new(move |r, visit: Visit| {
                     let mut going = true;
                     items.walk(r, |r, item| {
-                        r.set_local(slot, item);
-                        if cond.as_ref().is_none_or(|c| c(r)) {
+                        if cond.holds(r, item) {
                             going = visit(r, item);
                             going
                         } else {
@@ -111,7 +110,7 @@ impl Compiler<'_> {
                         }
                     });
                     going
-                })
+                }))
             }
             _ => {
                 Box::new(move |r, _| {

@@ -88,6 +88,11 @@ impl Items {
         }
     }
 
+    /// Whether every item is a space (the tests of `conds.rs` apply).
+    pub(crate) fn gives_spaces(&self) -> bool {
+        matches!(self, Items::Spaces { .. } | Items::Neighbors(_))
+    }
+
     /// The same walk with a visitor that is not known here (a filter over
     /// these items, which is itself a collection).
     pub(crate) fn walk_dyn(&self, r: &mut Run, visit: Visit) -> bool {

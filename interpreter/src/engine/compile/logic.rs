@@ -1,6 +1,7 @@
 //! Truth values: comparisons, `and`, `or`, `not`, `any`, `all`, `in`,
 //! `tagged`, `is`, `linked`, and equality on unboxed values.
 
+use super::conds::{with_cond, ItemTest};
 use super::compiler::{Compiler, Native};
 use super::operands::IntOp;
 use super::{BoolF, NONE_INT, NO_PLAYER};
@@ -69,20 +70,18 @@ impl Compiler<'_> {
             },
             Expr::Comp(q, slot, coll, body) => {
                 let items = self.items(coll);
-                let cond = body.map(|b| self.bool(b));
                 let slot = self.slot(slot);
                 let any = q == Quantifier::Any;
-                Box::new(move |r| {
+                with_cond!(self.cond(slot, body, items.gives_spaces()), cond => Box::new(move |r| {
                     let mut hit = false;
                     items.walk(r, |r, item| {
-                        r.set_local(slot, item);
-                        let holds = cond.as_ref().is_none_or(|c| c(r));
+                        let holds = cond.holds(r, item);
                         // `any` stops at the first that holds, `all` at the first that fails.
                         hit = holds == any;
                         !hit
                     });
                     hit == any
-                })
+                }))
             }
             Expr::Tagged(s, t) => {
                 let z = self.zone_req(s);

@@ -21,6 +21,7 @@
 
 mod collections;
 mod compiler;
+pub(crate) mod conds;
 mod items;
 mod liveness;
 mod logic;
@@ -35,6 +36,7 @@ use crate::model::{DieId, KindId, Loc, MatchKey, ProcId, StmtId};
 use grimoire_grammar::ast::AssignOp;
 
 pub(crate) use compiler::Compiler;
+pub(crate) use conds::{with_cond, Cond, ItemTest};
 pub(crate) use items::Items;
 pub(crate) use operands::{arith, resolve_slot, IdOp, IntOp};
 pub(crate) use stmt::compile_program;
@@ -177,8 +179,10 @@ pub(crate) enum Op {
     /// Roll a die into a local.
     Roll(u16, DieId),
     /// A decision (or chance's pick when `by` is absent) over the tuples of
-    /// the bindings; `otherwise` is where to go when there is none.
-    Choose { binds: Vec<(u16, Items)>, cond: Option<BoolF>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId, sites: [u32; 2] },
+    /// the bindings; `otherwise` is where to go when there is none. The
+    /// condition is `tested` as each item is tried when there is one
+    /// binding, else `cond` once all are bound.
+    Choose { binds: Vec<(u16, Items)>, cond: Option<BoolF>, tested: Option<Cond>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId, sites: [u32; 2] },
     /// Go to an operation.
     Jump(u32),
     /// Go to an operation unless the condition holds; the branch sites

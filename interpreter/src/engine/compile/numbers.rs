@@ -1,6 +1,7 @@
 //! Numbers: literals, counters, attributes, arithmetic, `count`, `sum`,
 //! `max`, `min`, positions on boards and `in_a_row`.
 
+use super::conds::{with_cond, ItemTest};
 use super::compiler::Compiler;
 use super::operands::{arith, slot_of, IntOp};
 use super::{BoolF, Index, IntF, NONE_INT};
@@ -165,18 +166,16 @@ impl Compiler<'_> {
         let slot = self.slot(slot);
         match q {
             Quantifier::Count | Quantifier::CountWhile => {
-                let cond = body.map(|b| self.bool(b));
                 let prefix = q == Quantifier::CountWhile;
-                Box::new(move |r| {
+                with_cond!(self.cond(slot, body, items.gives_spaces()), cond => Box::new(move |r| {
                     let mut n = 0i64;
                     items.walk(r, |r, item| {
-                        r.set_local(slot, item);
-                        let keep = cond.as_ref().is_none_or(|c| c(r));
+                        let keep = cond.holds(r, item);
                         n += i64::from(keep);
                         keep || !prefix
                     });
                     n
-                })
+                }))
             }
             _ => {
                 let value = match body {

@@ -400,14 +400,22 @@ impl Emit<'_, '_> {
         self.uses(&exprs);
         self.next.reads.retain(|r| !slots.contains(r));
         self.sets(&slots);
-        let binds = binds.iter().map(|(slot, from)| (self.c.slot(*slot), self.c.items(*from))).collect();
-        let cond = cond.map(|x| self.c.bool(x));
+        let binds: Vec<(u16, super::Items)> = binds.iter().map(|(slot, from)| (self.c.slot(*slot), self.c.items(*from))).collect();
+        // One binding, the usual case: its condition is tested as each item
+        // is tried (conds.rs); with several, once they are all bound.
+        let (cond, tested) = match (&binds[..], cond) {
+            ([(slot, items)], Some(x)) => {
+                let spaces = items.gives_spaces();
+                (None, Some(self.c.cond(*slot, Some(x), spaces)))
+            }
+            (_, cond) => (cond.map(|x| self.c.bool(x)), None),
+        };
         let chosen = self.site(at, "this `choose`, with options to choose from");
         let none = match otherwise {
             Some(_) => self.site(at, "the `else` of this `choose`"),
             None => NO_SITE,
         };
-        let op = self.emit(Op::Choose { binds, cond, by, otherwise: None, stmt: s, sites: [chosen, none] }, at);
+        let op = self.emit(Op::Choose { binds, cond, tested, by, otherwise: None, stmt: s, sites: [chosen, none] }, at);
         if let Some(b) = otherwise {
             let over = self.emit(Op::Jump(0), at);
             let start = self.here();

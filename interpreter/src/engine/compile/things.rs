@@ -1,6 +1,7 @@
 //! Zones, pieces, players and the values of no fixed type (locals, vars,
 //! table rows, `first`, variants, faces, directions).
 
+use super::conds::{with_cond, ItemTest};
 use super::compiler::Compiler;
 use super::operands::slot_of;
 use super::{Index, IdF, ValF, NO_PLAYER};
@@ -249,20 +250,18 @@ impl Compiler<'_> {
             }
             Expr::Comp(Quantifier::First, slot, coll, body) => {
                 let items = self.items(coll);
-                let cond = body.map(|b| self.bool(b));
                 let slot = self.slot(slot);
-                Box::new(move |r| {
+                with_cond!(self.cond(slot, body, items.gives_spaces()), cond => Box::new(move |r| {
                     let mut found = Value::None;
                     items.walk(r, |r, item| {
-                        r.set_local(slot, item);
-                        if cond.as_ref().is_none_or(|c| c(r)) {
+                        if cond.holds(r, item) {
                             found = item;
                             return false;
                         }
                         true
                     });
                     found
-                })
+                }))
             }
             Expr::Call(Builtin::Opposite, args) => {
                 let d = self.val(args.first().copied().unwrap_or(e));
