@@ -99,7 +99,7 @@ impl Compiler<'_> {
                 let items = self.items(coll);
                 let slot = self.slot(slot);
                 let prefix = q == Quantifier::FilterWhile;
-                with_cond!(self.cond(slot, body, items.gives_spaces()), cond => Box::new(move |r, visit: Visit| {
+                with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r, visit: Visit| {
                     let mut going = true;
                     items.walk(r, |r, item| {
                         if cond.holds(r, item) {

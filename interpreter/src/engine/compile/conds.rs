@@ -1,14 +1,16 @@
 //! The condition of a comprehension or a `choose` over the spaces of a
-//! board. Most such conditions start with tests of the space itself — is it
-//! empty (`count(z) == 0`), is it in this column (`col(z) == column`) — and
-//! those are read here in place, in the loop over the spaces, instead of
-//! through three or four closures per space; what follows them (if
-//! anything) keeps its closure.
+//! board or over pieces. Most such conditions start with tests of the item
+//! itself — is the space empty (`count(z) == 0`), in this column
+//! (`col(z) == column`), is the piece this player's (`owner(d) == p`) — and
+//! those are read here in place, in the loop over the items, instead of
+//! through two to four closures per item; what follows them (if anything)
+//! keeps its closure.
 //!
 //! Only a prefix of an `and` chain is read in place, so every part is still
 //! evaluated in the order written, and the tests read in place cannot fail:
-//! the item is a space, whose count, row and column always exist. Each test
-//! gives what the closure it replaces gave.
+//! the item is a space, whose count, row and column always exist, or a
+//! piece, whose owner, kind and variant do. Each test gives what the
+//! closure it replaces gave.
 //!
 //! Each walk is compiled once per kind of condition ([`with_cond!`]): with
 //! one code for both, the walks without tests (most of those of Merlin and
@@ -47,9 +49,19 @@ impl Cmp {
     }
 }
 
-/// A test of the space being tried, read in place.
+/// What a walk gives, when its tests may be read in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Walked {
+    /// Spaces (zones of boards).
+    Spaces,
+    /// Pieces.
+    Pieces,
+}
+
+/// A test of the item being tried (a space or a piece, by its index), read
+/// in place.
 #[derive(Debug, Clone, Copy)]
-enum SpaceTest {
+enum Test {
     /// `count(z) <cmp> k`.
     Count(Cmp, i64),
     /// `row(z) == k`, `col(z) != k` and the like (`NONE_INT` off a grid).
@@ -57,9 +69,16 @@ enum SpaceTest {
     /// `row(z) == x` or `col(z) == x` for a local `x` (another one): false
     /// when `x` is not a number, as for any value compared with a local.
     LineIsLocal { column: bool, slot: u16 },
+    /// `owner(d) == x` (or `!=` when `negate`) for a local `x`: false when
+    /// `x` is not a player, and a piece of nobody equals only `none`.
+    OwnerIsLocal { slot: u16, negate: bool },
+    /// `d is variant`.
+    Variant(VariantId),
+    /// `d is kind`.
+    Kind(KindId),
 }
 
-impl SpaceTest {
+impl Test {
     #[inline(always)]
     fn holds(self, r: &Run, z: u16) -> bool {
         let line = |column: bool| {
@@ -67,9 +86,9 @@ impl SpaceTest {
             table.get(z as usize).copied().unwrap_or(NONE_INT)
         };
         match self {
-            SpaceTest::Count(cmp, k) => cmp.holds(r.st.len.get(z as usize).map(|n| i64::from(*n)).unwrap_or(0), k),
-            SpaceTest::Line { column, cmp, k } => cmp.holds(line(column), k),
-            SpaceTest::LineIsLocal { column, slot } => {
+            Test::Count(cmp, k) => cmp.holds(r.st.len.get(z as usize).map(|n| i64::from(*n)).unwrap_or(0), k),
+            Test::Line { column, cmp, k } => cmp.holds(line(column), k),
+            Test::LineIsLocal { column, slot } => {
                 let i = line(column);
                 match r.local(slot) {
                     Value::Int(j) => i == j,
@@ -77,6 +96,17 @@ impl SpaceTest {
                     _ => false,
                 }
             }
+            Test::OwnerIsLocal { slot, negate } => {
+                let owner = r.g.inst_owner.get(z as usize).copied().flatten();
+                let same = match r.local(slot) {
+                    Value::Player(q) => owner == Some(q),
+                    Value::None => owner.is_none(),
+                    _ => false,
+                };
+                same != negate
+            }
+            Test::Variant(v) => r.g.inst_variant.get(z as usize).copied().flatten() == Some(v),
+            Test::Kind(k) => r.g.inst_kind.get(z as usize) == Some(&k),
         }
     }
 }
@@ -104,11 +134,11 @@ impl ItemTest for Plain {
     }
 }
 
-/// A condition over spaces that starts with tests read in place, then the
-/// rest of it, if any.
+/// A condition over spaces or pieces that starts with tests read in
+/// place, then the rest of it, if any.
 pub(crate) struct Tested {
     slot: u16,
-    tests: Box<[SpaceTest]>,
+    tests: Box<[Test]>,
     rest: Option<BoolF>,
 }
 
@@ -116,9 +146,9 @@ impl ItemTest for Tested {
     #[inline(always)]
     fn holds(&self, r: &mut Run, item: Value) -> bool {
         r.set_local(self.slot, item);
-        // The walks that have tests only give spaces.
-        if let Value::Zone(z) = item {
-            if !self.tests.iter().all(|t| t.holds(r, z)) {
+        // The walks that have tests only give spaces, or only pieces.
+        if let Value::Zone(x) | Value::Piece(x) = item {
+            if !self.tests.iter().all(|t| t.holds(r, x)) {
                 return false;
             }
         }
@@ -149,15 +179,15 @@ pub(crate) use with_cond;
 
 impl Compiler<'_> {
     /// The condition `e` (none: every item) of a walk whose items, bound to
-    /// the frame slot `slot`, are spaces when `spaces` is true (otherwise no
-    /// test is read in place: the condition is its closure).
-    pub(crate) fn cond(&mut self, slot: u16, e: Option<ExprId>, spaces: bool) -> Cond {
+    /// the frame slot `slot`, are what `walked` says (`None`: no test is
+    /// read in place, the condition is its closure).
+    pub(crate) fn cond(&mut self, slot: u16, e: Option<ExprId>, walked: Option<Walked>) -> Cond {
         let Some(e) = e else { return Cond::Plain(Plain { slot, cond: None }) };
         let mut parts = Vec::new();
         self.conjuncts(e, &mut parts);
         let mut tests = Vec::new();
-        if spaces {
-            while let Some(t) = parts.get(tests.len()).and_then(|p| self.space_test(slot, *p)) {
+        if let Some(walked) = walked {
+            while let Some(t) = parts.get(tests.len()).copied().and_then(|p| self.test(slot, p, walked)) {
                 tests.push(t);
             }
         }
@@ -186,8 +216,50 @@ impl Compiler<'_> {
         }
     }
 
+    /// `e` as a test of the item in `slot`, if it is one.
+    fn test(&mut self, slot: u16, e: ExprId, walked: Walked) -> Option<Test> {
+        if self.argument(e).is_some() {
+            return None;
+        }
+        match walked {
+            Walked::Spaces => self.space_test(slot, e),
+            Walked::Pieces => self.piece_test(slot, e),
+        }
+    }
+
+    /// The frame slot of a local, or of the caller's local that a
+    /// parameter of an inlined function stands for.
+    fn local_slot(&mut self, e: ExprId) -> Option<u16> {
+        match self.argument(e) {
+            Some(arg) => self.in_caller(arg, |c, a| c.local_slot(a)),
+            None => self.plain_local(e),
+        }
+    }
+
+    /// `e` as a test of the piece in `slot`, if it is one.
+    fn piece_test(&mut self, slot: u16, e: ExprId) -> Option<Test> {
+        let of_piece = |c: &Self, x: ExprId| c.plain_local(x) == Some(slot);
+        match self.m.expr(e).clone() {
+            Expr::Is(p, v) if of_piece(self, p) => Some(Test::Variant(v)),
+            Expr::IsKind(p, k) if of_piece(self, p) => Some(Test::Kind(k)),
+            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let owner_of_piece = |c: &Self, x: ExprId| matches!(c.m.expr(x), Expr::Call(Builtin::Owner, args) if args.len() == 1 && of_piece(c, args[0]));
+                let other = if owner_of_piece(self, a) {
+                    b
+                } else if owner_of_piece(self, b) {
+                    a
+                } else {
+                    return None;
+                };
+                let other = self.local_slot(other).filter(|s| *s != slot)?;
+                Some(Test::OwnerIsLocal { slot: other, negate: op == BinOp::Ne })
+            }
+            _ => None,
+        }
+    }
+
     /// `e` as a test of the space in `slot`, if it is one.
-    fn space_test(&self, slot: u16, e: ExprId) -> Option<SpaceTest> {
+    fn space_test(&mut self, slot: u16, e: ExprId) -> Option<Test> {
         let Expr::Bin(op, a, b) = self.m.expr(e) else { return None };
         let cmp = match op {
             BinOp::Eq => Cmp::Eq,
@@ -198,26 +270,24 @@ impl Compiler<'_> {
             BinOp::Ge => Cmp::Ge,
             _ => return None,
         };
-        if self.argument(e).is_some() {
-            return None;
-        }
         let of_space = |x: ExprId| self.plain_local(x) == Some(slot);
         let constant = |x: ExprId| match self.m.expr(x) {
             Expr::Int(k) => Some(*k),
             _ => None,
         };
         match (self.m.expr(*a), constant(*b)) {
-            (Expr::Call(Builtin::Count, args), Some(k)) if args.len() == 1 && of_space(args[0]) => return Some(SpaceTest::Count(cmp, k)),
+            (Expr::Call(Builtin::Count, args), Some(k)) if args.len() == 1 && of_space(args[0]) => return Some(Test::Count(cmp, k)),
             // Only `==` and `!=`: an order needs a number, and `row(z)` off
             // a grid is `none`, an error there.
             (Expr::CellRow(z) | Expr::CellCol(z), Some(k)) if matches!(cmp, Cmp::Eq | Cmp::Ne) && of_space(*z) => {
                 let column = matches!(self.m.expr(*a), Expr::CellCol(_));
-                return Some(SpaceTest::Line { column, cmp, k });
+                return Some(Test::Line { column, cmp, k });
             }
             (Expr::CellRow(z) | Expr::CellCol(z), None) if cmp == Cmp::Eq && of_space(*z) => {
-                let other = self.plain_local(*b).filter(|s| *s != slot)?;
-                let column = matches!(self.m.expr(*a), Expr::CellCol(_));
-                return Some(SpaceTest::LineIsLocal { column, slot: other });
+                let (a, b) = (*a, *b);
+                let column = matches!(self.m.expr(a), Expr::CellCol(_));
+                let other = self.local_slot(b).filter(|s| *s != slot)?;
+                return Some(Test::LineIsLocal { column, slot: other });
             }
             _ => {}
         }

@@ -88,9 +88,14 @@ impl Items {
         }
     }
 
-    /// Whether every item is a space (the tests of `conds.rs` apply).
-    pub(crate) fn gives_spaces(&self) -> bool {
-        matches!(self, Items::Spaces { .. } | Items::Neighbors(_))
+    /// What every item is, when the tests of `conds.rs` apply to it.
+    pub(crate) fn gives(&self) -> Option<super::conds::Walked> {
+        use super::conds::Walked;
+        match self {
+            Items::Spaces { .. } | Items::Neighbors(_) => Some(Walked::Spaces),
+            Items::Pieces { .. } | Items::PiecesOf { .. } | Items::Contents(_) => Some(Walked::Pieces),
+            Items::Players(_) | Items::Range(..) | Items::Dyn(_) => None,
+        }
     }
 
     /// The same walk with a visitor that is not known here (a filter over

@@ -72,7 +72,7 @@ impl Compiler<'_> {
                 let items = self.items(coll);
                 let slot = self.slot(slot);
                 let any = q == Quantifier::Any;
-                with_cond!(self.cond(slot, body, items.gives_spaces()), cond => Box::new(move |r| {
+                with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
                     let mut hit = false;
                     items.walk(r, |r, item| {
                         let holds = cond.holds(r, item);

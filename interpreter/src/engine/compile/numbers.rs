@@ -167,7 +167,7 @@ impl Compiler<'_> {
         match q {
             Quantifier::Count | Quantifier::CountWhile => {
                 let prefix = q == Quantifier::CountWhile;
-                with_cond!(self.cond(slot, body, items.gives_spaces()), cond => Box::new(move |r| {
+                with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
                     let mut n = 0i64;
                     items.walk(r, |r, item| {
                         let keep = cond.holds(r, item);

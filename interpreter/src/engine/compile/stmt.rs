@@ -405,8 +405,8 @@ impl Emit<'_, '_> {
         // is tried (conds.rs); with several, once they are all bound.
         let (cond, tested) = match (&binds[..], cond) {
             ([(slot, items)], Some(x)) => {
-                let spaces = items.gives_spaces();
-                (None, Some(self.c.cond(*slot, Some(x), spaces)))
+                let walked = items.gives();
+                (None, Some(self.c.cond(*slot, Some(x), walked)))
             }
             (_, cond) => (cond.map(|x| self.c.bool(x)), None),
         };

@@ -251,7 +251,7 @@ impl Compiler<'_> {
             Expr::Comp(Quantifier::First, slot, coll, body) => {
                 let items = self.items(coll);
                 let slot = self.slot(slot);
-                with_cond!(self.cond(slot, body, items.gives_spaces()), cond => Box::new(move |r| {
+                with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
                     let mut found = Value::None;
                     items.walk(r, |r, item| {
                         if cond.holds(r, item) {
