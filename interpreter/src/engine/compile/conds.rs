@@ -1,7 +1,9 @@
 //! The condition of a comprehension or a `choose` over the spaces of a
-//! board or over pieces. Most such conditions start with tests of the item
-//! itself — is the space empty (`count(z) == 0`), in this column
-//! (`col(z) == column`), is the piece this player's (`owner(d) == p`) — and
+//! board, over pieces, or over a range of numbers. Most such conditions
+//! start with tests of the item itself — is the space empty
+//! (`count(z) == 0`), in this column (`col(z) == column`), is the piece this
+//! player's (`owner(d) == p`), is the cell at this row and column empty
+//! (`count(cell(frame, 6, column)) == 0`) — and
 //! those are read here in place, in the loop over the items, instead of
 //! through two to four closures per item; what follows them (if anything)
 //! keeps its closure.
@@ -9,7 +11,8 @@
 //! Only a prefix of an `and` chain is read in place, so every part is still
 //! evaluated in the order written, and the tests read in place cannot fail:
 //! the item is a space, whose count, row and column always exist, or a
-//! piece, whose owner, kind and variant do. Each test gives what the
+//! piece, whose owner, kind and variant do, or a number of a range whose
+//! every cell the test names is on its grid. Each test gives what the
 //! closure it replaces gave.
 //!
 //! Each walk is compiled once per kind of condition ([`with_cond!`]): with
@@ -56,6 +59,15 @@ pub(crate) enum Walked {
     Spaces,
     /// Pieces.
     Pieces,
+    /// The numbers `lo..=hi` (a range of constants).
+    Numbers { lo: i64, hi: i64 },
+}
+
+/// A row or column of a cell named by a test: the item, or a constant.
+#[derive(Debug, Clone, Copy)]
+enum Coord {
+    Item,
+    Const(i64),
 }
 
 /// A test of the item being tried (a space or a piece, by its index), read
@@ -76,11 +88,18 @@ enum Test {
     Variant(VariantId),
     /// `d is kind`.
     Kind(KindId),
+    /// `count(cell(grid, row, col)) <cmp> k`, where the row and the column
+    /// are the item or constants, and always name a cell of the grid (its
+    /// first zone `base`, `cols` columns).
+    CellCount { base: u16, cols: i64, row: Coord, col: Coord, cmp: Cmp, k: i64 },
 }
 
 impl Test {
+    /// Whether it holds for the item whose index (a space, a piece) or
+    /// value (a number) is `x`.
     #[inline(always)]
-    fn holds(self, r: &Run, z: u16) -> bool {
+    fn holds(self, r: &Run, x: i64) -> bool {
+        let z = x as u16;
         let line = |column: bool| {
             let table = if column { &r.g.geometry.cols } else { &r.g.geometry.rows };
             table.get(z as usize).copied().unwrap_or(NONE_INT)
@@ -107,6 +126,14 @@ impl Test {
             }
             Test::Variant(v) => r.g.inst_variant.get(z as usize).copied().flatten() == Some(v),
             Test::Kind(k) => r.g.inst_kind.get(z as usize) == Some(&k),
+            Test::CellCount { base, cols, row, col, cmp, k } => {
+                let at = |c: Coord| match c {
+                    Coord::Item => x,
+                    Coord::Const(v) => v,
+                };
+                let cell = i64::from(base) + (at(row) - 1) * cols + (at(col) - 1);
+                cmp.holds(r.st.len.get(cell as usize).map(|n| i64::from(*n)).unwrap_or(0), k)
+            }
         }
     }
 }
@@ -146,12 +173,23 @@ impl ItemTest for Tested {
     #[inline(always)]
     fn holds(&self, r: &mut Run, item: Value) -> bool {
         r.set_local(self.slot, item);
-        // The walks that have tests only give spaces, or only pieces.
-        if let Value::Zone(x) | Value::Piece(x) = item {
-            if !self.tests.iter().all(|t| t.holds(r, x)) {
-                return false;
-            }
+        // The walks that have tests only give spaces, only pieces, or only
+        // numbers.
+        let x = match item {
+            Value::Zone(x) | Value::Piece(x) => i64::from(x),
+            Value::Int(i) => i,
+            _ => return self.rest_holds(r),
+        };
+        if !self.tests.iter().all(|t| t.holds(r, x)) {
+            return false;
         }
+        self.rest_holds(r)
+    }
+}
+
+impl Tested {
+    #[inline(always)]
+    fn rest_holds(&self, r: &mut Run) -> bool {
         match &self.rest {
             Some(f) => f(r),
             None => true,
@@ -224,6 +262,46 @@ impl Compiler<'_> {
         match walked {
             Walked::Spaces => self.space_test(slot, e),
             Walked::Pieces => self.piece_test(slot, e),
+            Walked::Numbers { lo, hi } => self.number_test(slot, e, lo, hi),
+        }
+    }
+
+    /// `e` as a test of the number in `slot`, from `lo..=hi`, if it is one.
+    fn number_test(&mut self, slot: u16, e: ExprId, lo: i64, hi: i64) -> Option<Test> {
+        let (cmp, a, k) = self.compared_with_constant(e)?;
+        let Expr::Call(Builtin::Count, args) = self.m.expr(a) else { return None };
+        let [cell] = args[..] else { return None };
+        let Expr::Cell(t, row, col) = *self.m.expr(cell) else { return None };
+        let Shape::Grid { rows, cols } = self.m.tracks.get(t.idx())?.shape else { return None };
+        // A coordinate that could leave the grid is an error the closure
+        // reports: such a test is not read in place.
+        let coord = |c: &Self, x: ExprId, size: u16| -> Option<Coord> {
+            let within = |v: i64| (1..=i64::from(size)).contains(&v);
+            match c.m.expr(x) {
+                Expr::Int(v) if within(*v) => Some(Coord::Const(*v)),
+                _ if c.plain_local(x) == Some(slot) && (lo > hi || (within(lo) && within(hi))) => Some(Coord::Item),
+                _ => None,
+            }
+        };
+        let (row, col) = (coord(self, row, rows)?, coord(self, col, cols)?);
+        Some(Test::CellCount { base: self.g.track_base[t.idx()], cols: i64::from(cols), row, col, cmp, k })
+    }
+
+    /// `a <cmp> k` for a constant `k`.
+    fn compared_with_constant(&self, e: ExprId) -> Option<(Cmp, ExprId, i64)> {
+        let Expr::Bin(op, a, b) = self.m.expr(e) else { return None };
+        let cmp = match op {
+            BinOp::Eq => Cmp::Eq,
+            BinOp::Ne => Cmp::Ne,
+            BinOp::Lt => Cmp::Lt,
+            BinOp::Le => Cmp::Le,
+            BinOp::Gt => Cmp::Gt,
+            BinOp::Ge => Cmp::Ge,
+            _ => return None,
+        };
+        match self.m.expr(*b) {
+            Expr::Int(k) => Some((cmp, *a, *k)),
+            _ => None,
         }
     }
 

@@ -94,6 +94,7 @@ impl Items {
         match self {
             Items::Spaces { .. } | Items::Neighbors(_) => Some(Walked::Spaces),
             Items::Pieces { .. } | Items::PiecesOf { .. } | Items::Contents(_) => Some(Walked::Pieces),
+            Items::Range(IntOp::Const(lo), IntOp::Const(hi), _) => Some(Walked::Numbers { lo: *lo, hi: *hi }),
             Items::Players(_) | Items::Range(..) | Items::Dyn(_) => None,
         }
     }
