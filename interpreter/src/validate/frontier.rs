@@ -1,0 +1,320 @@
+//! The explorer's frontier: the states of a level waiting to be expanded,
+//! and the children of a slice waiting to be merged. Millions of states wait
+//! there, so each is stored as the bytes in which its packed form
+//! (`engine/pack.rs`) differs from the state stored just before it: a
+//! level is merged in order, so neighbours are mostly siblings, whose
+//! packed forms differ in a few bytes (the piece that moved, the options,
+//! the counters). A state is stored whole at least every `KEY_EVERY`
+//! states, and where a group starts (the children of one state), so that
+//! a thread can start reading anywhere and a group's bytes do not depend on
+//! what was stored before it; reading in order costs one patch per state.
+//!
+//! A record is a varint header `len × 4 + kind`, then:
+//! - kind 0, whole: `len` bytes;
+//! - kind 1, patched (same length as the state before): pairs of varints
+//!   (bytes kept, bytes replaced) each followed by the replacing bytes,
+//!   until `len` bytes are covered;
+//! - kind 2, ends kept (another length): varints (prefix kept, suffix
+//!   kept), then the bytes in between.
+
+/// How often a state is stored whole.
+const KEY_EVERY: usize = 32;
+
+/// Equal bytes shorter than this between two changes are copied as part of
+/// the change: a pair of varints would cost as much.
+const MIN_KEPT: usize = 3;
+
+/// States stored one after the other, each as its difference with the one
+/// before.
+#[derive(Default)]
+pub(crate) struct Frontier {
+    bytes: Vec<u8>,
+    /// The whole states: their index, and where their record starts.
+    keys: Vec<(usize, usize)>,
+    /// The last state pushed, whole: what the next one is written against.
+    last: Vec<u8>,
+    len: usize,
+    /// The next state is stored whole.
+    whole_next: bool,
+}
+
+impl Frontier {
+    /// Append a packed state.
+    pub(crate) fn push(&mut self, state: &[u8]) {
+        let since_key = self.keys.last().map_or(usize::MAX, |&(i, _)| self.len - i);
+        if self.whole_next || since_key >= KEY_EVERY {
+            self.whole_next = false;
+            self.keys.push((self.len, self.bytes.len()));
+            header(&mut self.bytes, state.len(), 0);
+            self.bytes.extend_from_slice(state);
+        } else if state.len() == self.last.len() {
+            header(&mut self.bytes, state.len(), 1);
+            patch(&mut self.bytes, &self.last, state);
+        } else {
+            header(&mut self.bytes, state.len(), 2);
+            let prefix = self.last.iter().zip(state).take_while(|(a, b)| a == b).count();
+            let room = self.last.len().min(state.len()) - prefix;
+            let suffix = self.last.iter().rev().zip(state.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+            var(&mut self.bytes, prefix as u64);
+            var(&mut self.bytes, suffix as u64);
+            self.bytes.extend_from_slice(&state[prefix..state.len() - suffix]);
+        }
+        self.last.clear();
+        self.last.extend_from_slice(state);
+        self.len += 1;
+    }
+
+    /// The next state starts a group: it is stored whole, so that the
+    /// group's bytes depend on its states only.
+    pub(crate) fn start_group(&mut self) {
+        self.whole_next = true;
+    }
+
+    /// How many states are stored.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The bytes it holds (what the memory budget counts).
+    pub(crate) fn bytes_held(&self) -> usize {
+        self.bytes.capacity() + self.keys.capacity() * std::mem::size_of::<(usize, usize)>() + self.last.capacity()
+    }
+
+    /// The bytes its states take, by length: what it holds whatever the
+    /// growth of its buffers.
+    pub(crate) fn bytes_used(&self) -> usize {
+        self.bytes.len() + self.keys.len() * std::mem::size_of::<(usize, usize)>()
+    }
+}
+
+/// Reads the states of a [`Frontier`], fastest in order.
+#[derive(Default)]
+pub(crate) struct Reader {
+    state: Vec<u8>,
+    /// The index of the next record, and where it starts.
+    next: usize,
+    at: usize,
+}
+
+impl Reader {
+    /// State `i`, or `None` when it is not there or its record is damaged.
+    pub(crate) fn get<'r>(&'r mut self, f: &Frontier, i: usize) -> Option<&'r [u8]> {
+        if i >= f.len {
+            return None;
+        }
+        if self.next == 0 || i + 1 != self.next {
+            // Go on from the state read last when it is before `i` and no
+            // whole state lies between; else start from i's whole state.
+            let k = f.keys.partition_point(|&(at, _)| at <= i).checked_sub(1)?;
+            let &(key_index, key_at) = f.keys.get(k)?;
+            if self.next == 0 || i < self.next || key_index > self.next {
+                self.next = key_index;
+                self.at = key_at;
+            }
+            while self.next <= i {
+                self.read(f)?;
+            }
+        }
+        Some(&self.state)
+    }
+
+    /// Decode the record at `at` into `state`.
+    fn read(&mut self, f: &Frontier) -> Option<()> {
+        let mut input = Input { bytes: &f.bytes, at: self.at };
+        let h = input.var()?;
+        let len = usize::try_from(h >> 2).ok()?;
+        match h & 3 {
+            0 => {
+                self.state.clear();
+                self.state.extend_from_slice(input.take(len)?);
+            }
+            1 => {
+                if self.state.len() != len {
+                    return None;
+                }
+                let mut pos = 0;
+                while pos < len {
+                    pos = pos.checked_add(usize::try_from(input.var()?).ok()?)?;
+                    let n = usize::try_from(input.var()?).ok()?;
+                    let with = input.take(n)?;
+                    self.state.get_mut(pos..pos.checked_add(n)?)?.copy_from_slice(with);
+                    pos += n;
+                }
+            }
+            2 => {
+                let prefix = usize::try_from(input.var()?).ok()?;
+                let suffix = usize::try_from(input.var()?).ok()?;
+                let middle = input.take(len.checked_sub(prefix)?.checked_sub(suffix)?)?;
+                let old = std::mem::take(&mut self.state);
+                self.state.extend_from_slice(old.get(..prefix)?);
+                self.state.extend_from_slice(middle);
+                self.state.extend_from_slice(old.get(old.len().checked_sub(suffix)?..)?);
+            }
+            _ => return None,
+        }
+        self.at = input.at;
+        self.next += 1;
+        Some(())
+    }
+}
+
+fn header(out: &mut Vec<u8>, len: usize, kind: u64) {
+    var(out, (len as u64) << 2 | kind);
+}
+
+/// The changes that turn `old` into `new` (of the same length).
+fn patch(out: &mut Vec<u8>, old: &[u8], new: &[u8]) {
+    let mut pos = 0;
+    while pos < new.len() {
+        let kept = old[pos..].iter().zip(&new[pos..]).take_while(|(a, b)| a == b).count();
+        let start = pos + kept;
+        if start == new.len() {
+            // The rest is unchanged: one last pair replacing nothing.
+            var(out, kept as u64);
+            var(out, 0);
+            return;
+        }
+        // The change runs until MIN_KEPT equal bytes in a row, or the end.
+        let mut end = start;
+        let mut equal = 0;
+        while end < new.len() && equal < MIN_KEPT {
+            if old[end] == new[end] {
+                equal += 1;
+            } else {
+                equal = 0;
+            }
+            end += 1;
+        }
+        let end = end - equal;
+        var(out, kept as u64);
+        var(out, (end - start) as u64);
+        out.extend_from_slice(&new[start..end]);
+        pos = end;
+    }
+}
+
+/// A LEB128 varint, as in `engine/pack.rs`.
+fn var(out: &mut Vec<u8>, mut x: u64) {
+    while x >= 0x80 {
+        out.push((x as u8) | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
+struct Input<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Input<'a> {
+    fn var(&mut self) -> Option<u64> {
+        let mut x = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = *self.bytes.get(self.at)?;
+            self.at += 1;
+            x |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Some(x);
+            }
+        }
+        None
+    }
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let s = self.bytes.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Frontier, Reader, KEY_EVERY};
+
+    /// States of varied lengths and small differences, then read back in
+    /// order, backwards, and by jumps.
+    #[test]
+    fn every_state_reads_back_as_pushed() {
+        let mut states: Vec<Vec<u8>> = Vec::new();
+        let mut s: Vec<u8> = (0..40).collect();
+        for i in 0..300usize {
+            match i % 7 {
+                0 => {
+                    let n = s.len();
+                    s[i % n] = s[i % n].wrapping_add(1);
+                }
+                1 => s.push(i as u8),
+                2 => {
+                    s.remove(i % s.len());
+                }
+                3 => {
+                    s[0] ^= 1;
+                    let n = s.len();
+                    s[n - 1] ^= 2;
+                }
+                4 => {}
+                5 => s = (0..=(i % 50) as u8).rev().collect(),
+                _ => {
+                    for b in s.iter_mut().step_by(3) {
+                        *b = b.wrapping_mul(3);
+                    }
+                }
+            }
+            states.push(s.clone());
+        }
+        let mut f = Frontier::default();
+        states.iter().for_each(|s| f.push(s));
+        assert_eq!(f.len(), states.len());
+        let mut r = Reader::default();
+        for (i, s) in states.iter().enumerate() {
+            assert_eq!(r.get(&f, i), Some(&s[..]), "in order, state {i}");
+        }
+        for i in (0..states.len()).rev() {
+            assert_eq!(r.get(&f, i), Some(&states[i][..]), "backwards, state {i}");
+        }
+        for i in (0..states.len()).step_by(KEY_EVERY + 5) {
+            assert_eq!(Reader::default().get(&f, i), Some(&states[i][..]), "fresh reader, state {i}");
+        }
+        assert_eq!(r.get(&f, states.len()), None);
+    }
+
+    /// A group's bytes do not depend on what was stored before it.
+    #[test]
+    fn a_group_is_stored_the_same_after_anything() {
+        let group: Vec<Vec<u8>> = (0..5u8).map(|i| vec![1, 2, i, 4, 5, i]).collect();
+        let sizes: Vec<usize> = [vec![], vec![vec![9u8; 30]], vec![vec![1, 2, 3, 4, 5, 6]; 3]]
+            .iter()
+            .map(|before| {
+                let mut f = Frontier::default();
+                before.iter().for_each(|s| f.push(s));
+                let used = f.bytes_used();
+                f.start_group();
+                group.iter().for_each(|s| f.push(s));
+                let mut r = Reader::default();
+                for (i, s) in group.iter().enumerate() {
+                    assert_eq!(r.get(&f, before.len() + i), Some(&s[..]));
+                }
+                f.bytes_used() - used
+            })
+            .collect();
+        assert!(sizes.windows(2).all(|w| w[0] == w[1]), "{sizes:?}");
+    }
+
+    /// Siblings that differ in a few bytes cost a few bytes each.
+    #[test]
+    fn small_differences_are_stored_small() {
+        let base: Vec<u8> = (0..150).map(|i| (i * 7) as u8).collect();
+        let mut f = Frontier::default();
+        for i in 0..KEY_EVERY {
+            let mut s = base.clone();
+            s[10] = i as u8;
+            s[90] = 200 + i as u8;
+            f.push(&s);
+        }
+        // One whole state (a header of two bytes), then 31 records of two
+        // changes each: a header, two pairs of (kept, replaced) with their
+        // byte, and the pair that keeps the rest.
+        assert_eq!(f.bytes.len(), 152 + 31 * (2 + 3 + 3 + 2));
+    }
+}
