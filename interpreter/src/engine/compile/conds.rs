@@ -25,7 +25,8 @@ use super::{BoolF, NONE_INT};
 use crate::engine::run::Run;
 use crate::engine::value::Value;
 use crate::model::*;
-use grimoire_grammar::ast::BinOp;
+use crate::engine::state::NIL;
+use grimoire_grammar::ast::{BinOp, Quantifier};
 
 /// How a number is compared with a constant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +73,7 @@ enum Coord {
 
 /// A test of the item being tried (a space or a piece, by its index), read
 /// in place.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Test {
     /// `count(z) <cmp> k`.
     Count(Cmp, i64),
@@ -92,19 +93,25 @@ enum Test {
     /// are the item or constants, and always name a cell of the grid (its
     /// first zone `base`, `cols` columns).
     CellCount { base: u16, cols: i64, row: Coord, col: Coord, cmp: Cmp, k: i64 },
+    /// `any d in z where <tests of d>` for the space `z` being tried, as
+    /// the body of a function called with simple arguments (tic-tac-toe's
+    /// `marked_by(z, p) = any m in z where owner(m) == p`): the pieces of
+    /// the space are walked here, each bound to `slot` and costing a step,
+    /// as the `any` would.
+    AnyPiece { slot: u16, tests: Box<[Test]> },
 }
 
 impl Test {
     /// Whether it holds for the item whose index (a space, a piece) or
     /// value (a number) is `x`.
     #[inline(always)]
-    fn holds(self, r: &Run, x: i64) -> bool {
+    fn holds(&self, r: &mut Run, x: i64) -> bool {
         let z = x as u16;
         let line = |column: bool| {
             let table = if column { &r.g.geometry.cols } else { &r.g.geometry.rows };
             table.get(z as usize).copied().unwrap_or(NONE_INT)
         };
-        match self {
+        match *self {
             Test::Count(cmp, k) => cmp.holds(r.st.len.get(z as usize).map(|n| i64::from(*n)).unwrap_or(0), k),
             Test::Line { column, cmp, k } => cmp.holds(line(column), k),
             Test::LineIsLocal { column, slot } => {
@@ -134,8 +141,28 @@ impl Test {
                 let cell = i64::from(base) + (at(row) - 1) * cols + (at(col) - 1);
                 cmp.holds(r.st.len.get(cell as usize).map(|n| i64::from(*n)).unwrap_or(0), k)
             }
+            Test::AnyPiece { slot, ref tests } => any_piece(r, z, slot, tests),
         }
     }
+}
+
+/// `any d in z where <tests>`: the walk of `Items::Contents` and the
+/// `any` of `logic.rs`, with the tests read in place.
+#[inline(never)]
+fn any_piece(r: &mut Run, z: u16, slot: u16, tests: &[Test]) -> bool {
+    let mut p = r.st.head.get(z as usize).copied().unwrap_or(NIL);
+    while p != NIL {
+        let next = r.st.next.get(p as usize).copied().unwrap_or(NIL);
+        if !r.going() {
+            return false;
+        }
+        r.set_local(slot, Value::Piece(p));
+        if tests.iter().all(|t| t.holds(r, i64::from(p))) {
+            return true;
+        }
+        p = next;
+    }
+    false
 }
 
 /// What a walk asks of each item: bind it, then tell whether it is kept.
@@ -260,7 +287,10 @@ impl Compiler<'_> {
             return None;
         }
         match walked {
-            Walked::Spaces => self.space_test(slot, e),
+            Walked::Spaces => match self.m.expr(e).clone() {
+                Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.any_piece_of(slot, body)),
+                _ => self.space_test(slot, e),
+            },
             Walked::Pieces => self.piece_test(slot, e),
             Walked::Numbers { lo, hi } => self.number_test(slot, e, lo, hi),
         }
@@ -303,6 +333,20 @@ impl Compiler<'_> {
             Expr::Int(k) => Some((cmp, *a, *k)),
             _ => None,
         }
+    }
+
+    /// `any d in z where <tests of d>`, `z` being the space in `slot`.
+    fn any_piece_of(&mut self, slot: u16, e: ExprId) -> Option<Test> {
+        let Expr::Comp(Quantifier::Any, d, coll, Some(cond)) = *self.m.expr(e) else { return None };
+        let Expr::Contents(z) = *self.m.expr(coll) else { return None };
+        if self.local_slot(z) != Some(slot) {
+            return None;
+        }
+        let d = self.slot(d);
+        let mut parts = Vec::new();
+        self.conjuncts(cond, &mut parts);
+        let tests: Option<Vec<Test>> = parts.iter().map(|p| self.piece_test(d, *p)).collect();
+        Some(Test::AnyPiece { slot: d, tests: tests?.into() })
     }
 
     /// The frame slot of a local, or of the caller's local that a

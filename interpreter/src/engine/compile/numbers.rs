@@ -1,10 +1,10 @@
 //! Numbers: literals, counters, attributes, arithmetic, `count`, `sum`,
 //! `max`, `min`, positions on boards and `in_a_row`.
 
-use super::conds::{with_cond, ItemTest};
+use super::conds::{with_cond, ItemTest, Walked};
 use super::compiler::Compiler;
 use super::operands::{arith, slot_of, IntOp};
-use super::{BoolF, Index, IntF, NONE_INT};
+use super::{Index, IntF, NONE_INT};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::layout::Game;
 use crate::engine::run::Run;
@@ -142,8 +142,8 @@ impl Compiler<'_> {
                 })
             }
             Expr::InARow(slot, cell, cond) => {
-                let (cell, cond, slot) = (self.zone_req(cell), self.bool(cond), self.slot(slot));
-                Box::new(move |r| {
+                let (cell, slot) = (self.zone_req(cell), self.slot(slot));
+                with_cond!(self.cond(slot, Some(cond), Some(Walked::Spaces)), cond => Box::new(move |r| {
                     let z = cell.get(r);
                     if z == NIL {
                         return 0;
@@ -153,8 +153,8 @@ impl Compiler<'_> {
                         r.fail(ExecErrorKind::Type, format!("`in_a_row` needs a cell of a grid, found {}", r.g.label(found)), at);
                         return 0;
                     }
-                    in_a_row(r, z, slot, &cond)
-                })
+                    in_a_row(r, z, &cond)
+                }))
             }
             _ => self.mismatch(e),
         }
@@ -217,11 +217,8 @@ fn place_index(g: &Game, z: u16) -> i64 {
 }
 
 /// The longest straight run through cell `z` of cells where `cond` holds.
-fn in_a_row(r: &mut Run, z: u16, slot: u16, cond: &BoolF) -> i64 {
-    let holds = |r: &mut Run, x: u16| {
-        r.set_local(slot, Value::Zone(x));
-        cond(r)
-    };
+fn in_a_row(r: &mut Run, z: u16, cond: &impl ItemTest) -> i64 {
+    let holds = |r: &mut Run, x: u16| cond.holds(r, Value::Zone(x));
     if !holds(r, z) {
         return 0;
     }
