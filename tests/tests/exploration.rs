@@ -29,6 +29,29 @@ fn tic_tac_toe_has_5478_positions_of_which_958_are_final() {
     assert_eq!(r.depth, 9);
 }
 
+/// The memory target, an exact count (not a timing): the frontier
+/// stores each waiting state as its difference with the one before.
+#[test]
+fn tic_tac_toe_is_explored_in_at_most_100_bytes_a_state() {
+    let g = game(&["rulebooks/classic/tic-tac-toe.rules"], 2);
+    let r = explore(&g, &[], Budget { jobs: 1, ..Budget::default() });
+    assert!(r.exhausted);
+    assert!(r.bytes_per_state <= 100.0, "{} bytes per state", r.bytes_per_state);
+}
+
+/// A memory budget stops the exploration at the same state on any number
+/// of threads, and says so.
+#[test]
+fn a_memory_budget_stops_at_the_same_state_on_one_thread_and_on_two() {
+    let g = game(&["rulebooks/classic/connect-four.rules"], 2);
+    let budget = Budget { max_bytes: 2_000_000, ..Budget::default() };
+    let one = explore(&g, &[], Budget { jobs: 1, ..budget });
+    let two = explore(&g, &[], Budget { jobs: 2, ..budget });
+    assert!(one.stopped_by.as_deref().is_some_and(|s| s.contains("memory")), "{:?}", one.stopped_by);
+    assert_eq!((one.distinct, one.expanded, one.peak_bytes), (two.distinct, two.expanded, two.peak_bytes));
+    assert!(one.peak_bytes > 2_000_000, "the budget was passed when it stopped");
+}
+
 #[test]
 fn the_report_is_the_same_on_one_thread_and_on_three() {
     for (files, players, max_states) in [
@@ -42,7 +65,8 @@ fn the_report_is_the_same_on_one_thread_and_on_three() {
         let three = explore(&g, &[], Budget { jobs: 3, ..budget });
         let key = |r: &grimoire_interpreter::validate::explore::ExploreReport| {
             let findings: Vec<_> = r.findings.iter().map(|f| (f.code.clone(), f.message.clone(), serde_json::to_string(&f.counterexample).unwrap_or_default())).collect();
-            (r.distinct, r.expanded, r.terminal, r.depth, r.exhausted, r.wins_by_seat.clone(), r.stopped_by.clone(), findings)
+            // peak_bytes too: the memory budget must stop at the same state.
+            (r.distinct, r.expanded, r.terminal, r.depth, r.exhausted, r.wins_by_seat.clone(), r.stopped_by.clone(), r.peak_bytes, findings)
         };
         assert_eq!(key(&one), key(&three), "{files:?}");
     }

@@ -352,10 +352,12 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                 |c, i| expand(game, &base, &visited, &level, slice_start + i as usize, expand_children, room, c),
             );
             slice_start += slice_len;
-            // A chunk's buffers are freed once merged.
-            let mut waiting: usize = chunks.iter().map(Chunk::bytes_waiting).sum();
+            // The children of the whole slice count until the slice is
+            // merged: more than is held once a chunk is freed, but the same
+            // on any number of threads, so that the memory budget stops at
+            // the same state whatever the chunks were.
+            let waiting: usize = chunks.iter().map(Chunk::bytes_waiting).sum();
             for c in chunks {
-                let merged_after_this = waiting - c.bytes_waiting();
                 report.expanded += c.expanded;
                 report.terminal += c.terminal;
                 report.other_endings += c.other_endings;
@@ -409,7 +411,6 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                         report.stopped_by = Some(format!("the memory budget ({} bytes)", budget.max_bytes));
                     }
                 }
-                waiting = merged_after_this;
             }
         }
         level_done(visited.len().min(nodes.len()));
