@@ -40,6 +40,19 @@ enum Cmp {
 }
 
 impl Cmp {
+    /// The comparison a binary operator makes, if it is one.
+    fn of(op: &BinOp) -> Option<Cmp> {
+        Some(match op {
+            BinOp::Eq => Cmp::Eq,
+            BinOp::Ne => Cmp::Ne,
+            BinOp::Lt => Cmp::Lt,
+            BinOp::Le => Cmp::Le,
+            BinOp::Gt => Cmp::Gt,
+            BinOp::Ge => Cmp::Ge,
+            _ => return None,
+        })
+    }
+
     #[inline(always)]
     fn holds(self, x: i64, k: i64) -> bool {
         match self {
@@ -320,15 +333,7 @@ impl Compiler<'_> {
     /// `a <cmp> k` for a constant `k`.
     fn compared_with_constant(&self, e: ExprId) -> Option<(Cmp, ExprId, i64)> {
         let Expr::Bin(op, a, b) = self.m.expr(e) else { return None };
-        let cmp = match op {
-            BinOp::Eq => Cmp::Eq,
-            BinOp::Ne => Cmp::Ne,
-            BinOp::Lt => Cmp::Lt,
-            BinOp::Le => Cmp::Le,
-            BinOp::Gt => Cmp::Gt,
-            BinOp::Ge => Cmp::Ge,
-            _ => return None,
-        };
+        let cmp = Cmp::of(op)?;
         match self.m.expr(*b) {
             Expr::Int(k) => Some((cmp, *a, *k)),
             _ => None,
@@ -383,15 +388,7 @@ impl Compiler<'_> {
     /// `e` as a test of the space in `slot`, if it is one.
     fn space_test(&mut self, slot: u16, e: ExprId) -> Option<Test> {
         let Expr::Bin(op, a, b) = self.m.expr(e) else { return None };
-        let cmp = match op {
-            BinOp::Eq => Cmp::Eq,
-            BinOp::Ne => Cmp::Ne,
-            BinOp::Lt => Cmp::Lt,
-            BinOp::Le => Cmp::Le,
-            BinOp::Gt => Cmp::Gt,
-            BinOp::Ge => Cmp::Ge,
-            _ => return None,
-        };
+        let cmp = Cmp::of(op)?;
         let of_space = |x: ExprId| self.plain_local(x) == Some(slot);
         let constant = |x: ExprId| match self.m.expr(x) {
             Expr::Int(k) => Some(*k),
