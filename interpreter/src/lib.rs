@@ -17,6 +17,7 @@ pub mod log;
 pub mod parallel;
 pub mod scenario;
 pub mod validate;
+mod varint;
 
 use model::{FileId, Loc};
 

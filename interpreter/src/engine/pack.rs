@@ -19,12 +19,8 @@ impl Out<'_> {
     fn u8(&mut self, x: u8) {
         self.0.push(x);
     }
-    fn var(&mut self, mut x: u64) {
-        while x >= 0x80 {
-            self.0.push((x as u8) | 0x80);
-            x >>= 7;
-        }
-        self.0.push(x as u8);
+    fn var(&mut self, x: u64) {
+        crate::varint::put(self.0, x);
     }
     fn int(&mut self, x: i64) {
         self.var(((x << 1) ^ (x >> 63)) as u64);
@@ -90,15 +86,7 @@ impl In<'_> {
         Some(b)
     }
     fn var(&mut self) -> Option<u64> {
-        let mut x = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.u8()?;
-            x |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Some(x);
-            }
-        }
-        None
+        crate::varint::get(self.bytes, &mut self.at)
     }
     fn int(&mut self) -> Option<i64> {
         let z = self.var()?;

@@ -165,6 +165,9 @@ struct Node {
 
 const ROOT: u32 = u32::MAX;
 
+/// The message of V900 when a state of the frontier cannot be read back.
+const UNREADABLE: &str = "internal: a packed state could not be read back";
+
 /// The states of one level, packed, in order.
 #[derive(Default)]
 struct Level {
@@ -398,7 +401,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                         parent = (nodes.len() - 1) as u32;
                     }
                     let Some(bytes) = reading.get(&c.waiting, child) else {
-                        report.findings.push(finding(game, rulebook, &nodes, parent, &[], "V900", "internal: a packed state could not be read back".into(), None));
+                        report.findings.push(finding(game, rulebook, &nodes, parent, &[], "V900", UNREADABLE.into(), None));
                         continue;
                     };
                     next.states.push(bytes);
@@ -476,7 +479,7 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
         None => false,
     };
     if !unpacked {
-        c.problems.push(Problem { node: id, path: Vec::new(), code: "V900".into(), message: "internal: a packed state could not be read back".into(), at: None });
+        c.problems.push(Problem { node: id, path: Vec::new(), code: "V900".into(), message: UNREADABLE.into(), at: None });
         return;
     }
     c.expanded += 1;

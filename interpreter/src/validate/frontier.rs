@@ -17,6 +17,8 @@
 //! - kind 2, ends kept (another length): varints (prefix kept, suffix
 //!   kept), then the bytes in between.
 
+use crate::varint::{self, put as var};
+
 /// How often a state is stored whole.
 const KEY_EVERY: usize = 32;
 
@@ -194,14 +196,6 @@ fn patch(out: &mut Vec<u8>, old: &[u8], new: &[u8]) {
     }
 }
 
-/// A LEB128 varint, as in `engine/pack.rs`.
-fn var(out: &mut Vec<u8>, mut x: u64) {
-    while x >= 0x80 {
-        out.push((x as u8) | 0x80);
-        x >>= 7;
-    }
-    out.push(x as u8);
-}
 
 struct Input<'a> {
     bytes: &'a [u8],
@@ -210,16 +204,7 @@ struct Input<'a> {
 
 impl<'a> Input<'a> {
     fn var(&mut self) -> Option<u64> {
-        let mut x = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = *self.bytes.get(self.at)?;
-            self.at += 1;
-            x |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Some(x);
-            }
-        }
-        None
+        varint::get(self.bytes, &mut self.at)
     }
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let s = self.bytes.get(self.at..self.at.checked_add(n)?)?;
