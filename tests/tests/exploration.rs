@@ -4,9 +4,10 @@
 //! not depend on the number of threads.
 
 use grimoire_interpreter::engine::{Game, State};
+use grimoire_interpreter::validate::cycles;
 use grimoire_interpreter::validate::explore::{explore, Budget};
 use grimoire_interpreter::{compile, Source};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -140,5 +141,61 @@ fn states_merged_by_their_canonical_form_lead_to_the_same_games() {
         let g = game(files, *players);
         let merges = merged_states_have_the_same_future(&g, *budget);
         assert!(merges > 0, "{files:?}: the test met no state twice, so it checked nothing");
+    }
+}
+
+/// A race where a pawn steps 1 or 2: the same position is reached after
+/// different numbers of moves, so the explorer's levels do not prove that
+/// every game ends, and the longest game (9 moves, every step a 1) is
+/// longer than the deepest level.
+const RACE_OF_ONES_AND_TWOS: &str = r#"
+rulebook steps { players 2..2 }
+piece pawn per_player 1
+spacetype plain
+track lane { 1..6: plain }
+setup { for p in players { move pawn[p] to space(lane, 1) } }
+round turn {
+  for p in players {
+    choose step from [1, 2] by p
+    move pawn[p] to space(lane, min(6, pos(pawn[p]) + step))
+  }
+}
+trigger arrival on arrive(k: pawn, s) when index(s) == 6 { win owner(k) }
+"#;
+
+/// Every state reachable from the start, by canonical fingerprint.
+fn all_states(g: &Game) -> HashSet<u64> {
+    let root = g.start_exploring().expect("starts");
+    let mut seen = HashSet::from([g.canonical_fingerprint(&root)]);
+    let mut queue = std::collections::VecDeque::from([root]);
+    while let Some(st) = queue.pop_front() {
+        let Some((_, options)) = g.choices(&st) else { continue };
+        for i in 0..options.len() {
+            let mut child = st.clone();
+            if g.apply(&mut child, i).is_ok() && seen.insert(g.canonical_fingerprint(&child)) {
+                queue.push_back(child);
+            }
+        }
+    }
+    seen
+}
+
+/// When every step leads one level down the explorer takes the deepest level
+/// as the longest game instead of walking the states again: it must be what
+/// the depth-first walk finds, and the walk must still run when a step
+/// skips a level.
+#[test]
+fn the_longest_game_is_the_depth_first_walks_whether_or_not_the_levels_prove_it() {
+    let race = compile(&[Source { name: "steps.rules".into(), text: RACE_OF_ONES_AND_TWOS.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let race = Game::new(Arc::new(race), 2, &[]).expect("two players");
+    for (name, g, longest) in [("tic-tac-toe", game(&["rulebooks/classic/tic-tac-toe.rules"], 2), 9), ("the race", race, 9)] {
+        let r = explore(&g, &[], Budget::default());
+        assert!(r.exhausted && r.findings.is_empty(), "{name}: {}", r.verdict());
+        let walked = cycles::find(&g, &[], &all_states(&g), 100_000, usize::MAX);
+        assert_eq!(walked.longest, Some(longest), "{name}");
+        assert_eq!(r.longest, walked.longest, "{name}");
+        if name == "the race" {
+            assert!(r.depth < longest, "the race's levels ({}) must not already show its longest game", r.depth);
+        }
     }
 }

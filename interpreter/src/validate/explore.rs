@@ -227,6 +227,10 @@ struct Chunk {
     reading: Reader,
     /// A child's packed state before it is stored.
     packed: Vec<u8>,
+    /// Fingerprints of the children that were visited already: each is a
+    /// step to a state of the level being built (fine) or of an earlier
+    /// one (the levels do not prove the absence of loops).
+    hits: Vec<u64>,
     problems: Vec<Problem>,
     /// Branch runs of the options applied.
     branches: Vec<u32>,
@@ -309,6 +313,14 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     // Combinations of decisions tried in joint steps: what the walk that
     // looks for endless games may spend inside blocks.
     let mut joint_work = 0usize;
+    // Every step taken so far went from a level to the next: then the
+    // explored graph has no loop, and its longest path ends at the deepest
+    // level, so the depth-first walk that looks for loops is not needed.
+    // Tracked with the fingerprints of the level being built (counted in
+    // the memory budget), dropped once a step goes elsewhere.
+    let mut layered = true;
+    let mut next_fps = Visited::default();
+    let mut deepest = 0u32;
     while !level.ids.is_empty() {
         report.depth = depth;
         let expand_children = depth < budget.max_depth;
@@ -349,6 +361,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     waiting: Frontier::default(),
                     reading: Reader::default(),
                     packed: Vec::new(),
+                    hits: Vec::new(),
                     problems: Vec::new(),
                     branches: vec![0; game.sites().len()],
                 },
@@ -382,14 +395,29 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                         report.stopped_by = Some(why.clone());
                     }
                 }
+                if layered && !c.hits.iter().all(|fp| next_fps.contains(fp)) {
+                    layered = false;
+                    next_fps = Visited::default();
+                }
                 let mut path_start = 0;
                 let mut reading = Reader::default();
                 for (child, (parent, path_end, fp)) in c.children.into_iter().enumerate() {
                     let path = c.paths.get(path_start as usize..path_end as usize).unwrap_or(&[]);
                     path_start = path_end;
-                    if report.stopped_by.is_some() || !visited.insert(fp) {
+                    if report.stopped_by.is_some() {
                         continue;
                     }
+                    if !visited.insert(fp) {
+                        if layered && !next_fps.contains(&fp) {
+                            layered = false;
+                            next_fps = Visited::default();
+                        }
+                        continue;
+                    }
+                    if layered {
+                        next_fps.insert(fp);
+                    }
+                    deepest = depth + 1;
                     if visited.len() > budget.max_states {
                         report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
                         continue;
@@ -408,7 +436,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     next.ids.push((nodes.len() - 1) as u32);
                     // Checked at every state, so that where the budget stops the
                     // exploration does not depend on how the level was cut up.
-                    let held = memory(&visited, nodes.capacity()) + level.bytes_held() + next.bytes_held() + waiting;
+                    let held = memory(&visited, nodes.capacity()) + next_fps.capacity() * 9 + level.bytes_held() + next.bytes_held() + waiting;
                     report.peak_bytes = report.peak_bytes.max(held);
                     if held > budget.max_bytes {
                         report.stopped_by = Some(format!("the memory budget ({} bytes)", budget.max_bytes));
@@ -421,6 +449,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
             break;
         }
         level = next;
+        next_fps.clear();
         depth += 1;
     }
     if cut && report.stopped_by.is_none() {
@@ -428,9 +457,12 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     }
     report.distinct = visited.len().min(nodes.len());
     report.exhausted = report.stopped_by.is_none();
-    // Does every game end? A depth-first walk of the same states (as long
-    // as the walk that found them: not after an interruption).
-    if !report.interrupted {
+    // Does every game end? When every step went one level down, the levels
+    // prove it; otherwise a depth-first walk of the same states looks for a
+    // loop (as long as the walk that found them: not after an interruption).
+    if layered && !report.interrupted {
+        report.longest = Some(deepest);
+    } else if !report.interrupted {
         let cycles = super::cycles::find(game, rulebook, &visited, budget.max_states.min(MAX_JOINT_TRIES), joint_work.saturating_add(visited.len()));
         report.longest = cycles.longest;
         if cycles.gave_up && report.stopped_by.is_none() {
@@ -453,7 +485,7 @@ impl Chunk {
     /// What the children waiting in this chunk hold, by length (which does
     /// not depend on how a slice was cut up between threads).
     fn bytes_waiting(&self) -> usize {
-        self.waiting.bytes_used() + self.children.len() * std::mem::size_of::<(u32, u32, u64)>() + self.paths.len() * 4
+        self.waiting.bytes_used() + self.children.len() * std::mem::size_of::<(u32, u32, u64)>() + self.paths.len() * 4 + self.hits.len() * 8
     }
 }
 
@@ -561,6 +593,7 @@ fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &m
     }
     let fp = game.canonical_fingerprint(&c.child);
     if visited.contains(&fp) {
+        c.hits.push(fp);
         return;
     }
     if path.len() > 1 && c.children.len() - room.first >= room.new {
