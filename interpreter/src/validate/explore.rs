@@ -231,6 +231,12 @@ struct Chunk {
     /// step to a state of the level being built (fine) or of an earlier
     /// one (the levels do not prove the absence of loops).
     hits: Vec<u64>,
+    /// Fingerprints of the children of the current block kept so far: a
+    /// child met again in the same block (siblings' moves in another
+    /// order) is not packed a second time. Blocks do not depend on the
+    /// number of threads, so neither do the children kept. Not counted in
+    /// the memory budget: at most a block's children, freed block by block.
+    in_block: Visited,
     problems: Vec<Problem>,
     /// Branch runs of the options applied.
     branches: Vec<u32>,
@@ -340,9 +346,9 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
             let slice_len = (level.ids.len() - slice_start).min(SLICE);
             // The children one state may add before the budget is full.
             let room = Room { new: budget.max_states.saturating_sub(visited.len()).saturating_add(1), tries: budget.max_states.min(MAX_JOINT_TRIES), budget: budget.max_states, first: 0 };
-            let n = u32::try_from(slice_len).unwrap_or(u32::MAX);
+            let blocks = u32::try_from(slice_len.div_ceil(BLOCK)).unwrap_or(u32::MAX);
             let chunks = in_chunks(
-                n,
+                blocks,
                 jobs,
                 || Chunk {
                     state: root.clone(),
@@ -362,10 +368,17 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     reading: Reader::default(),
                     packed: Vec::new(),
                     hits: Vec::new(),
+                    in_block: Visited::default(),
                     problems: Vec::new(),
                     branches: vec![0; game.sites().len()],
                 },
-                |c, i| expand(game, &base, &visited, &level, slice_start + i as usize, expand_children, room, c),
+                |c, b| {
+                    c.in_block.clear();
+                    let first = slice_start + b as usize * BLOCK;
+                    for i in first..(first + BLOCK).min(slice_start + slice_len) {
+                        expand(game, &base, &visited, &level, i, expand_children, room, c);
+                    }
+                },
             );
             slice_start += slice_len;
             // The children of the whole slice count until the slice is
@@ -496,6 +509,12 @@ impl Chunk {
 /// in the states per second of connect four, on one thread or two.
 const SLICE: usize = 1024;
 
+/// States of a slice expanded as one unit by one thread: the children met
+/// twice within a block are packed once. 64 consecutive states of a level
+/// are mostly cousins, whose children meet when moves are played in
+/// another order.
+const BLOCK: usize = 64;
+
 /// The bytes the visited set and the table of parents hold.
 fn memory(visited: &Visited, nodes: usize) -> usize {
     // A set of u64 keeps one control byte per slot beside the key.
@@ -596,6 +615,10 @@ fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &m
         c.hits.push(fp);
         return;
     }
+    if c.in_block.contains(&fp) {
+        // A child of this level already: merging would drop it.
+        return;
+    }
     if path.len() > 1 && c.children.len() - room.first >= room.new {
         c.over_budget = Some(format!("the state budget ({} states), in a `simultaneous` step", room.budget));
         return;
@@ -605,6 +628,7 @@ fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &m
     c.waiting.push(&c.packed);
     c.paths.extend_from_slice(path);
     c.children.push((id, c.paths.len() as u32, fp));
+    c.in_block.insert(fp);
 }
 
 /// The rest of a joint step, from `inside` (reached from state `id` by
