@@ -263,15 +263,25 @@ impl Compiler<'_> {
         let Some(e) = e else { return Cond::Plain(Plain { slot, cond: None }) };
         let mut parts = Vec::new();
         self.conjuncts(e, &mut parts);
+        // `where true` (and `true` in an `and` chain) tests nothing.
+        parts.retain(|p| !matches!(self.m.expr(*p), Expr::Bool(true)));
+        if parts.is_empty() {
+            return Cond::Plain(Plain { slot, cond: None });
+        }
         let mut tests = Vec::new();
         if let Some(walked) = walked {
             while let Some(t) = parts.get(tests.len()).copied().and_then(|p| self.test(slot, p, walked)) {
                 tests.push(t);
             }
         }
-        if tests.is_empty() {
+        if let ([], [only]) = (&tests[..], &parts[..]) {
             // Nothing read in place: the condition as it always was.
-            return Cond::Plain(Plain { slot, cond: Some(self.bool(e)) });
+            let only = *only;
+            return Cond::Plain(Plain { slot, cond: Some(self.bool(only)) });
+        }
+        if tests.is_empty() {
+            let all: Vec<BoolF> = parts.iter().map(|p| self.bool(*p)).collect();
+            return Cond::Plain(Plain { slot, cond: Some(Box::new(move |r| all.iter().all(|f| f(r)))) });
         }
         let rest: Vec<BoolF> = parts.get(tests.len()..).unwrap_or_default().iter().map(|p| self.bool(*p)).collect();
         let rest: Option<BoolF> = match rest.len() {
@@ -356,7 +366,7 @@ impl Compiler<'_> {
 
     /// The frame slot of a local, or of the caller's local that a
     /// parameter of an inlined function stands for.
-    fn local_slot(&mut self, e: ExprId) -> Option<u16> {
+    pub(crate) fn local_slot(&mut self, e: ExprId) -> Option<u16> {
         match self.argument(e) {
             Some(arg) => self.in_caller(arg, |c, a| c.local_slot(a)),
             None => self.plain_local(e),

@@ -37,24 +37,33 @@ impl Compiler<'_> {
                 })
             }
             Expr::Attr(x, a) => {
-                let v = self.val(x);
                 let by_variant: Vec<Option<i64>> = self.m.variants.iter().map(|var| var.attrs.iter().find(|(n, _)| *n == a).map(|(_, x)| *x)).collect();
+                // The attribute of each piece, through its variant: one
+                // lookup instead of two.
+                let by_piece: Vec<Option<i64>> = g.inst_variant.iter().map(|v| v.and_then(|v| by_variant.get(v.idx()).copied().flatten())).collect();
                 let name = self.m.attrs.get(a as usize).cloned().unwrap_or_default();
+                let lookup = move |r: &mut Run, val: Value| match val {
+                    Value::Piece(p) => match by_piece.get(p as usize) {
+                        Some(Some(x)) => *x,
+                        _ => no_attribute(r, val, &name, at),
+                    },
+                    Value::Variant(v) => match by_variant.get(VariantId(v).idx()) {
+                        Some(Some(x)) => *x,
+                        _ => no_attribute(r, val, &name, at),
+                    },
+                    _ => no_attribute(r, val, &name, at),
+                };
+                // Of a local (the usual `x.attr`): read in place.
+                if let Some(slot) = self.local_slot(x) {
+                    return Box::new(move |r| {
+                        let val = r.local(slot);
+                        lookup(r, val)
+                    });
+                }
+                let v = self.val(x);
                 Box::new(move |r| {
                     let val = v(r);
-                    let variant = match val {
-                        Value::Piece(p) => r.g.inst_variant.get(p as usize).copied().flatten(),
-                        Value::Variant(v) => Some(VariantId(v)),
-                        _ => None,
-                    };
-                    match variant.and_then(|v| by_variant.get(v.idx()).copied().flatten()) {
-                        Some(x) => x,
-                        None => {
-                            let msg = format!("{} has no attribute `{name}`", r.g.label(val));
-                            r.fail(ExecErrorKind::Type, msg, at);
-                            0
-                        }
-                    }
+                    lookup(r, val)
                 })
             }
             Expr::Bin(op, a, b) => {
@@ -214,6 +223,15 @@ fn place_index(g: &Game, z: u16) -> i64 {
         Some(p) => i64::from(p.index) + 1,
         None => NONE_INT,
     }
+}
+
+/// The error of an attribute read on a value without it.
+#[cold]
+#[inline(never)]
+fn no_attribute(r: &mut Run, val: Value, name: &str, at: Loc) -> i64 {
+    let msg = format!("{} has no attribute `{name}`", r.g.label(val));
+    r.fail(ExecErrorKind::Type, msg, at);
+    0
 }
 
 /// The longest straight run through cell `z` of cells where `cond` holds.

@@ -1,0 +1,70 @@
+//! The engine's shortcuts give what the general code gives: an attribute
+//! read of a local piece, of a variant and of another expression (and the
+//! error when there is none), and `where true` conditions, which test
+//! nothing.
+
+use grimoire_interpreter::engine::{ExecError, Game, State};
+use grimoire_interpreter::{compile, Source};
+use std::sync::Arc;
+
+fn run(text: &str) -> (Game, Result<State, ExecError>) {
+    let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:#?}"));
+    let game = Game::new(Arc::new(model), 2, &[]).expect("valid player count");
+    let st = game.start(1);
+    (game, st)
+}
+
+fn value(game: &Game, st: &State, name: &str) -> String {
+    let prefix = format!("{name} = ");
+    game.observe(st, 0).values.iter().find_map(|v| v.strip_prefix(prefix.as_str()).map(str::to_owned)).unwrap_or_else(|| panic!("no value {name}"))
+}
+
+const CARDS: &str = r#"rulebook a { players 2..2 }
+card c 3 {
+  one "one" v=1 w=10
+  two "two" v=2 w=20
+  three "three" v=3
+}
+zone deck of c
+zone hand of c
+counter a 0..1000 = 0
+counter b 0..1000 = 0
+counter k 0..1000 = 0
+counter n 0..1000 = 0
+fn value_of(x: c) = x.v
+"#;
+
+#[test]
+fn attributes_of_locals_variants_and_expressions() {
+    let text = format!(
+        "{CARDS}setup {{
+  move all of box to deck
+  for x in pieces(c) {{ a += x.v  b += value_of(x) }}
+  k = (first x in deck where x.v == 2).w + two.v
+  n = count x in deck where true
+  n += count x in deck where true and x.v > 1
+  n += count x in deck where x.v > 1 and true
+}}
+round turn {{ draw }}"
+    );
+    let (g, st) = run(&text);
+    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
+    assert_eq!(value(&g, &st, "a"), "6");
+    assert_eq!(value(&g, &st, "b"), "6");
+    assert_eq!(value(&g, &st, "k"), "22");
+    assert_eq!(value(&g, &st, "n"), "7");
+}
+
+#[test]
+fn a_missing_attribute_is_an_error_on_every_path() {
+    for read in ["for x in pieces(c) { a += x.w }", "a = (first x in deck where x.v == 3).w", "a = three.w"] {
+        let text = format!("{CARDS}setup {{\n  move all of box to deck\n  {read}\n}}\nround turn {{ draw }}");
+        match run(&text).1 {
+            Ok(_) => panic!("`{read}` should fail"),
+            Err(e) => {
+                assert_eq!(e.kind.code(), "R0008", "{read}: {}", e.message);
+                assert!(e.message.contains("has no attribute `w`"), "{read}: {}", e.message);
+            }
+        }
+    }
+}
