@@ -195,6 +195,7 @@ impl Game {
     }
 
     #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
+    #[inline(always)]
     fn exec(&self, r: &mut Run, frame: Frame, index: usize, pc: u32, op: &Op, at: Loc) {
         match op {
             Op::Let(slot, v) => {
@@ -733,11 +734,17 @@ impl Game {
     #[allow(clippy::too_many_arguments, reason = "a frame has this many parts")]
     fn push_proc(&self, st: &mut State, proc: ProcId, args: &[Value], actor: u8, depth: u8, phase: bool, end: bool) -> u32 {
         let locals = self.program.procs[proc.idx()].locals as usize;
-        let base = st.stack.len() as u32;
-        st.stack.extend_from_slice(args);
-        st.stack.resize(base as usize + locals.max(args.len()), Value::None);
-        st.frames.push(Frame { proc, pc: 0, base, actor, depth, phase, end });
-        base
+        let base = st.stack.len();
+        // The arguments, then `none` in the other locals: written one by
+        // one (a call has a few), without a `memcpy` call.
+        st.stack.resize(base + locals.max(args.len()), Value::None);
+        if let Some(window) = st.stack.get_mut(base..base + args.len()) {
+            for (x, a) in window.iter_mut().zip(args) {
+                *x = *a;
+            }
+        }
+        st.frames.push(Frame { proc, pc: 0, base: base as u32, actor, depth, phase, end });
+        base as u32
     }
 
     /// Call a procedure, applying the exceptions that hold: those another
