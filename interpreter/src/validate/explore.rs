@@ -237,6 +237,8 @@ struct Chunk {
     /// number of threads, so neither do the children kept. Not counted in
     /// the memory budget: at most a block's children, freed block by block.
     in_block: Visited,
+    /// Buffers for the states inside a `simultaneous` block, reused.
+    spare: Vec<State>,
     problems: Vec<Problem>,
     /// Branch runs of the options applied.
     branches: Vec<u32>,
@@ -369,6 +371,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     packed: Vec::new(),
                     hits: Vec::new(),
                     in_block: Visited::default(),
+                    spare: Vec::new(),
                     problems: Vec::new(),
                     branches: vec![0; game.sites().len()],
                 },
@@ -571,8 +574,7 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
         if c.child.inside_joint_decision() {
             // The first decision of a `simultaneous` block: the step goes on
             // until every player has decided.
-            let inside = c.child.clone();
-            joint(game, base, visited, id, &mut vec![choice as u32], &inside, room, c);
+            joint(game, base, visited, id, &mut vec![choice as u32], room, c);
             continue;
         }
         keep(game, visited, id, &[choice as u32], room, c);
@@ -636,27 +638,35 @@ fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &m
 /// still to decide can decide, each way one child. The states in between
 /// are checked (invariants, rule errors) but never kept.
 #[allow(clippy::too_many_arguments, reason = "a step of the expansion, with its context")]
-fn joint(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &mut Vec<u32>, inside: &State, room: Room, c: &mut Chunk) {
-    let mut here = inside.clone();
-    if let Some(v) = invariants::check(game, &mut here, base) {
+fn joint(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &mut Vec<u32>, room: Room, c: &mut Chunk) {
+    // `c.child` is the state inside the block: copied into a spare buffer
+    // (one per decision of the block still being tried), since `c.child`
+    // is where each option is applied next.
+    let mut here = c.spare.pop().unwrap_or_else(|| c.child.clone());
+    here.clone_from(&c.child);
+    joint_from(game, base, visited, id, path, &mut here, room, c);
+    c.spare.push(here);
+}
+
+/// [`joint`], from the state `here`.
+#[allow(clippy::too_many_arguments, reason = "a step of the expansion, with its context")]
+fn joint_from(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &mut Vec<u32>, here: &mut State, room: Room, c: &mut Chunk) {
+    if let Some(v) = invariants::check(game, here, base) {
         c.problems.push(Problem { node: id, path: path.clone(), code: v.code.into(), message: v.message, at: v.at });
         return;
     }
-    let Some((_, options)) = game.choices(&here) else { return };
+    let Some((_, options)) = game.choices(here) else { return };
     for choice in 0..options.len() {
         if c.over_budget.is_some() {
             return;
         }
-        c.child.clone_from(&here);
+        c.child.clone_from(here);
         let applied = game.apply(&mut c.child, choice);
         add(&mut c.branches, &c.child.branches);
         path.push(choice as u32);
         match applied {
             Err(e) => c.problems.push(Problem { node: id, path: path.clone(), code: e.kind.code().into(), message: e.message, at: e.at }),
-            Ok(_) if c.child.inside_joint_decision() => {
-                let deeper = c.child.clone();
-                joint(game, base, visited, id, path, &deeper, room, c);
-            }
+            Ok(_) if c.child.inside_joint_decision() => joint(game, base, visited, id, path, room, c),
             Ok(_) => keep(game, visited, id, path, room, c),
         }
         path.pop();
