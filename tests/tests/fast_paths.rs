@@ -68,3 +68,41 @@ fn a_missing_attribute_is_an_error_on_every_path() {
         }
     }
 }
+
+/// Values given to `let`, assignments, a rule's arguments and the items of
+/// a list are read in place or through their typed code: `none` stays
+/// `none` in every form.
+#[test]
+fn values_of_every_form_in_lets_arguments_and_lists() {
+    let text = r#"rulebook a { players 2..2 }
+piece p 2
+zone a of p
+zone b of p
+counter n 0..100000 = 0
+var v : piece
+rule tally(x: piece, k: int, z: zone, q: player, t: bool) {
+  if x == none { n += 1 }
+  if k == 2 { n += 10 }
+  if z == a { n += 100 }
+  if q == none { n += 1000 }
+  if t { n += 10000 }
+}
+setup {
+  move all of box to a
+  let x = top(b)
+  let k = count(a)
+  let z = zone_of(top(a))
+  let q = owner(top(a))
+  let t = count(a) > 1
+  do tally(x, k, z, q, t)
+  do tally(top(b), count(a), zone_of(top(a)), owner(top(a)), count(a) > 1)
+  v = top(b)
+  if v == none { n += 20000 }
+  v = top(a)
+  for y in [top(b), top(a), none] { if y == none { n += 3 } }
+}
+round turn { draw }"#;
+    let (g, st) = run(text);
+    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
+    assert_eq!(value(&g, &st, "n"), "42228");
+}

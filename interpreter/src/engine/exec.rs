@@ -199,7 +199,7 @@ impl Game {
     fn exec(&self, r: &mut Run, frame: Frame, index: usize, pc: u32, op: &Op, at: Loc) {
         match op {
             Op::Let(slot, v) => {
-                let x = v(r);
+                let x = v.get(r);
                 r.set_local(*slot, x);
             }
             Op::Assign(target, op, v) => self.assign(r, target, *op, v, at),
@@ -382,7 +382,7 @@ impl Game {
                 let mut vals = [Value::None; 8];
                 let n = args.len().min(8);
                 for (i, a) in args.iter().take(8).enumerate() {
-                    vals[i] = a(r);
+                    vals[i] = a.get(r);
                 }
                 if r.err.is_none() {
                     self.call(r, *p, &vals[..n], frame.actor, frame.depth);
@@ -445,8 +445,8 @@ impl Game {
         }
     }
 
-    fn assign(&self, r: &mut Run, target: &Target, op: AssignOp, v: &super::compile::ValF, at: Loc) {
-        let value = v(r);
+    fn assign(&self, r: &mut Run, target: &Target, op: AssignOp, v: &super::compile::ValOp, at: Loc) {
+        let value = v.get(r);
         if r.err.is_some() {
             return;
         }

@@ -5,7 +5,8 @@
 use super::conds::{with_cond, ItemTest};
 use super::compiler::{Compiler, Native};
 use super::items::Items;
-use super::{BoolF, CollF, ValF, Visit};
+use super::operands::ValOp;
+use super::{BoolF, CollF, Visit};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::run::Run;
 use crate::engine::state::NIL;
@@ -48,10 +49,10 @@ impl Compiler<'_> {
                 Box::new(move |r, visit| items.walk_dyn(r, visit))
             }
             Expr::List(items) => {
-                let items: Vec<ValF> = items.iter().map(|i| self.val(*i)).collect();
+                let items: Vec<ValOp> = items.iter().map(|i| self.val_op(*i)).collect();
                 Box::new(move |r, visit| {
                     items.iter().all(|f| {
-                        let v = f(r);
+                        let v = f.get(r);
                         r.going() && visit(r, v)
                     })
                 })

@@ -4,7 +4,7 @@
 //! `logic.rs`, `things.rs` (zones, pieces, players and other values) and
 //! `collections.rs`; `operands.rs` holds the operands read in place.
 
-use super::operands::{Fallback, IdKind, IdOp, IntOp};
+use super::operands::{Fallback, IdKind, IdOp, IntOp, ValOp};
 use super::{BoolF, CollF, IdF, Index, IntF, ValF, NONE_INT, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::layout::Game;
@@ -416,6 +416,33 @@ impl<'c> Compiler<'c> {
                     Value::None
                 })
             }
+        }
+    }
+
+    /// Any value, as an operand: what [`Compiler::val`] gives, without the
+    /// closure that turns a typed result into a value.
+    pub(crate) fn val_op(&mut self, e: ExprId) -> ValOp {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.val_op(a));
+        }
+        match self.m.expr(e) {
+            Expr::Local(s) => return ValOp::Local(self.slot(*s)),
+            Expr::None => return ValOp::Const(Value::None),
+            Expr::Int(i) if *i != NONE_INT => return ValOp::Const(Value::Int(*i)),
+            Expr::Bool(b) => return ValOp::Const(Value::Bool(*b)),
+            Expr::Variant(v) => return ValOp::Const(Value::Variant(v.0)),
+            Expr::Face(f) => return ValOp::Const(Value::Face(f.0)),
+            Expr::Dir(d) => return ValOp::Const(Value::Dir(*d)),
+            Expr::CallFn(..) => return ValOp::Dyn(self.val(e)),
+            _ => {}
+        }
+        match self.native(e) {
+            Native::Int => ValOp::Int(self.int_native(e)),
+            Native::Bool => ValOp::Bool(self.bool_native(e)),
+            Native::Zone => ValOp::Zone(self.zone_native(e)),
+            Native::Piece => ValOp::Piece(self.piece_native(e)),
+            Native::Player => ValOp::Player(self.player_native(e)),
+            Native::Val | Native::Coll => ValOp::Dyn(self.val(e)),
         }
     }
 

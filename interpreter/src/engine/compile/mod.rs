@@ -38,7 +38,7 @@ use grimoire_grammar::ast::AssignOp;
 pub(crate) use compiler::Compiler;
 pub(crate) use conds::{with_cond, Cond, ItemTest};
 pub(crate) use items::Items;
-pub(crate) use operands::{arith, resolve_slot, IdOp, IntOp};
+pub(crate) use operands::{arith, resolve_slot, IdOp, IntOp, ValOp};
 pub(crate) use stmt::compile_program;
 
 /// Integer `none` (an empty `max`, the position of a piece off the board).
@@ -161,9 +161,9 @@ pub(crate) enum Audience {
 /// One operation of a procedure.
 pub(crate) enum Op {
     /// `let` or `x = e` on a local.
-    Let(u16, ValF),
+    Let(u16, ValOp),
     /// Assignment to a var or counter (or `+=` on a local).
-    Assign(Target, AssignOp, ValF),
+    Assign(Target, AssignOp, ValOp),
     /// Move one piece to the back of a zone, or the front.
     MovePiece { piece: IdOp, to: IdOp, bottom: bool },
     /// Move the top piece of a zone.
@@ -210,7 +210,7 @@ pub(crate) enum Op {
     /// the branch site of each arm, then of the default.
     Match { value: ValF, arms: Vec<(Vec<MatchKey>, u32)>, default: u32, sites: Vec<u32> },
     /// Run a rule or phase, with its exceptions.
-    Call(ProcId, Vec<ValF>),
+    Call(ProcId, Vec<ValOp>),
     /// Run the rule an exception changes, as written.
     Proceed(ProcId),
     /// Start an `as` block: save the actor in a hidden slot and set it.

@@ -3,7 +3,7 @@
 //! closure; the rest keep their closure. Also the arithmetic of the language
 //! and the slots of per-player and per-piece vars and counters.
 
-use super::{IdF, Index, IntF, NONE_INT, NO_PLAYER};
+use super::{BoolF, IdF, Index, IntF, ValF, NONE_INT, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::run::Run;
 use crate::engine::state::NIL;
@@ -153,6 +153,53 @@ impl IntOp {
                 let x = f(r);
                 r.need_int(x, *at)
             }
+        }
+    }
+}
+
+/// A value operand: a constant or a local is read in place, and an
+/// expression of a fixed type is its typed closure, turned into a value
+/// here (as `Compiler::val` would in a closure around it): one call fewer.
+pub(crate) enum ValOp {
+    Const(Value),
+    Local(u16),
+    Int(IntF),
+    Bool(BoolF),
+    Zone(IdF),
+    Piece(IdF),
+    Player(IdF),
+    /// Any other expression.
+    Dyn(ValF),
+}
+
+impl ValOp {
+    #[inline(always)]
+    pub(crate) fn get(&self, r: &mut Run) -> Value {
+        match self {
+            ValOp::Const(v) => *v,
+            ValOp::Local(s) => r.local(*s),
+            ValOp::Int(f) => match f(r) {
+                NONE_INT => Value::None,
+                i => Value::Int(i),
+            },
+            ValOp::Bool(f) => Value::Bool(f(r)),
+            ValOp::Zone(f) => match f(r) {
+                NIL => Value::None,
+                z => Value::Zone(z),
+            },
+            ValOp::Piece(f) => match f(r) {
+                NIL => Value::None,
+                p => Value::Piece(p),
+            },
+            ValOp::Player(f) => {
+                let p = f(r);
+                if p == u16::from(NO_PLAYER) {
+                    Value::None
+                } else {
+                    Value::Player(p as u8)
+                }
+            }
+            ValOp::Dyn(f) => f(r),
         }
     }
 }

@@ -143,7 +143,7 @@ impl Emit<'_, '_> {
         let at = node.at;
         match node.stmt.clone() {
             Stmt::Let(slot, e) => {
-                let v = self.c.val(e);
+                let v = self.c.val_op(e);
                 let slot = self.c.slot(slot);
                 self.uses(&[e]);
                 self.sets(&[slot]);
@@ -158,7 +158,7 @@ impl Emit<'_, '_> {
                         Target::Counter(self.c.g.counter_base[c.idx()], self.c.index(idx, def.per_piece), def.lo, def.hi, c)
                     }
                 };
-                let value = self.c.val(e);
+                let value = self.c.val_op(e);
                 self.uses(&[e]);
                 match (&target, lv) {
                     (Target::Local(s), _) => {
@@ -350,7 +350,7 @@ impl Emit<'_, '_> {
             }
             Stmt::Call(p, args) => {
                 self.uses(&args);
-                let args = args.iter().map(|a| self.c.val(*a)).collect();
+                let args = args.iter().map(|a| self.c.val_op(*a)).collect();
                 self.emit(Op::Call(p, args), at);
             }
             Stmt::Proceed(p) => {
