@@ -366,7 +366,7 @@ impl Game {
                 }
             }
             Op::Match { value, arms, default, sites } => {
-                let v = value(r);
+                let v = value.get(r);
                 let arm = arms.iter().position(|(keys, _)| {
                     keys.iter().any(|k| match (k, v) {
                         (MatchKey::Face(f), Value::Face(x)) => f.0 == x,

@@ -473,14 +473,14 @@ impl<'c> Compiler<'c> {
             });
         }
         let start = self.alloc(def.locals.max(args.len() as u16));
-        let mut stored: Vec<(u16, ValF)> = Vec::new();
+        let mut stored: Vec<(u16, ValOp)> = Vec::new();
         let mut in_place = Vec::new();
         for (i, a) in args.iter().enumerate() {
             if self.simple(*a) {
                 in_place.push(Some(*a));
             } else {
                 in_place.push(None);
-                stored.push((start + i as u16, self.val(*a)));
+                stored.push((start + i as u16, self.val_op(*a)));
             }
         }
         self.scopes.push(Scope { offset: start, args: in_place });
@@ -491,7 +491,7 @@ impl<'c> Compiler<'c> {
         }
         Box::new(move |r| {
             for (slot, a) in &stored {
-                let v = a(r);
+                let v = a.get(r);
                 r.set_local(*slot, v);
             }
             inner(r)

@@ -39,9 +39,9 @@ impl Compiler<'_> {
                     Box::new(move |r| !f(r))
                 }
                 BinOp::In => {
-                    let (x, items) = (self.val(a), self.items(b));
+                    let (x, items) = (self.val_op(a), self.items(b));
                     Box::new(move |r| {
-                        let v = x(r);
+                        let v = x.get(r);
                         let mut found = false;
                         items.walk(r, |r, y| {
                             found = r.g.same(v, y);
@@ -234,10 +234,10 @@ impl Compiler<'_> {
                 Box::new(move |r| fa(r) == fb(r))
             }
             _ => {
-                let (fa, fb) = (self.val(a), self.val(b));
+                let (fa, fb) = (self.val_op(a), self.val_op(b));
                 Box::new(move |r| {
-                    let x = fa(r);
-                    let y = fb(r);
+                    let x = fa.get(r);
+                    let y = fb.get(r);
                     r.g.same(x, y)
                 })
             }

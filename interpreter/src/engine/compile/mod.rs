@@ -208,7 +208,7 @@ pub(crate) enum Op {
     RepeatNext { left: u16, body: u32 },
     /// `match`: the first arm one of whose keys matches, else `default`;
     /// the branch site of each arm, then of the default.
-    Match { value: ValF, arms: Vec<(Vec<MatchKey>, u32)>, default: u32, sites: Vec<u32> },
+    Match { value: ValOp, arms: Vec<(Vec<MatchKey>, u32)>, default: u32, sites: Vec<u32> },
     /// Run a rule or phase, with its exceptions.
     Call(ProcId, Vec<ValOp>),
     /// Run the rule an exception changes, as written.

@@ -60,9 +60,9 @@ impl Compiler<'_> {
                         lookup(r, val)
                     });
                 }
-                let v = self.val(x);
+                let v = self.val_op(x);
                 Box::new(move |r| {
-                    let val = v(r);
+                    let val = v.get(r);
                     lookup(r, val)
                 })
             }

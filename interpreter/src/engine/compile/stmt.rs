@@ -310,7 +310,7 @@ impl Emit<'_, '_> {
                 self.patch(start, end);
             }
             Stmt::Match(e, arms, default) => {
-                let value = self.c.val(e);
+                let value = self.c.val_op(e);
                 self.uses(&[e]);
                 let mut sites: Vec<u32> = Vec::new();
                 for (keys, _) in &arms {
