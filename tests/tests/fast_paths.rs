@@ -106,3 +106,42 @@ round turn { draw }"#;
     let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
     assert_eq!(value(&g, &st, "n"), "42228");
 }
+
+/// `a != b` is `not (a == b)` in every form the comparison is compiled to:
+/// against `none`, against a local, between numbers, zones, pieces,
+/// players, truth values, and between general values.
+#[test]
+fn not_equal_is_the_negation_of_equal_in_every_form() {
+    let text = r#"rulebook a { players 2..2 }
+piece p 2
+zone a of p
+zone b of p
+counter n 0..1000000 = 0
+var v : piece
+var w : piece
+setup {
+  move all of box to a
+  v = top(a)
+  w = top(b)
+  let x = top(a)
+  let k = 2
+  if top(b) != none { n += 1 }
+  if top(a) != none { n += 2 }
+  if count(a) != k { n += 4 }
+  if count(b) != k { n += 8 }
+  if zone_of(top(a)) != a { n += 16 }
+  if zone_of(top(a)) != b { n += 32 }
+  if top(a) != x { n += 64 }
+  if top(b) != x { n += 128 }
+  if v != w { n += 256 }
+  if v != x { n += 512 }
+  if (count(a) > 1) != (count(b) > 1) { n += 1024 }
+  if owner(top(a)) != player(1) { n += 2048 }
+  if count(a) != 3 { n += 4096 }
+  if top(a) != top(a) { n += 8192 }
+}
+round turn { draw }"#;
+    let (g, st) = run(text);
+    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
+    assert_eq!(value(&g, &st, "n"), (2 + 8 + 32 + 128 + 256 + 1024 + 2048 + 4096).to_string());
+}

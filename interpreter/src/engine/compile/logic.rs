@@ -33,11 +33,9 @@ impl Compiler<'_> {
                         Box::new(move |r| fa(r) || fb(r))
                     }
                 }
-                BinOp::Eq => self.equal(a, b),
-                BinOp::Ne => {
-                    let f = self.equal(a, b);
-                    Box::new(move |r| !f(r))
-                }
+                BinOp::Eq => self.equal(a, b, false),
+                // The comparison negated in its own closure: no closure around it.
+                BinOp::Ne => self.equal(a, b, true),
                 BinOp::In => {
                     let (x, items) = (self.val_op(a), self.items(b));
                     Box::new(move |r| {
@@ -132,7 +130,7 @@ impl Compiler<'_> {
     /// form, or when one side is `none` or a local. Every shortcut gives what
     /// comparing the two values would: a piece equals its variant, and
     /// values of different types are different.
-    pub(crate) fn equal(&mut self, a: ExprId, b: ExprId) -> BoolF {
+    pub(crate) fn equal(&mut self, a: ExprId, b: ExprId, negate: bool) -> BoolF {
         // `x == none`
         for (x, y) in [(a, b), (b, a)] {
             if matches!(self.m.expr(y), Expr::None) {
@@ -140,19 +138,19 @@ impl Compiler<'_> {
                 return match native {
                     Native::Int => {
                         let f = self.int(x);
-                        Box::new(move |r| f(r) == NONE_INT)
+                        Box::new(move |r| (f(r) == NONE_INT) != negate)
                     }
                     Native::Zone | Native::Piece => {
                         let f = if native == Native::Zone { self.zone(x) } else { self.piece(x) };
-                        Box::new(move |r| f(r) == NIL)
+                        Box::new(move |r| (f(r) == NIL) != negate)
                     }
                     Native::Player => {
                         let f = self.player(x);
-                        Box::new(move |r| f(r) == u16::from(NO_PLAYER))
+                        Box::new(move |r| (f(r) == u16::from(NO_PLAYER)) != negate)
                     }
                     _ => {
                         let f = self.val(x);
-                        Box::new(move |r| f(r) == Value::None)
+                        Box::new(move |r| (f(r) == Value::None) != negate)
                     }
                 };
             }
@@ -165,45 +163,49 @@ impl Compiler<'_> {
                     let f = self.int(x);
                     return Box::new(move |r| {
                         let i = f(r);
-                        match r.local(slot) {
+                        let same = match r.local(slot) {
                             Value::Int(j) => i == j,
                             Value::None => i == NONE_INT,
                             _ => false,
-                        }
+                        };
+                        same != negate
                     });
                 }
                 Native::Zone => {
                     let f = self.zone(x);
                     return Box::new(move |r| {
                         let z = f(r);
-                        match r.local(slot) {
+                        let same = match r.local(slot) {
                             Value::Zone(w) => z == w,
                             Value::None => z == NIL,
                             _ => false,
-                        }
+                        };
+                        same != negate
                     });
                 }
                 Native::Player => {
                     let f = self.player_op(x);
                     return Box::new(move |r| {
                         let p = f.get(r);
-                        match r.local(slot) {
+                        let same = match r.local(slot) {
                             Value::Player(q) => p == u16::from(q),
                             Value::None => p == u16::from(NO_PLAYER),
                             _ => false,
-                        }
+                        };
+                        same != negate
                     });
                 }
                 Native::Piece => {
                     let f = self.piece(x);
                     return Box::new(move |r| {
                         let p = f(r);
-                        match r.local(slot) {
+                        let same = match r.local(slot) {
                             Value::Piece(q) => p == q,
                             Value::None => p == NIL,
                             Value::Variant(v) => r.g.inst_variant.get(p as usize).copied().flatten() == Some(VariantId(v)),
                             _ => false,
-                        }
+                        };
+                        same != negate
                     });
                 }
                 _ => {}
@@ -213,32 +215,32 @@ impl Compiler<'_> {
             (Native::Int, Native::Int) => {
                 let (fa, fb) = (self.int_op(a, false), self.int_op(b, false));
                 match fb {
-                    IntOp::Const(k) => Box::new(move |r| fa.get(r) == k),
-                    fb => Box::new(move |r| fa.get(r) == fb.get(r)),
+                    IntOp::Const(k) => Box::new(move |r| (fa.get(r) == k) != negate),
+                    fb => Box::new(move |r| (fa.get(r) == fb.get(r)) != negate),
                 }
             }
             (Native::Bool, Native::Bool) => {
                 let (fa, fb) = (self.bool(a), self.bool(b));
-                Box::new(move |r| fa(r) == fb(r))
+                Box::new(move |r| (fa(r) == fb(r)) != negate)
             }
             (Native::Zone, Native::Zone) => {
                 let (fa, fb) = (self.zone(a), self.zone(b));
-                Box::new(move |r| fa(r) == fb(r))
+                Box::new(move |r| (fa(r) == fb(r)) != negate)
             }
             (Native::Piece, Native::Piece) => {
                 let (fa, fb) = (self.piece(a), self.piece(b));
-                Box::new(move |r| fa(r) == fb(r))
+                Box::new(move |r| (fa(r) == fb(r)) != negate)
             }
             (Native::Player, Native::Player) => {
                 let (fa, fb) = (self.player(a), self.player(b));
-                Box::new(move |r| fa(r) == fb(r))
+                Box::new(move |r| (fa(r) == fb(r)) != negate)
             }
             _ => {
                 let (fa, fb) = (self.val_op(a), self.val_op(b));
                 Box::new(move |r| {
                     let x = fa.get(r);
                     let y = fb.get(r);
-                    r.g.same(x, y)
+                    r.g.same(x, y) != negate
                 })
             }
         }
