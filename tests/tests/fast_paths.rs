@@ -145,3 +145,26 @@ round turn { draw }"#;
     let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
     assert_eq!(value(&g, &st, "n"), (2 + 8 + 32 + 128 + 256 + 1024 + 2048 + 4096).to_string());
 }
+
+/// A chain of three or more `and` (or `or`) is evaluated in order and stops
+/// at the first part that decides it: the parts after it, which would fail
+/// here (`zone_of(none)`), are not evaluated.
+#[test]
+fn chains_of_and_and_or_stop_at_the_first_part_that_decides() {
+    let text = r#"rulebook a { players 2..2 }
+piece p 2
+zone a of p
+zone b of p
+counter n 0..1000 = 0
+setup {
+  move all of box to a
+  if count(a) == 2 and top(b) != none and zone_of(top(b)) == a { n += 1 }
+  if count(b) == 0 or top(a) == none or zone_of(top(b)) == a { n += 2 }
+  if count(a) == 2 and top(a) != none and zone_of(top(a)) == a and count(b) == 0 { n += 4 }
+  if count(a) == 0 or top(b) != none or zone_of(top(a)) == b or count(b) == 0 { n += 8 }
+}
+round turn { draw }"#;
+    let (g, st) = run(text);
+    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
+    assert_eq!(value(&g, &st, "n"), "14");
+}

@@ -25,6 +25,18 @@ impl Compiler<'_> {
             }
             Expr::Bin(op, a, b) => match op {
                 BinOp::And | BinOp::Or => {
+                    // A chain of three or more (`a and b and c`): one closure
+                    // over the parts, in order, instead of one per operator.
+                    let mut parts = Vec::new();
+                    self.chain(op, e, &mut parts);
+                    if parts.len() > 2 {
+                        let fs: Box<[BoolF]> = parts.iter().map(|x| self.bool(*x)).collect();
+                        return if op == BinOp::And {
+                            Box::new(move |r| fs.iter().all(|f| f(r)))
+                        } else {
+                            Box::new(move |r| fs.iter().any(|f| f(r)))
+                        };
+                    }
                     // Short-circuit, so that `x != none and pos(x) > 3` is safe.
                     let (fa, fb) = (self.bool(a), self.bool(b));
                     if op == BinOp::And {
@@ -114,6 +126,19 @@ impl Compiler<'_> {
                 let _ = at;
                 self.mismatch(e)
             }
+        }
+    }
+
+    /// The parts of a chain of `and` (or of `or`), in the order they are
+    /// evaluated.
+    fn chain(&self, op: BinOp, e: ExprId, out: &mut Vec<ExprId>) {
+        match self.m.expr(e) {
+            Expr::Bin(o, a, b) if *o == op && self.argument(e).is_none() => {
+                let (a, b) = (*a, *b);
+                self.chain(op, a, out);
+                self.chain(op, b, out);
+            }
+            _ => out.push(e),
         }
     }
 
