@@ -67,7 +67,7 @@ fn the_report_is_the_same_on_one_thread_and_on_three() {
         let key = |r: &grimoire_interpreter::validate::explore::ExploreReport| {
             let findings: Vec<_> = r.findings.iter().map(|f| (f.code.clone(), f.message.clone(), serde_json::to_string(&f.counterexample).unwrap_or_default())).collect();
             // peak_bytes too: the memory budget must stop at the same state.
-            (r.distinct, r.expanded, r.terminal, r.depth, r.exhausted, r.wins_by_seat.clone(), r.stopped_by.clone(), r.peak_bytes, findings)
+            (r.distinct, r.expanded, r.terminal, r.depth, r.exhausted, r.wins_by_seat.clone(), r.stopped_by.clone(), r.peak_bytes, r.longest, findings)
         };
         assert_eq!(key(&one), key(&three), "{files:?}");
     }
