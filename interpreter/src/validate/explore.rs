@@ -633,7 +633,7 @@ fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &m
     c.in_block.insert(fp);
 }
 
-/// The rest of a joint step, from `inside` (reached from state `id` by
+/// The rest of a joint step, from the state in `c.child` (reached from state `id` by
 /// `path`, in the middle of a `simultaneous` block): every way the players
 /// still to decide can decide, each way one child. The states in between
 /// are checked (invariants, rule errors) but never kept.
