@@ -168,3 +168,47 @@ round turn { draw }"#;
     let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
     assert_eq!(value(&g, &st, "n"), "14");
 }
+
+/// A game starts from the state every game reaches before setup's first
+/// shuffle, with the fuel left there: the fuel of the whole run to the
+/// first decision is the same as when setup ran from its start, and a
+/// restarted game is the game `start` gives for the same seed.
+#[test]
+fn games_start_from_the_state_before_the_first_shuffle_with_its_fuel() {
+    let text = |fuel: &str| {
+        format!(
+            r#"rulebook a {{ players 2..2 {fuel} }}
+piece p 6
+zone a of p
+zone b of p
+counter n 0..1000000000 = 0
+setup {{
+  while n < 200000 {{ n += 1 }}
+  move all of box to a
+  shuffle a
+  while n < 400000 {{ n += 1 }}
+}}
+round turn {{ for q in players {{ choose x from [y in a where true] by q  move x to b }} }}"#
+        )
+    };
+    let game = |fuel: &str| {
+        let model = compile(&[Source { name: "t.rules".into(), text: text(fuel) }]).unwrap_or_else(|d| panic!("{d:#?}"));
+        Game::new(Arc::new(model), 2, &[]).expect("valid player count")
+    };
+    // Each half of setup fits in a million steps, both do not.
+    let g = game("step_fuel 1000000");
+    let e = g.start(3).expect_err("setup takes more than a million steps in all");
+    assert_eq!(e.kind.code(), "R0002", "{}", e.message);
+    let mut st = game("").start(0).expect("starts");
+    assert_eq!(g.restart(&mut st, 3).expect_err("the same fuel on a restart").kind.code(), "R0002");
+    let g = game("step_fuel 5000000");
+    let mut st = g.start(0).expect("starts");
+    for seed in 0..8 {
+        let fresh = g.start(seed).expect("starts");
+        g.restart(&mut st, seed).expect("starts");
+        assert_eq!(st.fingerprint(), fresh.fingerprint(), "seed {seed}");
+        assert_eq!(g.choices(&st).map(|(p, o)| (p, o.iter().map(<[_]>::to_vec).collect::<Vec<_>>())), g.choices(&fresh).map(|(p, o)| (p, o.iter().map(<[_]>::to_vec).collect::<Vec<_>>())));
+    }
+    let orders: std::collections::HashSet<u64> = (0..8).map(|s| g.start(s).expect("starts").fingerprint()).collect();
+    assert!(orders.len() > 1, "the shuffle depends on the seed");
+}

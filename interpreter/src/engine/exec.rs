@@ -99,13 +99,32 @@ impl Game {
 
     /// Run until a decision or the end.
     pub(crate) fn run(&self, st: &mut State) -> Result<(), ExecError> {
-        let mut r = Run::new(self, st, self.step_fuel);
-        let result = self.run_loop(&mut r);
+        self.run_with_fuel(st, self.step_fuel)
+    }
+
+    /// Run until a decision or the end with `fuel` steps left (a game
+    /// started from a state stopped in the middle of a run).
+    pub(crate) fn run_with_fuel(&self, st: &mut State, fuel: u64) -> Result<(), ExecError> {
+        let mut r = Run::new(self, st, fuel);
+        let result = self.run_loop::<false>(&mut r);
         r.st.scratch.clear();
         result
     }
 
-    fn run_loop(&self, r: &mut Run) -> Result<(), ExecError> {
+    /// Run from a fresh state up to the first operation that may draw from
+    /// the RNG (a shuffle, a roll, a `choose`), and stop before it: the
+    /// fuel left when it stopped, or `None` if the run ended, waited for a
+    /// decision or failed before. Every game, whatever its seed, goes
+    /// through that state with that fuel.
+    pub(crate) fn run_to_chance(&self, st: &mut State) -> Option<u64> {
+        let mut r = Run::new(self, st, self.step_fuel);
+        let result = self.run_loop::<true>(&mut r);
+        r.st.scratch.clear();
+        let stopped = r.stopped && result.is_ok() && r.err.is_none();
+        stopped.then_some(r.fuel)
+    }
+
+    fn run_loop<const TO_CHANCE: bool>(&self, r: &mut Run) -> Result<(), ExecError> {
         loop {
             if r.st.outcome.is_some() || r.st.pending.is_some() {
                 return Ok(());
@@ -136,6 +155,12 @@ impl Game {
                     self.stop_on_error(r, Some(frame.proc))?;
                     break;
                 };
+                if TO_CHANCE && matches!(op, Op::Shuffle(_) | Op::Roll(..) | Op::Choose { .. }) {
+                    // The frame's next operation is this one: a later run
+                    // starts with it.
+                    r.stopped = true;
+                    return Ok(());
+                }
                 if !r.tick() {
                     r.err = None;
                     let mut e = ExecError::new(ExecErrorKind::Fuel, fuel_message(self.step_fuel), code.at.get(pc).copied());

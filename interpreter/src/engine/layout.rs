@@ -103,6 +103,10 @@ pub struct Game {
     /// When setup draws no random number, every game reaches its first
     /// decision in the same state (but for the seed): that state, kept.
     first_decision: Arc<Option<State>>,
+    /// Otherwise, the state every game goes through before its first draw
+    /// from the RNG (in the middle of setup, say before its first shuffle),
+    /// and the fuel left there: a new game starts from it.
+    before_chance: Arc<Option<(State, u64)>>,
     /// What a state's canonical form keeps (exploration).
     pub(crate) canon: Arc<super::canonical::Canon>,
     /// The rulebook's limits, or the engine's defaults.
@@ -274,6 +278,7 @@ impl Game {
             program: Arc::new(Program::default()),
             template: Arc::new(Err(ExecError::new(super::ExecErrorKind::NoOutcome, "the game is not laid out yet", None))),
             first_decision: Arc::new(None),
+            before_chance: Arc::new(None),
             canon: Arc::default(),
             step_fuel: if model_fuel == 0 { super::STEP_FUEL } else { model_fuel },
             trigger_depth: if model_depth == 0 { super::TRIGGER_DEPTH } else { model_depth },
@@ -284,6 +289,13 @@ impl Game {
         let (st, result) = game.begin(0);
         if result.is_ok() && !st.drew_randomness() {
             game.first_decision = Arc::new(Some(st));
+        } else if let Ok(template) = &*game.template {
+            let mut st = template.clone();
+            if let Some(fuel) = game.run_to_chance(&mut st) {
+                if !st.drew_randomness() {
+                    game.before_chance = Arc::new(Some((st, fuel)));
+                }
+            }
         }
         Ok(game)
     }
@@ -361,6 +373,12 @@ impl Game {
             st.reseed(seed);
             return (st, Ok(()));
         }
+        if let Some((before, fuel)) = &*self.before_chance {
+            let mut st = before.clone();
+            st.reseed(seed);
+            let result = self.run_with_fuel(&mut st, *fuel);
+            return (st, result);
+        }
         match &*self.template {
             Ok(template) => {
                 let mut st = template.clone();
@@ -382,6 +400,11 @@ impl Game {
             st.clone_from(first);
             st.reseed(seed);
             return Ok(());
+        }
+        if let Some((before, fuel)) = &*self.before_chance {
+            st.clone_from(before);
+            st.reseed(seed);
+            return self.run_with_fuel(st, *fuel);
         }
         match &*self.template {
             Ok(template) => {

@@ -23,11 +23,14 @@ pub(crate) struct Run<'a> {
     pub(crate) fuel: u64,
     /// The first error, if any; the run stops at the end of the operation.
     pub(crate) err: Option<Box<ExecError>>,
+    /// `Game::run_to_chance` stopped before an operation that may draw
+    /// from the RNG.
+    pub(crate) stopped: bool,
 }
 
 impl<'a> Run<'a> {
     pub(crate) fn new(g: &'a Game, st: &'a mut State, fuel: u64) -> Self {
-        Run { g, st, base: 0, actor: super::state::NO_ACTOR, fuel, err: None }
+        Run { g, st, base: 0, actor: super::state::NO_ACTOR, fuel, err: None, stopped: false }
     }
 
     /// A local of the running procedure.
