@@ -159,6 +159,7 @@ pub(crate) enum Audience {
 }
 
 /// One operation of a procedure.
+#[repr(u8)]
 pub(crate) enum Op {
     /// `let` or `x = e` on a local.
     Let(u16, ValOp),
