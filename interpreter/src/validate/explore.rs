@@ -310,6 +310,8 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                 }
                 let mut path_start = 0;
                 let mut reading = Reader::default();
+                // The chunk's child stored last in the next level.
+                let mut last_stored: Option<usize> = None;
                 for (child, (parent, path_end, fp)) in c.children.into_iter().enumerate() {
                     let path = c.paths.get(path_start as usize..path_end as usize).unwrap_or(&[]);
                     path_start = path_end;
@@ -337,11 +339,16 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                         nodes.push(Node { parent, choice });
                         parent = (nodes.len() - 1) as u32;
                     }
-                    let Some(bytes) = reading.get(&c.waiting, child) else {
+                    let Some((bytes, record)) = reading.get_with_record(&c.waiting, child) else {
                         report.findings.push(finding(game, rulebook, &nodes, parent, &[], "V900", UNREADABLE.into(), None));
                         continue;
                     };
-                    next.states.push(bytes);
+                    if last_stored.is_some_and(|last| last + 1 == child) {
+                        next.states.push_after_same(bytes, record);
+                    } else {
+                        next.states.push(bytes);
+                    }
+                    last_stored = Some(child);
                     next.ids.push((nodes.len() - 1) as u32);
                     // Checked at every state, so that where the budget stops the
                     // exploration does not depend on how the level was cut up.

@@ -66,6 +66,24 @@ impl Frontier {
         self.len += 1;
     }
 
+    /// Append `state`, which `record` stores in another frontier right
+    /// after the state this one stored last (the merge copies a slice's
+    /// children in order): a record of differences there is what `push`
+    /// would write here, so it is copied instead of worked out again.
+    pub(crate) fn push_after_same(&mut self, state: &[u8], record: &[u8]) {
+        let since_key = self.keys.last().map_or(usize::MAX, |&(i, _)| self.len - i);
+        let mut input = Input { bytes: record, at: 0 };
+        let is_difference = input.var().is_some_and(|h| h & 3 != 0);
+        if self.whole_next || since_key >= KEY_EVERY || !is_difference {
+            self.push(state);
+            return;
+        }
+        self.bytes.extend_from_slice(record);
+        self.last.clear();
+        self.last.extend_from_slice(state);
+        self.len += 1;
+    }
+
     /// The next state starts a group: it is stored whole, so that the
     /// group's bytes depend on its states only.
     pub(crate) fn start_group(&mut self) {
@@ -97,6 +115,8 @@ pub(crate) struct Reader {
     /// The index of the next record, and where it starts.
     next: usize,
     at: usize,
+    /// Where the record read last starts.
+    last_at: usize,
 }
 
 impl Reader {
@@ -121,8 +141,16 @@ impl Reader {
         Some(&self.state)
     }
 
+    /// [`Reader::get`], with the bytes of the state's record in `f`.
+    pub(crate) fn get_with_record<'r, 'f>(&'r mut self, f: &'f Frontier, i: usize) -> Option<(&'r [u8], &'f [u8])> {
+        self.get(f, i)?;
+        let record = f.bytes.get(self.last_at..self.at).unwrap_or(&[]);
+        Some((&self.state, record))
+    }
+
     /// Decode the record at `at` into `state`.
     fn read(&mut self, f: &Frontier) -> Option<()> {
+        self.last_at = self.at;
         let mut input = Input { bytes: &f.bytes, at: self.at };
         let h = input.var()?;
         let len = usize::try_from(h >> 2).ok()?;
@@ -284,6 +312,46 @@ mod tests {
             })
             .collect();
         assert!(sizes.windows(2).all(|w| w[0] == w[1]), "{sizes:?}");
+    }
+
+    /// Copying a record from another frontier writes what `push` writes,
+    /// whether the states around it were kept or skipped.
+    #[test]
+    fn a_record_copied_after_the_same_state_is_what_push_writes() {
+        let mut src = Frontier::default();
+        let mut states: Vec<Vec<u8>> = Vec::new();
+        for i in 0..200usize {
+            if i % 9 == 0 {
+                src.start_group();
+            }
+            let mut s: Vec<u8> = (0..60).map(|b| b as u8).collect();
+            s[i % 60] = i as u8;
+            if i % 5 == 0 {
+                s.push(7);
+            }
+            src.push(&s);
+            states.push(s);
+        }
+        let (mut pushed, mut copied) = (Frontier::default(), Frontier::default());
+        let mut r = Reader::default();
+        let mut last: Option<usize> = None;
+        for (i, s) in states.iter().enumerate() {
+            // Keep most states, skip some (duplicates dropped by the merge).
+            if i % 7 == 3 {
+                continue;
+            }
+            let (state, record) = r.get_with_record(&src, i).expect("readable");
+            assert_eq!(state, &s[..]);
+            pushed.push(s);
+            if last.is_some_and(|l| l + 1 == i) {
+                copied.push_after_same(state, record);
+            } else {
+                copied.push(state);
+            }
+            last = Some(i);
+        }
+        assert_eq!(pushed.bytes, copied.bytes);
+        assert_eq!(pushed.keys, copied.keys);
     }
 
     /// Siblings that differ in a few bytes cost a few bytes each.
