@@ -4,12 +4,11 @@
 //! `logic.rs`, `things.rs` (zones, pieces, players and other values) and
 //! `collections.rs`; `operands.rs` holds the operands read in place.
 
-use super::operands::{Fallback, IdKind, IdOp, IntOp, ValOp};
-use super::{BoolF, CollF, IdF, Index, IntF, ValF, NONE_INT, NO_PLAYER};
+use super::operands::{int_value, piece_value, player_value, zone_value, Fallback, IdKind, IdOp, IntOp, ValOp};
+use super::{BoolF, CollF, IdF, Index, IntF, ValF, NONE_INT};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::layout::Game;
 use crate::engine::run::Run;
-use crate::engine::state::NIL;
 use crate::engine::value::Value;
 use crate::model::*;
 use grimoire_grammar::ast::{BinOp, Quantifier};
@@ -370,14 +369,7 @@ impl<'c> Compiler<'c> {
         match self.native(e) {
             Native::Int => {
                 let f = self.int_native(e);
-                Box::new(move |r| {
-                    let i = f(r);
-                    if i == NONE_INT {
-                        Value::None
-                    } else {
-                        Value::Int(i)
-                    }
-                })
+                Box::new(move |r| int_value(f(r)))
             }
             Native::Bool => {
                 let f = self.bool_native(e);
@@ -385,28 +377,15 @@ impl<'c> Compiler<'c> {
             }
             Native::Zone => {
                 let f = self.zone_native(e);
-                Box::new(move |r| match f(r) {
-                    NIL => Value::None,
-                    z => Value::Zone(z),
-                })
+                Box::new(move |r| zone_value(f(r)))
             }
             Native::Piece => {
                 let f = self.piece_native(e);
-                Box::new(move |r| match f(r) {
-                    NIL => Value::None,
-                    p => Value::Piece(p),
-                })
+                Box::new(move |r| piece_value(f(r)))
             }
             Native::Player => {
                 let f = self.player_native(e);
-                Box::new(move |r| {
-                    let p = f(r);
-                    if p == u16::from(NO_PLAYER) {
-                        Value::None
-                    } else {
-                        Value::Player(p as u8)
-                    }
-                })
+                Box::new(move |r| player_value(f(r)))
             }
             Native::Val => self.val_native(e),
             Native::Coll => {

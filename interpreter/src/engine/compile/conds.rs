@@ -262,7 +262,7 @@ impl Compiler<'_> {
     pub(crate) fn cond(&mut self, slot: u16, e: Option<ExprId>, walked: Option<Walked>) -> Cond {
         let Some(e) = e else { return Cond::Plain(Plain { slot, cond: None }) };
         let mut parts = Vec::new();
-        self.conjuncts(e, &mut parts);
+        self.chain(BinOp::And, e, &mut parts);
         // `where true` (and `true` in an `and` chain) tests nothing.
         parts.retain(|p| !matches!(self.m.expr(*p), Expr::Bool(true)));
         if parts.is_empty() {
@@ -290,18 +290,6 @@ impl Compiler<'_> {
             _ => Some(Box::new(move |r| rest.iter().all(|f| f(r)))),
         };
         Cond::Tested(Tested { slot, tests: tests.into_boxed_slice(), rest })
-    }
-
-    /// The parts of an `and` chain, in the order they are evaluated.
-    fn conjuncts(&self, e: ExprId, out: &mut Vec<ExprId>) {
-        match self.m.expr(e) {
-            Expr::Bin(BinOp::And, a, b) if self.argument(e).is_none() => {
-                let (a, b) = (*a, *b);
-                self.conjuncts(a, out);
-                self.conjuncts(b, out);
-            }
-            _ => out.push(e),
-        }
     }
 
     /// `e` as a test of the item in `slot`, if it is one.
@@ -359,7 +347,7 @@ impl Compiler<'_> {
         }
         let d = self.slot(d);
         let mut parts = Vec::new();
-        self.conjuncts(cond, &mut parts);
+        self.chain(BinOp::And, cond, &mut parts);
         let tests: Option<Vec<Test>> = parts.iter().map(|p| self.piece_test(d, *p)).collect();
         Some(Test::AnyPiece { slot: d, tests: tests?.into() })
     }

@@ -130,8 +130,8 @@ impl Compiler<'_> {
     }
 
     /// The parts of a chain of `and` (or of `or`), in the order they are
-    /// evaluated.
-    fn chain(&self, op: BinOp, e: ExprId, out: &mut Vec<ExprId>) {
+    /// evaluated (a parameter of an inlined function is one part).
+    pub(crate) fn chain(&self, op: BinOp, e: ExprId, out: &mut Vec<ExprId>) {
         match self.m.expr(e) {
             Expr::Bin(o, a, b) if *o == op && self.argument(e).is_none() => {
                 let (a, b) = (*a, *b);

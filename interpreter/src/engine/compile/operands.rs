@@ -178,29 +178,53 @@ impl ValOp {
         match self {
             ValOp::Const(v) => *v,
             ValOp::Local(s) => r.local(*s),
-            ValOp::Int(f) => match f(r) {
-                NONE_INT => Value::None,
-                i => Value::Int(i),
-            },
+            ValOp::Int(f) => int_value(f(r)),
             ValOp::Bool(f) => Value::Bool(f(r)),
-            ValOp::Zone(f) => match f(r) {
-                NIL => Value::None,
-                z => Value::Zone(z),
-            },
-            ValOp::Piece(f) => match f(r) {
-                NIL => Value::None,
-                p => Value::Piece(p),
-            },
-            ValOp::Player(f) => {
-                let p = f(r);
-                if p == u16::from(NO_PLAYER) {
-                    Value::None
-                } else {
-                    Value::Player(p as u8)
-                }
-            }
+            ValOp::Zone(f) => zone_value(f(r)),
+            ValOp::Piece(f) => piece_value(f(r)),
+            ValOp::Player(f) => player_value(f(r)),
             ValOp::Dyn(f) => f(r),
         }
+    }
+}
+
+/// A number as a value: `NONE_INT` is `none`.
+#[inline(always)]
+pub(crate) fn int_value(i: i64) -> Value {
+    if i == NONE_INT {
+        Value::None
+    } else {
+        Value::Int(i)
+    }
+}
+
+/// A zone as a value: `NIL` is `none`.
+#[inline(always)]
+pub(crate) fn zone_value(z: u16) -> Value {
+    if z == NIL {
+        Value::None
+    } else {
+        Value::Zone(z)
+    }
+}
+
+/// A piece as a value: `NIL` is `none`.
+#[inline(always)]
+pub(crate) fn piece_value(p: u16) -> Value {
+    if p == NIL {
+        Value::None
+    } else {
+        Value::Piece(p)
+    }
+}
+
+/// A player as a value: `NO_PLAYER` is `none`.
+#[inline(always)]
+pub(crate) fn player_value(p: u16) -> Value {
+    if p == u16::from(NO_PLAYER) {
+        Value::None
+    } else {
+        Value::Player(p as u8)
     }
 }
 
