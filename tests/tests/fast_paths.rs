@@ -14,6 +14,12 @@ fn run(text: &str) -> (Game, Result<State, ExecError>) {
     (game, st)
 }
 
+/// A game that must start: its state at the first decision.
+fn started(text: &str) -> (Game, State) {
+    let (g, st) = started(text);
+    (g, st)
+}
+
 fn value(game: &Game, st: &State, name: &str) -> String {
     let prefix = format!("{name} = ");
     game.observe(st, 0).values.iter().find_map(|v| v.strip_prefix(prefix.as_str()).map(str::to_owned)).unwrap_or_else(|| panic!("no value {name}"))
@@ -47,8 +53,7 @@ fn attributes_of_locals_variants_and_expressions() {
 }}
 round turn {{ draw }}"
     );
-    let (g, st) = run(&text);
-    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
+    let (g, st) = started(&text);
     assert_eq!(value(&g, &st, "a"), "6");
     assert_eq!(value(&g, &st, "b"), "6");
     assert_eq!(value(&g, &st, "k"), "22");
@@ -102,8 +107,7 @@ setup {
   for y in [top(b), top(a), none] { if y == none { n += 3 } }
 }
 round turn { draw }"#;
-    let (g, st) = run(text);
-    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
+    let (g, st) = started(text);
     assert_eq!(value(&g, &st, "n"), "42228");
 }
 
@@ -141,8 +145,7 @@ setup {
   if top(a) != top(a) { n += 8192 }
 }
 round turn { draw }"#;
-    let (g, st) = run(text);
-    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
+    let (g, st) = started(text);
     assert_eq!(value(&g, &st, "n"), (2 + 8 + 32 + 128 + 256 + 1024 + 2048 + 4096).to_string());
 }
 
@@ -164,8 +167,7 @@ setup {
   if count(a) == 0 or top(b) != none or zone_of(top(a)) == b or count(b) == 0 { n += 8 }
 }
 round turn { draw }"#;
-    let (g, st) = run(text);
-    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
+    let (g, st) = started(text);
     assert_eq!(value(&g, &st, "n"), "14");
 }
 
