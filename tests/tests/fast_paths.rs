@@ -16,7 +16,8 @@ fn run(text: &str) -> (Game, Result<State, ExecError>) {
 
 /// A game that must start: its state at the first decision.
 fn started(text: &str) -> (Game, State) {
-    let (g, st) = started(text);
+    let (g, st) = run(text);
+    let st = st.unwrap_or_else(|e| panic!("{}: {}", e.kind.code(), e.message));
     (g, st)
 }
 
