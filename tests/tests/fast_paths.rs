@@ -215,3 +215,35 @@ round turn {{ for q in players {{ choose x from [y in a where true] by q  move x
     let orders: std::collections::HashSet<u64> = (0..8).map(|s| g.start(s).expect("starts").fingerprint()).collect();
     assert!(orders.len() > 1, "the shuffle depends on the seed");
 }
+
+/// Numbers made of literals are worked out once when the rulebook is
+/// compiled: they must give what the same arithmetic gives at run time
+/// (floor division, the remainder's sign, a parameter standing for a
+/// literal), and arithmetic that fails is still reported when it runs.
+#[test]
+fn folded_constants_give_the_run_time_arithmetic() {
+    let text = format!(
+        "{CARDS}fn half(v: int) = v / 2
+setup {{
+  let x = -7
+  let y = -3
+  a = 500 + (-7 / 2) - (x / 2)
+  b = 500 + (7 % -3) - (7 % y)
+  k = half(-7) + 500 - half(x) + player_count * 10
+  n = 500 + -(-(3)) * (2 - 5)
+}}
+round turn {{ draw }}"
+    );
+    let (g, st) = started(&text);
+    assert_eq!(value(&g, &st, "a"), "500");
+    assert_eq!(value(&g, &st, "b"), "500");
+    assert_eq!(value(&g, &st, "k"), "520");
+    assert_eq!(value(&g, &st, "n"), "491");
+    for (read, code) in [("a = 1 / (2 - 2)", "R0012"), ("a = 9223372036854775807 + 1", "R0012"), ("a = half(1 % 0)", "R0012")] {
+        let text = format!("{CARDS}fn half(v: int) = v / 2\nsetup {{\n  {read}\n}}\nround turn {{ draw }}");
+        match run(&text).1 {
+            Ok(_) => panic!("`{read}` should fail"),
+            Err(e) => assert_eq!(e.kind.code(), code, "{read}: {}", e.message),
+        }
+    }
+}

@@ -78,6 +78,33 @@ impl<'c> Compiler<'c> {
         self.scopes.last()?.args.get(*s as usize).copied().flatten()
     }
 
+    /// The value of a number made of literals only (`-1`, `2 * 3`,
+    /// `player_count - 1`), worked out here once instead of at every run;
+    /// `None` when it reads anything else, or when its arithmetic fails
+    /// (that error is then reported where the rules run it).
+    pub(crate) fn const_int(&self, e: ExprId) -> Option<i64> {
+        self.const_int_in(self.scopes.len().checked_sub(1)?, e)
+    }
+
+    /// [`Compiler::const_int`] in scope `depth` (a parameter stands for its
+    /// caller's argument, one scope down).
+    fn const_int_in(&self, depth: usize, e: ExprId) -> Option<i64> {
+        match self.m.expr(e) {
+            Expr::Int(i) => Some(*i).filter(|i| *i != NONE_INT),
+            Expr::PlayerCount => Some(i64::from(self.g.players)),
+            Expr::Neg(a) => super::operands::arith_checked(BinOp::Sub, 0, self.const_int_in(depth, *a)?),
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem), a, b) => {
+                let (x, y) = (self.const_int_in(depth, *a)?, self.const_int_in(depth, *b)?);
+                super::operands::arith_checked(*op, x, y)
+            }
+            Expr::Local(s) => {
+                let arg = self.scopes.get(depth)?.args.get(*s as usize).copied().flatten()?;
+                self.const_int_in(depth.checked_sub(1)?, arg)
+            }
+            _ => None,
+        }
+    }
+
     /// Compile an argument expression in the caller's scope.
     pub(crate) fn in_caller<T>(&mut self, arg: ExprId, compile: impl FnOnce(&mut Self, ExprId) -> T) -> T {
         let inner = self.scopes.pop();
@@ -182,9 +209,10 @@ impl<'c> Compiler<'c> {
         if let Some(arg) = self.argument(e) {
             return self.in_caller(arg, |c, a| c.int_op(a, req));
         }
+        if let Some(k) = self.const_int(e) {
+            return IntOp::Const(k);
+        }
         match self.m.expr(e) {
-            Expr::Int(i) => return IntOp::Const(*i),
-            Expr::PlayerCount => return IntOp::Const(i64::from(self.g.players)),
             Expr::Local(s) => return IntOp::Local { slot: self.slot(*s), at: self.at(e), req },
             Expr::Call(Builtin::Count, args) if args.len() == 1 => {
                 let z = args[0];
@@ -404,10 +432,12 @@ impl<'c> Compiler<'c> {
         if let Some(arg) = self.argument(e) {
             return self.in_caller(arg, |c, a| c.val_op(a));
         }
+        if let Some(k) = self.const_int(e) {
+            return ValOp::Const(Value::Int(k));
+        }
         match self.m.expr(e) {
             Expr::Local(s) => return ValOp::Local(self.slot(*s)),
             Expr::None => return ValOp::Const(Value::None),
-            Expr::Int(i) if *i != NONE_INT => return ValOp::Const(Value::Int(*i)),
             Expr::Bool(b) => return ValOp::Const(Value::Bool(*b)),
             Expr::Variant(v) => return ValOp::Const(Value::Variant(v.0)),
             Expr::Face(f) => return ValOp::Const(Value::Face(f.0)),

@@ -332,10 +332,7 @@ impl Compiler<'_> {
     fn compared_with_constant(&self, e: ExprId) -> Option<(Cmp, ExprId, i64)> {
         let Expr::Bin(op, a, b) = self.m.expr(e) else { return None };
         let cmp = Cmp::of(op)?;
-        match self.m.expr(*b) {
-            Expr::Int(k) => Some((cmp, *a, *k)),
-            _ => None,
-        }
+        Some((cmp, *a, self.const_int(*b)?))
     }
 
     /// `any d in z where <tests of d>`, `z` being the space in `slot`.
@@ -388,10 +385,7 @@ impl Compiler<'_> {
         let Expr::Bin(op, a, b) = self.m.expr(e) else { return None };
         let cmp = Cmp::of(op)?;
         let of_space = |x: ExprId| self.plain_local(x) == Some(slot);
-        let constant = |x: ExprId| match self.m.expr(x) {
-            Expr::Int(k) => Some(*k),
-            _ => None,
-        };
+        let constant = |x: ExprId| self.const_int(x);
         match (self.m.expr(*a), constant(*b)) {
             (Expr::Call(Builtin::Count, args), Some(k)) if args.len() == 1 && of_space(args[0]) => return Some(Test::Count(cmp, k)),
             // Only `==` and `!=`: an order needs a number, and `row(z)` off

@@ -62,7 +62,7 @@ impl Compiler<'_> {
                 }
                 _ => {
                     let (fa, fb) = (self.int_req(a), self.int_req(b));
-                    if let Expr::Int(k) = self.m.expr(b).clone() {
+                    if let Some(k) = self.const_int(b) {
                         return match op {
                             BinOp::Lt => Box::new(move |r| fa.get(r) < k),
                             BinOp::Le => Box::new(move |r| fa.get(r) <= k),

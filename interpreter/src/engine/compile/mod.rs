@@ -10,7 +10,8 @@
 //!   visitor, which can stop early (`any`, `all`, `first`, `count ... while`);
 //! - functions are inlined at every call, with their locals in the caller's
 //!   frame (they cannot recurse);
-//! - constants are folded (`player_count`, `enabled(option)`, fixed zones);
+//! - constants are folded (`player_count`, `enabled(option)`, fixed zones,
+//!   arithmetic on literals such as `-1` or `2 * 3`);
 //! - statements become a flat list of operations per procedure with jumps, so
 //!   "where we are in the rules" is a procedure and an operation index.
 //!

@@ -17,12 +17,11 @@ impl Compiler<'_> {
     pub(crate) fn int_native(&mut self, e: ExprId) -> IntF {
         let at = self.at(e);
         let g = self.g;
+        if let Some(k) = self.const_int(e) {
+            return Box::new(move |_| k);
+        }
         match self.m.expr(e).clone() {
             Expr::Int(i) => Box::new(move |_| i),
-            Expr::PlayerCount => {
-                let n = i64::from(g.players);
-                Box::new(move |_| n)
-            }
             Expr::RoundNumber => Box::new(|r| i64::from(r.st.round)),
             Expr::Counter(c, idx) => {
                 let base = g.counter_base[c.idx()];
@@ -68,7 +67,7 @@ impl Compiler<'_> {
             }
             Expr::Bin(op, a, b) => {
                 let (fa, fb) = (self.int_req(a), self.int_req(b));
-                if let Expr::Int(k) = self.m.expr(b).clone() {
+                if let Some(k) = self.const_int(b) {
                     if op == BinOp::Add {
                         return Box::new(move |r| {
                             let x = fa.get(r);

@@ -285,34 +285,13 @@ pub(crate) fn resolve_slot(r: &mut Run, base: u32, index: &Index, at: Loc) -> Op
 /// Integer arithmetic as the language defines it: floor division and
 /// remainder, and an error instead of a wrong number on overflow.
 pub(crate) fn arith(r: &mut Run, op: BinOp, x: i64, y: i64, at: Loc) -> i64 {
-    let result = match op {
-        BinOp::Add => x.checked_add(y),
-        BinOp::Sub => x.checked_sub(y),
-        BinOp::Mul => x.checked_mul(y),
-        _ => {
-            if y == 0 {
-                r.fail(ExecErrorKind::OutOfRange, "division by zero".into(), at);
-                return 0;
-            }
-            // Floor division, as the text's "arrondi à l'entier inférieur":
-            // the remainder takes the divisor's sign.
-            match (x.checked_div(y), x.checked_rem(y)) {
-                (Some(q), Some(rem)) => {
-                    let floor = rem != 0 && ((rem < 0) != (y < 0));
-                    Some(match (op, floor) {
-                        (BinOp::Div, true) => q - 1,
-                        (BinOp::Div, false) => q,
-                        (_, true) => rem + y,
-                        (_, false) => rem,
-                    })
-                }
-                _ => None,
-            }
-        }
-    };
-    match result {
-        Some(v) if v != NONE_INT => v,
-        _ => {
+    if y == 0 && matches!(op, BinOp::Div | BinOp::Rem) {
+        r.fail(ExecErrorKind::OutOfRange, "division by zero".into(), at);
+        return 0;
+    }
+    match arith_checked(op, x, y) {
+        Some(v) => v,
+        None => {
             let sign = match op {
                 BinOp::Add => "+",
                 BinOp::Sub => "-",
@@ -324,4 +303,29 @@ pub(crate) fn arith(r: &mut Run, op: BinOp, x: i64, y: i64, at: Loc) -> i64 {
             0
         }
     }
+}
+
+/// `x op y`, or `None` where the language reports an error: a result that
+/// does not fit, a division by zero. Division is floor division, as the
+/// text's "arrondi à l'entier inférieur": the remainder takes the divisor's
+/// sign.
+pub(crate) fn arith_checked(op: BinOp, x: i64, y: i64) -> Option<i64> {
+    let result = match op {
+        BinOp::Add => x.checked_add(y),
+        BinOp::Sub => x.checked_sub(y),
+        BinOp::Mul => x.checked_mul(y),
+        _ => match (x.checked_div(y), x.checked_rem(y)) {
+            (Some(q), Some(rem)) => {
+                let floor = rem != 0 && ((rem < 0) != (y < 0));
+                Some(match (op, floor) {
+                    (BinOp::Div, true) => q.checked_sub(1)?,
+                    (BinOp::Div, false) => q,
+                    (_, true) => rem + y,
+                    (_, false) => rem,
+                })
+            }
+            _ => None,
+        },
+    };
+    result.filter(|v| *v != NONE_INT)
 }
