@@ -247,3 +247,32 @@ round turn {{ draw }}"
         }
     }
 }
+
+/// A per-player counter read with a local player (`score[p]`) is read in
+/// place: it gives what the general read gives, and `none` for the player
+/// is the same error on both paths.
+#[test]
+fn a_counter_of_a_local_player_reads_as_the_general_form() {
+    let text = format!(
+        "{CARDS}counter score per_player 0..100 = 0
+setup {{
+  score[player(1)] = 7
+  score[player(2)] = 11
+  for p in players {{
+    a += score[p] * 10
+    b += score[next_player(p, clockwise)]
+  }}
+}}
+round turn {{ draw }}"
+    );
+    let (g, st) = started(&text);
+    assert_eq!(value(&g, &st, "a"), "180");
+    assert_eq!(value(&g, &st, "b"), "18");
+    for read in ["let q = first x in players where false\n  a = score[q]", "a = score[first x in players where false]"] {
+        let text = format!("{CARDS}counter score per_player 0..100 = 0\nsetup {{\n  {read}\n}}\nround turn {{ draw }}");
+        match run(&text).1 {
+            Ok(_) => panic!("`{read}` should fail"),
+            Err(e) => assert!(e.message.contains("a player was needed"), "{read}: {} {}", e.kind.code(), e.message),
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use super::conds::{with_cond, ItemTest, Walked};
 use super::compiler::Compiler;
-use super::operands::{arith, slot_of, IntOp};
+use super::operands::{arith, bad_id, slot_of, IdKind, IdOp, IntOp};
 use super::{Index, IntF, NONE_INT};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::layout::Game;
@@ -29,6 +29,18 @@ impl Compiler<'_> {
                 if let Index::None = index {
                     let s = base as usize;
                     return Box::new(move |r| r.st.counters.get(s).copied().unwrap_or(0));
+                }
+                if let Index::Player(IdOp::Player(who, who_at)) = index {
+                    // `score[p]` for a local player, the usual form: read in place.
+                    let players = g.players;
+                    return Box::new(move |r| match r.local(who) {
+                        Value::Player(p) if p < players => r.st.counters.get(base as usize + usize::from(p)).copied().unwrap_or(0),
+                        Value::Player(_) => 0,
+                        other => {
+                            bad_id(r, other, IdKind::Player, &who_at);
+                            0
+                        }
+                    });
                 }
                 Box::new(move |r| match slot_of(r, base, &index, at) {
                     Some(s) => r.st.counters.get(s).copied().unwrap_or(0),

@@ -255,6 +255,7 @@ impl Fallback for Value {
 }
 
 /// The slot of a var or counter.
+#[inline(always)]
 pub(crate) fn slot_of(r: &mut Run, base: u32, index: &Index, at: Loc) -> Option<usize> {
     match index {
         Index::None => Some(base as usize),
