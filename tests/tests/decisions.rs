@@ -220,3 +220,75 @@ round turn assume "x" { draw }"#,
     let st = g.start(0).expect("runs");
     assert_eq!(value(&g, &st, "n"), "3", "a space type may still be called `step`");
 }
+
+/// A board game written square to square: a rulebook where the condition's
+/// first parts read only the square moved from.
+fn squares(cond: &str) -> String {
+    format!(
+        r#"rulebook b {{ players 2..2 }}
+piece pawn per_player 3 assume "x"
+grid board 3 x 3 assume "x"
+setup {{
+  for c in 1..3 {{ move first m in pieces(pawn, player(1)) where zone_of(m) == box to cell(board, 1, c) }}
+  for c in 1..3 {{ move first m in pieces(pawn, player(2)) where zone_of(m) == box to cell(board, 3, c) }}
+}}
+fn mine(z: space, p: player) = count(z) > 0 and owner(top(z)) == p
+round turn {{
+  for p in players {{
+    choose src from spaces(board), dst from spaces(board) where {cond} by p else {{ win next_player(p, clockwise) }}
+    move top(src) to dst
+  }}
+}}"#
+    )
+}
+
+/// With several bindings, the parts of `where` that read only the first
+/// ones are tested once for those values and cut the walk short: the
+/// options, their order and the games are those of the condition tested
+/// whole for each tuple (here, the same parts with the one reading `dst`
+/// written first, which nothing can test early).
+#[test]
+fn parts_of_a_condition_tested_early_give_the_options_of_the_whole_condition() {
+    let early = game(&squares("mine(src, p) and count(dst) == 0 and row(dst) != row(src)"), 2);
+    let whole = game(&squares("count(dst) == 0 and mine(src, p) and row(dst) != row(src)"), 2);
+    for seed in 0..20 {
+        let (mut a, mut b) = (early.start(seed).expect("starts"), whole.start(seed).expect("starts"));
+        let mut plies = 0;
+        while !a.is_over() && plies < 40 {
+            let (la, lb) = (labels(&early, &a), labels(&whole, &b));
+            assert_eq!(la, lb, "seed {seed}, ply {plies}");
+            assert!(!la.is_empty());
+            let pick = (seed as usize + plies) % la.len();
+            early.apply(&mut a, pick).expect("plays");
+            whole.apply(&mut b, pick).expect("plays");
+            plies += 1;
+        }
+        assert_eq!(a.is_over(), b.is_over());
+    }
+}
+
+/// An early part is tested where the plain nested loops would first have
+/// tested it: never for a value with no tuple at all (no new error), and
+/// once it failed, the later collection is not walked further for that
+/// value (the division by zero after it is not reached).
+#[test]
+fn an_early_part_is_tested_at_the_first_tuple_and_cuts_the_rest() {
+    let text = |choose: &str| {
+        format!(
+            r#"{BOARD}
+setup {{ for p in players {{ move 2 of pawn from box to reserve[p] }} }}
+round turn {{
+  {choose} by player(1) else {{ n += 1 }}
+  draw
+}}"#
+        )
+    };
+    let g = game(&text("choose a from 1..3, b from [x in 1..3 where x > 5] where 10 / (a - a) > 0"), 2);
+    let st = g.start(0).expect("no tuple, so the part is never tested");
+    assert_eq!(value(&g, &st, "n"), "1");
+    let g = game(&text("choose a from 1..3, b from [0, 10 / (a - 1)] where a == 2"), 2);
+    let st = g.start(0).expect("a = 1 fails before its second `b` is worked out");
+    assert_eq!(labels(&g, &st), ["2, 0", "2, 10"]);
+    let g = game(&text("choose a from 1..3, b from [0, 10 / (a - 1)] where b >= 0 and a == 2"), 2);
+    assert_eq!(g.start(0).err().map(|e| e.kind.code()), Some("R0012"), "tested whole, every `b` of a = 1 is worked out");
+}

@@ -3,7 +3,7 @@
 //! stack between two calls, so a state can be cloned or saved at any
 //! decision.
 
-use super::compile::{with_cond, ItemTest};
+use super::tuples::{collect_tuples, take_option};
 use super::compile::{arith, resolve_slot, Audience, Op, RevealOp, Target, NONE_INT, NO_SITE};
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
@@ -275,7 +275,7 @@ impl Game {
                 let who = by.as_ref().map(|f| f.get(r));
                 r.st.options.clear();
                 if r.err.is_none() {
-                    collect_tuples(r, binds, 0, cond.as_ref(), tested.as_ref());
+                    collect_tuples(r, binds, cond, tested.as_ref());
                 }
                 if r.err.is_some() {
                     r.st.options.clear();
@@ -948,47 +948,6 @@ impl Game {
     }
 }
 
-/// Append to `st.options` every tuple of the bindings' collections for which
-/// `cond` holds: nested walks in binding order, so that a later collection
-/// can depend on an earlier binding.
-fn collect_tuples(r: &mut Run, binds: &[(u16, super::compile::Items)], depth: usize, cond: Option<&super::compile::BoolF>, tested: Option<&super::compile::Cond>) {
-    if let [(_, items)] = binds {
-        // One binding, the usual case: its items are the options.
-        match tested {
-            None => {
-                items.walk(r, |r, v| {
-                    r.st.options.push(v);
-                    true
-                });
-            }
-            Some(tested) => with_cond!(tested, c => {
-                items.walk(r, |r, v| {
-                    if c.holds(r, v) {
-                        r.st.options.push(v);
-                    }
-                    true
-                });
-            }),
-        }
-        return;
-    }
-    let Some((slot, items)) = binds.get(depth) else {
-        if cond.is_none_or(|c| c(r)) && r.err.is_none() {
-            for (slot, _) in binds {
-                let v = r.local(*slot);
-                r.st.options.push(v);
-            }
-        }
-        return;
-    };
-    let slot = *slot;
-    items.walk(r, |r, v| {
-        r.set_local(slot, v);
-        collect_tuples(r, binds, depth + 1, cond, None);
-        r.err.is_none()
-    });
-}
-
 /// The finding of a run out of fuel, naming the limit.
 pub(crate) fn fuel_message(fuel: u64) -> String {
     format!("the rules took more than {fuel} steps without a decision (the limit `step_fuel`): this rule seems to loop; if the game really needs more, raise `step_fuel` in the rulebook's header")
@@ -1002,10 +961,3 @@ fn count(r: &mut Run, site: u32) {
     }
 }
 
-/// Write the tuple that starts at `first` in the options into the bindings.
-fn take_option(r: &mut Run, binds: &[(u16, super::compile::Items)], first: usize) {
-    for (k, (slot, _)) in binds.iter().enumerate() {
-        let v = r.st.options.get(first + k).copied().unwrap_or_default();
-        r.set_local(*slot, v);
-    }
-}

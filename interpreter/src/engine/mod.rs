@@ -22,6 +22,7 @@ mod pack;
 mod run;
 mod simultaneous;
 mod state;
+mod tuples;
 mod value;
 
 pub use compile::Site;

@@ -129,6 +129,18 @@ impl Compiler<'_> {
         }
     }
 
+    /// The conjunction of `parts`, in order (`None` for no part).
+    pub(crate) fn all_of(&mut self, parts: &[ExprId]) -> Option<BoolF> {
+        match parts {
+            [] => None,
+            [one] => Some(self.bool(*one)),
+            _ => {
+                let fs: Box<[BoolF]> = parts.iter().map(|x| self.bool(*x)).collect();
+                Some(Box::new(move |r| fs.iter().all(|f| f(r))))
+            }
+        }
+    }
+
     /// The parts of a chain of `and` (or of `or`), in the order they are
     /// evaluated (a parameter of an inlined function is one part).
     pub(crate) fn chain(&self, op: BinOp, e: ExprId, out: &mut Vec<ExprId>) {

@@ -32,6 +32,7 @@ mod stmt;
 mod things;
 
 use super::run::Run;
+use super::tuples::Staged;
 use super::value::Value;
 use crate::model::{DieId, KindId, Loc, MatchKey, ProcId, StmtId};
 use grimoire_grammar::ast::AssignOp;
@@ -184,7 +185,7 @@ pub(crate) enum Op {
     /// the bindings; `otherwise` is where to go when there is none. The
     /// condition is `tested` as each item is tried when there is one
     /// binding, else `cond` once all are bound.
-    Choose { binds: Vec<(u16, Items)>, cond: Option<BoolF>, tested: Option<Cond>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId, sites: [u32; 2] },
+    Choose { binds: Vec<(u16, Items)>, cond: Staged, tested: Option<Cond>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId, sites: [u32; 2] },
     /// Go to an operation.
     Jump(u32),
     /// Go to an operation unless the condition holds; the branch sites

@@ -5,6 +5,8 @@
 
 use super::compiler::Compiler;
 use super::liveness::{live_in, reads_of, Effects};
+use crate::engine::tuples::Staged;
+use grimoire_grammar::ast::BinOp;
 use super::{Audience, BoolF, Code, IntOp, Op, Program, RevealOp, Site, Target, ValF, NO_SITE};
 use crate::engine::layout::Game;
 use crate::model::*;
@@ -390,6 +392,34 @@ impl Emit<'_, '_> {
         }
     }
 
+    /// The condition of a `choose` with several bindings, split into the
+    /// parts joined by `and`, each with the last binding it reads. A part
+    /// never goes before one written ahead of it: it waits for the latest
+    /// binding of the parts before it too, so the parts are still tested in
+    /// the order written.
+    fn staged(&mut self, slots: &[u16], cond: ExprId) -> Staged {
+        let n = slots.len();
+        if n > 64 {
+            return Staged::whole(Some(self.c.bool(cond)));
+        }
+        let mut parts = Vec::new();
+        self.c.chain(BinOp::And, cond, &mut parts);
+        let mut groups: Vec<Vec<ExprId>> = vec![Vec::new(); n];
+        let mut wait = 0;
+        for part in parts {
+            let reads = reads_of(self.c.m, &[part], |s| self.c.slot(s));
+            let last = slots.iter().rposition(|s| reads.contains(s)).unwrap_or(0);
+            wait = wait.max(last);
+            groups[wait].push(part);
+        }
+        let mut compiled: Vec<Option<BoolF>> = groups.iter().map(|g| self.c.all_of(g)).collect();
+        let last = compiled.pop().flatten();
+        if compiled.iter().all(Option::is_none) {
+            compiled.clear();
+        }
+        Staged { early: compiled, last }
+    }
+
     /// A `choose`: the operation, then (if there is an `else`) a jump over
     /// the `else` block, which the operation goes to when there is no option.
     fn choose(&mut self, binds: &[(u16, ExprId)], cond: Option<ExprId>, by: Option<super::IdOp>, otherwise: Option<BlockId>, s: StmtId, at: Loc) {
@@ -402,13 +432,15 @@ impl Emit<'_, '_> {
         self.sets(&slots);
         let binds: Vec<(u16, super::Items)> = binds.iter().map(|(slot, from)| (self.c.slot(*slot), self.c.items(*from))).collect();
         // One binding, the usual case: its condition is tested as each item
-        // is tried (conds.rs); with several, once they are all bound.
+        // is tried (conds.rs); with several, each part as soon as the
+        // bindings it reads are bound (tuples.rs).
         let (cond, tested) = match (&binds[..], cond) {
             ([(slot, items)], Some(x)) => {
                 let walked = items.gives();
-                (None, Some(self.c.cond(*slot, Some(x), walked)))
+                (Staged::whole(None), Some(self.c.cond(*slot, Some(x), walked)))
             }
-            (_, cond) => (cond.map(|x| self.c.bool(x)), None),
+            (_, Some(x)) => (self.staged(&slots, x), None),
+            (_, None) => (Staged::whole(None), None),
         };
         let chosen = self.site(at, "this `choose`, with options to choose from");
         let none = match otherwise {

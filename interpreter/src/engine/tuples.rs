@@ -1,0 +1,160 @@
+//! The options of a `choose`: its collections walked as nested loops in
+//! binding order, and the tuples kept where the condition holds.
+//!
+//! With several bindings, the condition's parts (joined by `and`) that read
+//! only the first bindings are tested once for those values, not once per
+//! tuple: when `owner(top(from)) == p` fails, no `to` is tried with that
+//! `from`. To keep what the condition means, a part is tested where the
+//! plain nested loops would first have tested it: at the first tuple that
+//! reaches the condition (so a `from` with no `to` at all never tests it),
+//! after the parts written before it. Its result then holds for the rest of
+//! the tuples that share those values, and when it failed, the later
+//! collections are not walked further for them.
+
+use super::compile::{with_cond, BoolF, Cond, ItemTest, Items};
+use super::run::Run;
+
+/// The condition of a `choose`, split by the binding each part waits for.
+pub(crate) struct Staged {
+    /// `early[d]`: the parts that read no binding after binding `d`, for
+    /// every binding but the last (`None`: no such part); empty when no
+    /// part can be tested early.
+    pub(crate) early: Vec<Option<BoolF>>,
+    /// The rest, tested for each tuple.
+    pub(crate) last: Option<BoolF>,
+}
+
+impl Staged {
+    /// A condition tested whole, for each tuple.
+    pub(crate) fn whole(cond: Option<BoolF>) -> Self {
+        Staged { early: Vec::new(), last: cond }
+    }
+}
+
+/// The early parts that were tested for the values bound now: bit `d` of
+/// `known` is set once part `d` has been tested (its result is bit `d` of
+/// `held`). Changing binding `d` forgets what parts `d` and after gave.
+#[derive(Default)]
+struct Known {
+    known: u64,
+    held: u64,
+}
+
+impl Known {
+    fn forget_from(&mut self, d: usize) {
+        let keep = if d >= 64 { u64::MAX } else { (1u64 << d) - 1 };
+        self.known &= keep;
+        self.held &= keep;
+    }
+}
+
+/// Append to `st.options` every tuple of the bindings' collections for which
+/// the condition holds. One binding has its condition in `tested` (tests
+/// read in place, conds.rs), several in `cond`.
+pub(crate) fn collect_tuples(r: &mut Run, binds: &[(u16, Items)], cond: &Staged, tested: Option<&Cond>) {
+    if let [(_, items)] = binds {
+        // One binding, the usual case: its items are the options.
+        match tested {
+            None => {
+                items.walk(r, |r, v| {
+                    r.st.options.push(v);
+                    true
+                });
+            }
+            Some(tested) => with_cond!(tested, c => {
+                items.walk(r, |r, v| {
+                    if c.holds(r, v) {
+                        r.st.options.push(v);
+                    }
+                    true
+                });
+            }),
+        }
+        return;
+    }
+    if cond.early.is_empty() {
+        every_tuple(r, binds, 0, cond.last.as_ref());
+    } else {
+        walk(r, binds, 0, cond, &mut Known::default());
+    }
+}
+
+/// The tuples from binding `depth` on, the whole condition tested for each:
+/// a condition with no early part costs nothing more than that.
+fn every_tuple(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: Option<&BoolF>) {
+    let Some((slot, items)) = binds.get(depth) else {
+        if cond.is_none_or(|c| c(r)) && r.err.is_none() {
+            push_tuple(r, binds);
+        }
+        return;
+    };
+    let slot = *slot;
+    items.walk(r, |r, v| {
+        r.set_local(slot, v);
+        every_tuple(r, binds, depth + 1, cond);
+        r.err.is_none()
+    });
+}
+
+fn push_tuple(r: &mut Run, binds: &[(u16, Items)]) {
+    for (slot, _) in binds {
+        let v = r.local(*slot);
+        r.st.options.push(v);
+    }
+}
+
+/// Walk binding `depth` and the ones after it. Returns `Some(d)` when an
+/// early part of binding `d` failed: the walks of the bindings after `d`
+/// stop, and binding `d` goes on to its next value.
+fn walk(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: &Staged, known: &mut Known) -> Option<usize> {
+    let Some((slot, items)) = binds.get(depth) else {
+        return leaf(r, binds, cond, known);
+    };
+    let slot = *slot;
+    let mut failed = None;
+    items.walk(r, |r, v| {
+        r.set_local(slot, v);
+        known.forget_from(depth);
+        match walk(r, binds, depth + 1, cond, known) {
+            Some(d) if d < depth => {
+                failed = Some(d);
+                false
+            }
+            _ => r.err.is_none(),
+        }
+    });
+    failed
+}
+
+/// Every binding holds a value: test the parts not yet tested, in order.
+fn leaf(r: &mut Run, binds: &[(u16, Items)], cond: &Staged, known: &mut Known) -> Option<usize> {
+    for (d, part) in cond.early.iter().enumerate() {
+        let Some(part) = part else { continue };
+        let bit = 1u64 << d;
+        if known.known & bit == 0 {
+            let holds = part(r);
+            if r.err.is_some() {
+                return None;
+            }
+            known.known |= bit;
+            if holds {
+                known.held |= bit;
+            }
+        }
+        if known.held & bit == 0 {
+            return Some(d);
+        }
+    }
+    if cond.last.as_ref().is_none_or(|c| c(r)) && r.err.is_none() {
+        push_tuple(r, binds);
+    }
+    None
+}
+
+/// Write the tuple that starts at `first` in the options into the bindings.
+pub(crate) fn take_option(r: &mut Run, binds: &[(u16, Items)], first: usize) {
+    for (k, (slot, _)) in binds.iter().enumerate() {
+        let v = r.st.options.get(first + k).copied().unwrap_or_default();
+        r.set_local(*slot, v);
+    }
+}
