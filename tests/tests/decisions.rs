@@ -31,6 +31,12 @@ zone reserve per_player of pawn
 counter n 0..1000 = 0
 "#;
 
+/// `BOARD` with each player's pawns in their reserve, and `body` as the
+/// round.
+fn in_turn(body: &str) -> String {
+    format!("{BOARD}\nsetup {{ for p in players {{ move 2 of pawn from box to reserve[p] }} }}\nround turn {{\n  {body}\n}}")
+}
+
 #[test]
 fn a_decision_over_tuples_lists_them_in_binding_order_and_sets_each_name() {
     let g = game(
@@ -72,17 +78,7 @@ round turn {{
 
 #[test]
 fn no_option_runs_else_with_the_names_at_none_and_without_else_is_a_deadlock() {
-    let text = |with_else: &str| {
-        format!(
-            r#"{BOARD}
-setup {{ for p in players {{ move 2 of pawn from box to reserve[p] }} }}
-round turn {{
-  choose x from [1, 2, 3] where x > 5 by player(1) {with_else}
-  if x == none {{ n += 7 }}
-  draw
-}}"#
-        )
-    };
+    let text = |with_else: &str| in_turn(&format!("choose x from [1, 2, 3] where x > 5 by player(1) {with_else}\n  if x == none {{ n += 7 }}\n  draw"));
     let g = game(&text("else { n += 1 }"), 2);
     let st = g.start(0).expect("the else block runs instead of a deadlock");
     assert!(st.is_over());
@@ -273,16 +269,7 @@ fn parts_of_a_condition_tested_early_give_the_options_of_the_whole_condition() {
 /// value (the division by zero after it is not reached).
 #[test]
 fn an_early_part_is_tested_at_the_first_tuple_and_cuts_the_rest() {
-    let text = |choose: &str| {
-        format!(
-            r#"{BOARD}
-setup {{ for p in players {{ move 2 of pawn from box to reserve[p] }} }}
-round turn {{
-  {choose} by player(1) else {{ n += 1 }}
-  draw
-}}"#
-        )
-    };
+    let text = |choose: &str| in_turn(&format!("{choose} by player(1) else {{ n += 1 }}\n  draw"));
     let g = game(&text("choose a from 1..3, b from [x in 1..3 where x > 5] where 10 / (a - a) > 0"), 2);
     let st = g.start(0).expect("no tuple, so the part is never tested");
     assert_eq!(value(&g, &st, "n"), "1");
