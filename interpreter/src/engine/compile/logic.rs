@@ -30,12 +30,11 @@ impl Compiler<'_> {
                     let mut parts = Vec::new();
                     self.chain(op, e, &mut parts);
                     if parts.len() > 2 {
+                        if op == BinOp::And {
+                            return self.all_of(&parts).unwrap_or_else(|| Box::new(|_| true));
+                        }
                         let fs: Box<[BoolF]> = parts.iter().map(|x| self.bool(*x)).collect();
-                        return if op == BinOp::And {
-                            Box::new(move |r| fs.iter().all(|f| f(r)))
-                        } else {
-                            Box::new(move |r| fs.iter().any(|f| f(r)))
-                        };
+                        return Box::new(move |r| fs.iter().any(|f| f(r)));
                     }
                     // Short-circuit, so that `x != none and pos(x) > 3` is safe.
                     let (fa, fb) = (self.bool(a), self.bool(b));

@@ -5,11 +5,11 @@
 
 use super::compiler::Compiler;
 use super::liveness::{live_in, reads_of, Effects};
-use crate::engine::tuples::Staged;
-use grimoire_grammar::ast::BinOp;
 use super::{Audience, BoolF, Code, IntOp, Op, Program, RevealOp, Site, Target, ValF, NO_SITE};
 use crate::engine::layout::Game;
+use crate::engine::tuples::Staged;
 use crate::model::*;
+use grimoire_grammar::ast::BinOp;
 
 /// Compile every procedure, condition and initial value of the game.
 pub(crate) fn compile_program(g: &Game) -> Program {
