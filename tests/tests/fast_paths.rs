@@ -21,6 +21,20 @@ fn started(text: &str) -> (Game, State) {
     (g, st)
 }
 
+/// `CARDS` and `decls`, a setup that runs `body`, and a round that ends the
+/// game at once.
+fn in_setup(decls: &str, body: &str) -> String {
+    format!("{CARDS}{decls}\nsetup {{\n  {body}\n}}\nround turn {{ draw }}")
+}
+
+/// The error a rulebook that must fail stops with.
+fn failure(text: &str) -> ExecError {
+    match run(text).1 {
+        Ok(_) => panic!("this rulebook should fail:\n{text}"),
+        Err(e) => e,
+    }
+}
+
 fn value(game: &Game, st: &State, name: &str) -> String {
     let prefix = format!("{name} = ");
     game.observe(st, 0).values.iter().find_map(|v| v.strip_prefix(prefix.as_str()).map(str::to_owned)).unwrap_or_else(|| panic!("no value {name}"))
@@ -64,14 +78,9 @@ round turn {{ draw }}"
 #[test]
 fn a_missing_attribute_is_an_error_on_every_path() {
     for read in ["for x in pieces(c) { a += x.w }", "a = (first x in deck where x.v == 3).w", "a = three.w"] {
-        let text = format!("{CARDS}setup {{\n  move all of box to deck\n  {read}\n}}\nround turn {{ draw }}");
-        match run(&text).1 {
-            Ok(_) => panic!("`{read}` should fail"),
-            Err(e) => {
-                assert_eq!(e.kind.code(), "R0008", "{read}: {}", e.message);
-                assert!(e.message.contains("has no attribute `w`"), "{read}: {}", e.message);
-            }
-        }
+        let e = failure(&in_setup("", &format!("move all of box to deck\n  {read}")));
+        assert_eq!(e.kind.code(), "R0008", "{read}: {}", e.message);
+        assert!(e.message.contains("has no attribute `w`"), "{read}: {}", e.message);
     }
 }
 
@@ -222,17 +231,15 @@ round turn {{ for q in players {{ choose x from [y in a where true] by q  move x
 /// literal), and arithmetic that fails is still reported when it runs.
 #[test]
 fn folded_constants_give_the_run_time_arithmetic() {
-    let text = format!(
-        "{CARDS}fn half(v: int) = v / 2
-setup {{
-  let x = -7
+    let half = "fn half(v: int) = v / 2";
+    let text = in_setup(
+        half,
+        "let x = -7
   let y = -3
   a = 500 + (-7 / 2) - (x / 2)
   b = 500 + (7 % -3) - (7 % y)
   k = half(-7) + 500 - half(x) + player_count * 10
-  n = 500 + -(-(3)) * (2 - 5)
-}}
-round turn {{ draw }}"
+  n = 500 + -(-(3)) * (2 - 5)",
     );
     let (g, st) = started(&text);
     assert_eq!(value(&g, &st, "a"), "500");
@@ -240,11 +247,8 @@ round turn {{ draw }}"
     assert_eq!(value(&g, &st, "k"), "520");
     assert_eq!(value(&g, &st, "n"), "491");
     for (read, code) in [("a = 1 / (2 - 2)", "R0012"), ("a = 9223372036854775807 + 1", "R0012"), ("a = half(1 % 0)", "R0012")] {
-        let text = format!("{CARDS}fn half(v: int) = v / 2\nsetup {{\n  {read}\n}}\nround turn {{ draw }}");
-        match run(&text).1 {
-            Ok(_) => panic!("`{read}` should fail"),
-            Err(e) => assert_eq!(e.kind.code(), code, "{read}: {}", e.message),
-        }
+        let e = failure(&in_setup(half, read));
+        assert_eq!(e.kind.code(), code, "{read}: {}", e.message);
     }
 }
 
@@ -253,26 +257,21 @@ round turn {{ draw }}"
 /// is the same error on both paths.
 #[test]
 fn a_counter_of_a_local_player_reads_as_the_general_form() {
-    let text = format!(
-        "{CARDS}counter score per_player 0..100 = 0
-setup {{
-  score[player(1)] = 7
+    let score = "counter score per_player 0..100 = 0";
+    let text = in_setup(
+        score,
+        "score[player(1)] = 7
   score[player(2)] = 11
-  for p in players {{
+  for p in players {
     a += score[p] * 10
     b += score[next_player(p, clockwise)]
-  }}
-}}
-round turn {{ draw }}"
+  }",
     );
     let (g, st) = started(&text);
     assert_eq!(value(&g, &st, "a"), "180");
     assert_eq!(value(&g, &st, "b"), "18");
     for read in ["let q = first x in players where false\n  a = score[q]", "a = score[first x in players where false]"] {
-        let text = format!("{CARDS}counter score per_player 0..100 = 0\nsetup {{\n  {read}\n}}\nround turn {{ draw }}");
-        match run(&text).1 {
-            Ok(_) => panic!("`{read}` should fail"),
-            Err(e) => assert!(e.message.contains("a player was needed"), "{read}: {} {}", e.kind.code(), e.message),
-        }
+        let e = failure(&in_setup(score, read));
+        assert!(e.message.contains("a player was needed"), "{read}: {} {}", e.kind.code(), e.message);
     }
 }
