@@ -275,3 +275,41 @@ fn a_counter_of_a_local_player_reads_as_the_general_form() {
         assert!(e.message.contains("a player was needed"), "{read}: {} {}", e.kind.code(), e.message);
     }
 }
+
+/// Attributes of locals (a piece or a variant), counters, `row` and `col`
+/// are read in place where they are the operands of a comparison or of
+/// arithmetic: they give what their general code gives, and the same
+/// errors (an attribute a piece lacks, `row` of a zone off the grids where
+/// a number is needed).
+#[test]
+fn reads_in_place_as_operands_give_the_general_values() {
+    let board = "grid board 3 x 3";
+    let text = in_setup(
+        board,
+        "move all of box to deck
+  let t = two
+  for x in pieces(c) {
+    if x.v > 1 { a += 1 }
+    if x.v * 10 == x.v + 9 * x.v and 2 <= x.v { a += 10 }
+  }
+  b = t.v + t.w + k
+  k = 4
+  let z = cell(board, 2, 3)
+  if row(z) * 10 + col(z) == 23 { n += 1 }
+  if row(deck) == none and col(deck) == none { n += 10 }
+  if k > a - 19 and b - k == 18 { n += 100 }",
+    );
+    let (g, st) = started(&text);
+    assert_eq!(value(&g, &st, "a"), "22");
+    assert_eq!(value(&g, &st, "b"), "22");
+    assert_eq!(value(&g, &st, "n"), "111");
+    for (read, wanted) in [
+        ("move all of box to deck\n  for x in pieces(c) { if x.w > 0 { a += 1 } }", "has no attribute `w`"),
+        ("let t = three\n  a = 1 + t.w", "has no attribute `w`"),
+        ("if row(deck) > 1 { a = 1 }", "a number was needed"),
+        ("a = col(deck) + 1", "a number was needed"),
+    ] {
+        let e = failure(&in_setup(board, read));
+        assert!(e.message.contains(wanted), "{read}: {} {}", e.kind.code(), e.message);
+    }
+}

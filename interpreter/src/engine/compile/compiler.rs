@@ -105,6 +105,19 @@ impl<'c> Compiler<'c> {
         }
     }
 
+    /// The frame slot of a local, or of the caller's local that a
+    /// parameter of an inlined function stands for, with where that local
+    /// is written.
+    pub(crate) fn local_at(&mut self, e: ExprId) -> Option<(u16, Loc)> {
+        match self.argument(e) {
+            Some(arg) => self.in_caller(arg, |c, a| c.local_at(a)),
+            None => match self.m.expr(e) {
+                Expr::Local(s) => Some((self.slot(*s), self.at(e))),
+                _ => None,
+            },
+        }
+    }
+
     /// Compile an argument expression in the caller's scope.
     pub(crate) fn in_caller<T>(&mut self, arg: ExprId, compile: impl FnOnce(&mut Self, ExprId) -> T) -> T {
         let inner = self.scopes.pop();
@@ -219,6 +232,9 @@ impl<'c> Compiler<'c> {
                 return IntOp::Count(self.zone_req(z));
             }
             _ => {}
+        }
+        if let Some(op) = self.int_leaf(e, req) {
+            return op;
         }
         let (f, at) = (self.int(e), self.at(e));
         if !req {
@@ -369,6 +385,14 @@ impl<'c> Compiler<'c> {
             (Expr::Node(t, i), IdKind::Zone) => return IdOp::Const(g.track_base[t.idx()] + i),
             (Expr::Zone(d, None), IdKind::Zone) => return IdOp::Const(g.zone_base[d.idx()]),
             (Expr::PieceOf(k, None), IdKind::Piece) => return IdOp::Const(g.kind_range[k.idx()].0),
+            (Expr::Call(Builtin::ZoneOf, args), IdKind::Zone) if args.len() == 1 && self.argument(args[0]).is_some() => {
+                // `zone_of(m)` in a function, `m` standing for the caller's
+                // local: read in place, any error reported at the caller's
+                // argument as its own code would.
+                if let Some((slot, at)) = self.local_at(args[0]) {
+                    return IdOp::ZoneOfLocal(slot, at);
+                }
+            }
             (Expr::Call(b @ (Builtin::ZoneOf | Builtin::Owner), args), _) if args.len() == 1 => {
                 let x = args[0];
                 if let (Some(slot), Builtin::ZoneOf, IdKind::Zone) | (Some(slot), Builtin::Owner, IdKind::Player) = (self.plain_local(x), *b, kind) {

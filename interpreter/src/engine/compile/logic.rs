@@ -185,8 +185,8 @@ impl Compiler<'_> {
                         Box::new(move |r| (f(r) == u16::from(NO_PLAYER)) != negate)
                     }
                     _ => {
-                        let f = self.val(x);
-                        Box::new(move |r| (f(r) == Value::None) != negate)
+                        let f = self.val_op(x);
+                        Box::new(move |r| (f.get(r) == Value::None) != negate)
                     }
                 };
             }

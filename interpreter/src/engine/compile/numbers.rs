@@ -3,7 +3,7 @@
 
 use super::conds::{with_cond, ItemTest, Walked};
 use super::compiler::Compiler;
-use super::operands::{arith, bad_id, slot_of, IdKind, IdOp, IntOp};
+use super::operands::{arith, slot_of, AttrRead, AttrTable, IdOp, IntOp};
 use super::{Index, IntF, NONE_INT};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::layout::Game;
@@ -16,65 +16,34 @@ use grimoire_grammar::ast::{BinOp, Quantifier};
 impl Compiler<'_> {
     pub(crate) fn int_native(&mut self, e: ExprId) -> IntF {
         let at = self.at(e);
-        let g = self.g;
         if let Some(k) = self.const_int(e) {
             return Box::new(move |_| k);
         }
         match self.m.expr(e).clone() {
             Expr::Int(i) => Box::new(move |_| i),
             Expr::RoundNumber => Box::new(|r| i64::from(r.st.round)),
-            Expr::Counter(c, idx) => {
-                let base = g.counter_base[c.idx()];
-                let index = self.index(idx, self.m.counters[c.idx()].per_piece);
-                if let Index::None = index {
-                    let s = base as usize;
-                    return Box::new(move |r| r.st.counters.get(s).copied().unwrap_or(0));
-                }
-                if let Index::Player(IdOp::Player(who, who_at)) = index {
-                    // `score[p]` for a local player, the usual form: read in place.
-                    let players = g.players;
-                    return Box::new(move |r| match r.local(who) {
-                        Value::Player(p) if p < players => r.st.counters.get(base as usize + usize::from(p)).copied().unwrap_or(0),
-                        Value::Player(_) => 0,
-                        other => {
-                            bad_id(r, other, IdKind::Player, &who_at);
-                            0
-                        }
-                    });
-                }
-                Box::new(move |r| match slot_of(r, base, &index, at) {
+            Expr::Counter(c, idx) => match self.counter_read(c, idx) {
+                Ok(op) => Box::new(move |r| op.get(r)),
+                Err((base, index)) => Box::new(move |r| match slot_of(r, base, &index, at) {
                     Some(s) => r.st.counters.get(s).copied().unwrap_or(0),
                     None => 0,
-                })
-            }
+                }),
+            },
+            Expr::CellRow(_) | Expr::CellCol(_) => match self.int_leaf(e, false) {
+                Some(op) => Box::new(move |r| op.get(r)),
+                None => self.mismatch(e),
+            },
             Expr::Attr(x, a) => {
-                let by_variant: Vec<Option<i64>> = self.m.variants.iter().map(|var| var.attrs.iter().find(|(n, _)| *n == a).map(|(_, x)| *x)).collect();
-                // The attribute of each piece, through its variant: one
-                // lookup instead of two.
-                let by_piece: Vec<Option<i64>> = g.inst_variant.iter().map(|v| v.and_then(|v| by_variant.get(v.idx()).copied().flatten())).collect();
-                let name = self.m.attrs.get(a as usize).cloned().unwrap_or_default();
-                let lookup = move |r: &mut Run, val: Value| match val {
-                    Value::Piece(p) => match by_piece.get(p as usize) {
-                        Some(Some(x)) => *x,
-                        _ => no_attribute(r, val, &name, at),
-                    },
-                    Value::Variant(v) => match by_variant.get(VariantId(v).idx()) {
-                        Some(Some(x)) => *x,
-                        _ => no_attribute(r, val, &name, at),
-                    },
-                    _ => no_attribute(r, val, &name, at),
-                };
+                let table = self.attr_table(a, at);
                 // Of a local (the usual `x.attr`): read in place.
                 if let Some(slot) = self.local_slot(x) {
-                    return Box::new(move |r| {
-                        let val = r.local(slot);
-                        lookup(r, val)
-                    });
+                    let read = AttrRead { slot, table };
+                    return Box::new(move |r| read.get(r));
                 }
                 let v = self.val_op(x);
                 Box::new(move |r| {
                     let val = v.get(r);
-                    lookup(r, val)
+                    table.of(r, val)
                 })
             }
             Expr::Bin(op, a, b) => {
@@ -148,19 +117,6 @@ impl Compiler<'_> {
                     _ => self.mismatch(e),
                 }
             }
-            Expr::CellRow(z) | Expr::CellCol(z) => {
-                let z = self.zone_req(z);
-                if matches!(self.m.expr(e), Expr::CellRow(_)) {
-                    return Box::new(move |r| {
-                        let z = z.get(r);
-                        r.g.geometry.rows.get(z as usize).copied().unwrap_or(NONE_INT)
-                    });
-                }
-                Box::new(move |r| {
-                    let z = z.get(r);
-                    r.g.geometry.cols.get(z as usize).copied().unwrap_or(NONE_INT)
-                })
-            }
             Expr::InARow(slot, cell, cond) => {
                 let (cell, slot) = (self.zone_req(cell), self.slot(slot));
                 with_cond!(self.cond(slot, Some(cond), Some(Walked::Spaces)), cond => Box::new(move |r| {
@@ -225,6 +181,53 @@ impl Compiler<'_> {
         }
     }
 
+    /// A counter, `row` or `col` as an operand read in place, when it is
+    /// one of those and its index or zone is.
+    pub(crate) fn int_leaf(&mut self, e: ExprId, req: bool) -> Option<IntOp> {
+        let at = self.at(e);
+        match self.m.expr(e).clone() {
+            Expr::Counter(c, idx) => match self.counter_read(c, idx) {
+                Ok(op) => Some(op),
+                // Its index compiled, kept in a closure.
+                Err((base, index)) => Some(IntOp::Dyn(Box::new(move |r| match slot_of(r, base, &index, at) {
+                    Some(s) => r.st.counters.get(s).copied().unwrap_or(0),
+                    None => 0,
+                }))),
+            },
+            Expr::CellRow(z) | Expr::CellCol(z) => {
+                let column = matches!(self.m.expr(e), Expr::CellCol(_));
+                Some(IntOp::Line { column, z: self.zone_req(z), req, at })
+            }
+            Expr::Attr(x, a) => {
+                let slot = self.local_slot(x)?;
+                Some(IntOp::Attr(Box::new(AttrRead { slot, table: self.attr_table(a, at) })))
+            }
+            _ => None,
+        }
+    }
+
+    /// Counter `c` (at `idx`) read in place, when it has one slot or is
+    /// indexed by a local player (`score[p]`, the usual form); else its
+    /// first slot and compiled index.
+    fn counter_read(&mut self, c: CounterId, idx: Option<ExprId>) -> Result<IntOp, (u32, Index)> {
+        let base = self.g.counter_base[c.idx()];
+        match self.index(idx, self.m.counters[c.idx()].per_piece) {
+            Index::None => Ok(IntOp::Counter(base)),
+            Index::Player(IdOp::Player(who, at)) => Ok(IntOp::PlayerCounter { base, who, at }),
+            index => Err((base, index)),
+        }
+    }
+
+    /// The values of attribute `a`, read at `at`.
+    pub(crate) fn attr_table(&self, a: u16, at: Loc) -> AttrTable {
+        let by_variant: Box<[Option<i64>]> = self.m.variants.iter().map(|var| var.attrs.iter().find(|(n, _)| *n == a).map(|(_, x)| *x)).collect();
+        // The attribute of each piece, through its variant: one lookup
+        // instead of two.
+        let by_piece = self.g.inst_variant.iter().map(|v| v.and_then(|v| by_variant.get(v.idx()).copied().flatten())).collect();
+        let name = self.m.attrs.get(a as usize).cloned().unwrap_or_default().into();
+        AttrTable { by_piece, by_variant, name, at }
+    }
+
     // ------------------------------------------------------------ truth values
 }
 
@@ -234,15 +237,6 @@ fn place_index(g: &Game, z: u16) -> i64 {
         Some(p) => i64::from(p.index) + 1,
         None => NONE_INT,
     }
-}
-
-/// The error of an attribute read on a value without it.
-#[cold]
-#[inline(never)]
-fn no_attribute(r: &mut Run, val: Value, name: &str, at: Loc) -> i64 {
-    let msg = format!("{} has no attribute `{name}`", r.g.label(val));
-    r.fail(ExecErrorKind::Type, msg, at);
-    0
 }
 
 /// The longest straight run through cell `z` of cells where `cond` holds.

@@ -121,13 +121,24 @@ pub(crate) fn bad_int(r: &mut Run, found: Value, req: bool, at: &Loc) -> i64 {
     0
 }
 
-/// A number operand: constants and locals are read in place.
+/// A number operand: constants, locals and the cheap reads of the state
+/// (a counter, an attribute of a local piece, `count`, `row`, `col`) are
+/// read in place, without a call.
 pub(crate) enum IntOp {
     Const(i64),
     /// `req`: `none` is an error.
     Local { slot: u16, at: Loc, req: bool },
     /// `count(zone)`.
     Count(IdOp),
+    /// A counter of one slot.
+    Counter(u32),
+    /// `score[p]` for a local player `p`: the counter's first slot.
+    PlayerCounter { base: u32, who: u16, at: Loc },
+    /// `x.attr` for a local `x`.
+    Attr(Box<AttrRead>),
+    /// `row(z)` (or `col(z)` when `column`); `none` off a grid, an error
+    /// when `req`.
+    Line { column: bool, z: IdOp, req: bool, at: Loc },
     /// Any other expression, `none` allowed.
     Dyn(IntF),
     /// Any other expression, `none` reported: checked here rather than by
@@ -148,12 +159,84 @@ impl IntOp {
                 let z = z.get(r);
                 r.st.len.get(z as usize).map(|n| i64::from(*n)).unwrap_or(0)
             }
+            IntOp::Counter(s) => r.st.counters.get(*s as usize).copied().unwrap_or(0),
+            IntOp::PlayerCounter { base, who, at } => match r.local(*who) {
+                Value::Player(p) if p < r.g.players => r.st.counters.get(*base as usize + usize::from(p)).copied().unwrap_or(0),
+                // An id past the player count is never made by the engine.
+                Value::Player(_) => 0,
+                other => {
+                    bad_id(r, other, IdKind::Player, at);
+                    0
+                }
+            },
+            IntOp::Attr(a) => a.get(r),
+            IntOp::Line { column, z, req, at } => {
+                let z = z.get(r);
+                let table = if *column { &r.g.geometry.cols } else { &r.g.geometry.rows };
+                let i = table.get(z as usize).copied().unwrap_or(NONE_INT);
+                if *req {
+                    return r.need_int(i, *at);
+                }
+                i
+            }
             IntOp::Dyn(f) => f(r),
             IntOp::DynReq(f, at) => {
                 let x = f(r);
                 r.need_int(x, *at)
             }
         }
+    }
+}
+
+/// The values of one attribute: of every piece (through its variant) and
+/// of every variant.
+#[derive(Debug)]
+pub(crate) struct AttrTable {
+    pub(crate) by_piece: Box<[Option<i64>]>,
+    pub(crate) by_variant: Box<[Option<i64>]>,
+    pub(crate) name: Box<str>,
+    pub(crate) at: Loc,
+}
+
+impl AttrTable {
+    /// The attribute of any value (an error when it has none).
+    #[inline(never)]
+    pub(crate) fn of(&self, r: &mut Run, v: Value) -> i64 {
+        let found = match v {
+            Value::Piece(p) => self.by_piece.get(p as usize).copied().flatten(),
+            Value::Variant(x) => self.by_variant.get(usize::from(x)).copied().flatten(),
+            _ => None,
+        };
+        match found {
+            Some(x) => x,
+            None => {
+                let msg = format!("{} has no attribute `{}`", r.g.label(v), self.name);
+                r.fail(ExecErrorKind::Type, msg, self.at);
+                0
+            }
+        }
+    }
+}
+
+/// `x.attr` for a local `x`.
+#[derive(Debug)]
+pub(crate) struct AttrRead {
+    pub(crate) slot: u16,
+    pub(crate) table: AttrTable,
+}
+
+impl AttrRead {
+    /// The attribute of the local's value: a piece's in one lookup; a
+    /// variant's, or the error of a value without it, out of line.
+    #[inline(always)]
+    pub(crate) fn get(&self, r: &mut Run) -> i64 {
+        let v = r.local(self.slot);
+        if let Value::Piece(p) = v {
+            if let Some(Some(x)) = self.table.by_piece.get(p as usize) {
+                return *x;
+            }
+        }
+        self.table.of(r, v)
     }
 }
 
