@@ -191,9 +191,12 @@ impl Compiler<'_> {
                 };
             }
         }
-        // A value compared with a local: read the local and match it.
+        // A value compared with a local (or with a function's parameter
+        // standing for the caller's local): read the local and match it.
+        // Reading a local cannot fail, so the order of the two sides does
+        // not matter, and the match gives what comparing the values would.
         for (x, y) in [(a, b), (b, a)] {
-            let Some(slot) = self.plain_local(y) else { continue };
+            let Some(slot) = self.local_slot(y) else { continue };
             match self.native(x) {
                 Native::Int => {
                     let f = self.int(x);
