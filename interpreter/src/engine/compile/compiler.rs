@@ -531,6 +531,26 @@ impl<'c> Compiler<'c> {
         })
     }
 
+    /// Look at the body of a function call whose arguments are all simple,
+    /// in the function's scope, before anything is compiled: when `look`
+    /// gives something, the function's slots are allocated as
+    /// [`Compiler::inline`] would have (so the frame is laid out the same),
+    /// and it is returned. `look` must not allocate slots.
+    pub(crate) fn peek_inline<T>(&mut self, f: FnId, args: &[ExprId], look: impl FnOnce(&mut Self, ExprId) -> Option<T>) -> Option<T> {
+        if self.scopes.len() > INLINE_DEPTH as usize || !args.iter().all(|a| self.simple(*a)) {
+            return None;
+        }
+        let def = &self.m.fns[f.idx()];
+        let (body, n) = (def.body, def.locals.max(args.len() as u16));
+        self.scopes.push(Scope { offset: self.frame, args: args.iter().map(|a| Some(*a)).collect() });
+        let out = look(self, body);
+        self.scopes.pop();
+        if out.is_some() {
+            self.alloc(n);
+        }
+        out
+    }
+
     /// The index of a per-player or per-piece var or counter.
     pub(crate) fn index(&mut self, idx: Option<ExprId>, per_piece: Option<KindId>) -> Index {
         match (idx, per_piece) {

@@ -1,23 +1,19 @@
 //! The condition of a comprehension or a `choose` over the spaces of a
-//! board or over a range of numbers. Where such a condition starts with a
-//! test of the item's row or column (`col(z) == column`, `row(z) != 1`),
-//! or of the count of the cell a numbered item names (`count(cell(frame,
-//! 6, column)) == 0`), those tests are read here in place, in the loop over
-//! the items, instead of through two or three closures per item; what
-//! follows them (if anything) keeps its closure.
+//! board, over pieces, or over a range of numbers. Most such conditions
+//! start with tests of the item itself — is the space empty
+//! (`count(z) == 0`), in this column (`col(z) == column`), is the piece this
+//! player's (`owner(d) == p`), is the cell at this row and column empty
+//! (`count(cell(frame, 6, column)) == 0`) — and
+//! those are read here in place, in the loop over the items, instead of
+//! through two to four closures per item; what follows them (if anything)
+//! keeps its closure.
 //!
 //! Only a prefix of an `and` chain is read in place, so every part is still
 //! evaluated in the order written, and the tests read in place cannot fail:
-//! the item is a space, whose row and column always exist, or a number of a
-//! range whose every cell the test names is on its grid. Each test gives
-//! what the closure it replaces gave.
-//!
-//! Only the tests measured to pay are read in place. `count(z) == 0`, tests
-//! of a piece (its owner, kind or variant) and `any d in z where ...` inside
-//! a function once were too; since the operands of closures are read in
-//! place (operands.rs), their closures cost fewer instructions than a walk
-//! through the tests' `match` (tic-tac-toe 7.5 %, connect four 2.9 %,
-//! Merlin, Grail Cup, Camelot and Excalibur 0.2-0.7 % fewer without them).
+//! the item is a space, whose count, row and column always exist, or a
+//! piece, whose owner, kind and variant do, or a number of a range whose
+//! every cell the test names is on its grid. Each test gives what the
+//! closure it replaces gave.
 //!
 //! Each walk is compiled once per kind of condition ([`with_cond!`]): with
 //! one code for both, the walks without tests (most of those of Merlin and
@@ -29,7 +25,8 @@ use super::{BoolF, NONE_INT};
 use crate::engine::run::Run;
 use crate::engine::value::Value;
 use crate::model::*;
-use grimoire_grammar::ast::BinOp;
+use crate::engine::state::NIL;
+use grimoire_grammar::ast::{BinOp, Quantifier};
 
 /// How a number is compared with a constant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +71,8 @@ impl Cmp {
 pub(crate) enum Walked {
     /// Spaces (zones of boards).
     Spaces,
+    /// Pieces.
+    Pieces,
     /// The numbers `lo..=hi` (a range of constants).
     Numbers { lo: i64, hi: i64 },
 }
@@ -85,24 +84,39 @@ enum Coord {
     Const(i64),
 }
 
-/// A test of the item being tried (a space by its index, or a number),
-/// read in place.
+/// A test of the item being tried (a space or a piece, by its index), read
+/// in place.
 #[derive(Debug, Clone)]
 enum Test {
+    /// `count(z) <cmp> k`.
+    Count(Cmp, i64),
     /// `row(z) == k`, `col(z) != k` and the like (`NONE_INT` off a grid).
     Line { column: bool, cmp: Cmp, k: i64 },
     /// `row(z) == x` or `col(z) == x` for a local `x` (another one): false
     /// when `x` is not a number, as for any value compared with a local.
     LineIsLocal { column: bool, slot: u16 },
+    /// `owner(d) == x` (or `!=` when `negate`) for a local `x`: false when
+    /// `x` is not a player, and a piece of nobody equals only `none`.
+    OwnerIsLocal { slot: u16, negate: bool },
+    /// `d is variant`.
+    Variant(VariantId),
+    /// `d is kind`.
+    Kind(KindId),
     /// `count(cell(grid, row, col)) <cmp> k`, where the row and the column
     /// are the item or constants, and always name a cell of the grid (its
     /// first zone `base`, `cols` columns).
     CellCount { base: u16, cols: i64, row: Coord, col: Coord, cmp: Cmp, k: i64 },
+    /// `any d in z where <tests of d>` for the space `z` being tried, as
+    /// the body of a function called with simple arguments (tic-tac-toe's
+    /// `marked_by(z, p) = any m in z where owner(m) == p`): the pieces of
+    /// the space are walked here, each bound to `slot` and costing a step,
+    /// as the `any` would.
+    AnyPiece { slot: u16, tests: Box<[Test]> },
 }
 
 impl Test {
-    /// Whether it holds for the item whose index (a space) or value (a
-    /// number) is `x`.
+    /// Whether it holds for the item whose index (a space, a piece) or
+    /// value (a number) is `x`.
     #[inline(always)]
     fn holds(&self, r: &mut Run, x: i64) -> bool {
         let z = x as u16;
@@ -111,6 +125,7 @@ impl Test {
             table.get(z as usize).copied().unwrap_or(NONE_INT)
         };
         match *self {
+            Test::Count(cmp, k) => cmp.holds(r.st.len.get(z as usize).map(|n| i64::from(*n)).unwrap_or(0), k),
             Test::Line { column, cmp, k } => cmp.holds(line(column), k),
             Test::LineIsLocal { column, slot } => {
                 let i = line(column);
@@ -120,6 +135,17 @@ impl Test {
                     _ => false,
                 }
             }
+            Test::OwnerIsLocal { slot, negate } => {
+                let owner = r.g.inst_owner.get(z as usize).copied().flatten();
+                let same = match r.local(slot) {
+                    Value::Player(q) => owner == Some(q),
+                    Value::None => owner.is_none(),
+                    _ => false,
+                };
+                same != negate
+            }
+            Test::Variant(v) => r.g.inst_variant.get(z as usize).copied().flatten() == Some(v),
+            Test::Kind(k) => r.g.inst_kind.get(z as usize) == Some(&k),
             Test::CellCount { base, cols, row, col, cmp, k } => {
                 let at = |c: Coord| match c {
                     Coord::Item => x,
@@ -128,8 +154,28 @@ impl Test {
                 let cell = i64::from(base) + (at(row) - 1) * cols + (at(col) - 1);
                 cmp.holds(r.st.len.get(cell as usize).map(|n| i64::from(*n)).unwrap_or(0), k)
             }
+            Test::AnyPiece { slot, ref tests } => any_piece(r, z, slot, tests),
         }
     }
+}
+
+/// `any d in z where <tests>`: the walk of `Items::Contents` and the
+/// `any` of `logic.rs`, with the tests read in place.
+#[inline(never)]
+fn any_piece(r: &mut Run, z: u16, slot: u16, tests: &[Test]) -> bool {
+    let mut p = r.st.head.get(z as usize).copied().unwrap_or(NIL);
+    while p != NIL {
+        let next = r.st.next.get(p as usize).copied().unwrap_or(NIL);
+        if !r.going() {
+            return false;
+        }
+        r.set_local(slot, Value::Piece(p));
+        if tests.iter().all(|t| t.holds(r, i64::from(p))) {
+            return true;
+        }
+        p = next;
+    }
+    false
 }
 
 /// What a walk asks of each item: bind it, then tell whether it is kept.
@@ -252,7 +298,11 @@ impl Compiler<'_> {
             return None;
         }
         match walked {
-            Walked::Spaces => self.space_test(slot, e),
+            Walked::Spaces => match self.m.expr(e).clone() {
+                Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.any_piece_of(slot, body)),
+                _ => self.space_test(slot, e),
+            },
+            Walked::Pieces => self.piece_test(slot, e),
             Walked::Numbers { lo, hi } => self.number_test(slot, e, lo, hi),
         }
     }
@@ -285,12 +335,48 @@ impl Compiler<'_> {
         Some((cmp, *a, self.const_int(*b)?))
     }
 
+    /// `any d in z where <tests of d>`, `z` being the space in `slot`.
+    fn any_piece_of(&mut self, slot: u16, e: ExprId) -> Option<Test> {
+        let Expr::Comp(Quantifier::Any, d, coll, Some(cond)) = *self.m.expr(e) else { return None };
+        let Expr::Contents(z) = *self.m.expr(coll) else { return None };
+        if self.local_slot(z) != Some(slot) {
+            return None;
+        }
+        let d = self.slot(d);
+        let mut parts = Vec::new();
+        self.chain(BinOp::And, cond, &mut parts);
+        let tests: Option<Vec<Test>> = parts.iter().map(|p| self.piece_test(d, *p)).collect();
+        Some(Test::AnyPiece { slot: d, tests: tests?.into() })
+    }
+
     /// The frame slot of a local, or of the caller's local that a
     /// parameter of an inlined function stands for.
     pub(crate) fn local_slot(&mut self, e: ExprId) -> Option<u16> {
         match self.argument(e) {
             Some(arg) => self.in_caller(arg, |c, a| c.local_slot(a)),
             None => self.plain_local(e),
+        }
+    }
+
+    /// `e` as a test of the piece in `slot`, if it is one.
+    fn piece_test(&mut self, slot: u16, e: ExprId) -> Option<Test> {
+        let of_piece = |c: &Self, x: ExprId| c.plain_local(x) == Some(slot);
+        match self.m.expr(e).clone() {
+            Expr::Is(p, v) if of_piece(self, p) => Some(Test::Variant(v)),
+            Expr::IsKind(p, k) if of_piece(self, p) => Some(Test::Kind(k)),
+            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let owner_of_piece = |c: &Self, x: ExprId| matches!(c.m.expr(x), Expr::Call(Builtin::Owner, args) if args.len() == 1 && of_piece(c, args[0]));
+                let other = if owner_of_piece(self, a) {
+                    b
+                } else if owner_of_piece(self, b) {
+                    a
+                } else {
+                    return None;
+                };
+                let other = self.local_slot(other).filter(|s| *s != slot)?;
+                Some(Test::OwnerIsLocal { slot: other, negate: op == BinOp::Ne })
+            }
+            _ => None,
         }
     }
 
@@ -301,6 +387,7 @@ impl Compiler<'_> {
         let of_space = |x: ExprId| self.plain_local(x) == Some(slot);
         let constant = |x: ExprId| self.const_int(x);
         match (self.m.expr(*a), constant(*b)) {
+            (Expr::Call(Builtin::Count, args), Some(k)) if args.len() == 1 && of_space(args[0]) => return Some(Test::Count(cmp, k)),
             // Only `==` and `!=`: an order needs a number, and `row(z)` off
             // a grid is `none`, an error there.
             (Expr::CellRow(z) | Expr::CellCol(z), Some(k)) if matches!(cmp, Cmp::Eq | Cmp::Ne) && of_space(*z) => {

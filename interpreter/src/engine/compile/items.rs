@@ -125,9 +125,10 @@ impl Items {
         use super::conds::Walked;
         match self {
             Items::Spaces { .. } | Items::Neighbors(_) => Some(Walked::Spaces),
+            Items::Pieces { .. } | Items::PiecesOf { .. } | Items::Contents(_) => Some(Walked::Pieces),
             Items::Range(IntOp::Const(lo), IntOp::Const(hi), _) => Some(Walked::Numbers { lo: *lo, hi: *hi }),
             Items::Filter(f) => f.base.gives(),
-            Items::Pieces { .. } | Items::PiecesOf { .. } | Items::Contents(_) | Items::Players(_) | Items::Range(..) | Items::List(_) | Items::Dyn(_) => None,
+            Items::Players(_) | Items::Range(..) | Items::List(_) | Items::Dyn(_) => None,
         }
     }
 
