@@ -1,10 +1,12 @@
 //! Collections: each walks its items in place and calls a visitor, which
 //! can stop the walk (`any`, `first`, `count ... while`); filters and
-//! lists are walked in place (items.rs), regions are walks over walks.
+//! regions are walks over walks.
 
+use super::conds::{with_cond, ItemTest};
 use super::compiler::{Compiler, Native};
-use super::items::{Filter, Items};
-use super::{BoolF, CollF};
+use super::items::Items;
+use super::operands::ValOp;
+use super::{BoolF, CollF, Visit};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::run::Run;
 use crate::engine::state::NIL;
@@ -34,13 +36,6 @@ impl Compiler<'_> {
             }
             Expr::Contents(z) => Items::Contents(self.zone_req(z)),
             Expr::Neighbors(z) => Items::Neighbors(self.zone_req(z)),
-            Expr::List(items) => Items::List(items.iter().map(|i| self.val_op(*i)).collect()),
-            Expr::Comp(q @ (Quantifier::Filter | Quantifier::FilterWhile), slot, coll, body) => {
-                let base = self.items(coll);
-                let slot = self.slot(slot);
-                let cond = self.cond(slot, body, base.gives());
-                Items::Filter(Box::new(Filter { base, cond, prefix: q == Quantifier::FilterWhile }))
-            }
             _ => Items::Dyn(self.coll_native(e)),
         }
     }
@@ -49,17 +44,18 @@ impl Compiler<'_> {
     pub(crate) fn coll_native(&mut self, e: ExprId) -> CollF {
         let at = self.at(e);
         match self.m.expr(e).clone() {
-            Expr::Players
-            | Expr::Range(..)
-            | Expr::Spaces(_)
-            | Expr::Pieces(_)
-            | Expr::PiecesOf(..)
-            | Expr::Contents(_)
-            | Expr::Neighbors(_)
-            | Expr::List(_)
-            | Expr::Comp(Quantifier::Filter | Quantifier::FilterWhile, ..) => {
+            Expr::Players | Expr::Range(..) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::PiecesOf(..) | Expr::Contents(_) | Expr::Neighbors(_) => {
                 let items = self.items(e);
                 Box::new(move |r, visit| items.walk_dyn(r, visit))
+            }
+            Expr::List(items) => {
+                let items: Vec<ValOp> = items.iter().map(|i| self.val_op(*i)).collect();
+                Box::new(move |r, visit| {
+                    items.iter().all(|f| {
+                        let v = f.get(r);
+                        r.going() && visit(r, v)
+                    })
+                })
             }
             Expr::Line(z, dr, dc) => {
                 let (z, dr, dc) = (self.zone_req(z), self.int_req(dr), self.int_req(dc));
@@ -99,6 +95,23 @@ impl Compiler<'_> {
                     r.st.scratch.truncate(first);
                     going
                 })
+            }
+            Expr::Comp(q @ (Quantifier::Filter | Quantifier::FilterWhile), slot, coll, body) => {
+                let items = self.items(coll);
+                let slot = self.slot(slot);
+                let prefix = q == Quantifier::FilterWhile;
+                with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r, visit: Visit| {
+                    let mut going = true;
+                    items.walk(r, |r, item| {
+                        if cond.holds(r, item) {
+                            going = visit(r, item);
+                            going
+                        } else {
+                            !prefix
+                        }
+                    });
+                    going
+                }))
             }
             _ => {
                 Box::new(move |r, _| {

@@ -10,8 +10,7 @@
 //! spaces of the board runs several times per ply, the visitor call per item
 //! was the largest single cost of a random game.
 
-use super::conds::{with_cond, Cond, ItemTest};
-use super::operands::{IdOp, IntOp, ValOp};
+use super::operands::{IdOp, IntOp};
 use super::{CollF, Visit, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::run::Run;
@@ -35,10 +34,6 @@ pub(crate) enum Items {
     Contents(IdOp),
     /// The neighbours of a space.
     Neighbors(IdOp),
-    /// A list written out: `[a, b, c]`.
-    List(Box<[ValOp]>),
-    /// `[x in ITEMS where COND]` (or `while`).
-    Filter(Box<Filter>),
     /// Any other collection.
     Dyn(CollF),
 }
@@ -50,33 +45,6 @@ impl Items {
     #[inline(always)]
     pub(crate) fn walk(&self, r: &mut Run, mut visit: impl FnMut(&mut Run, Value) -> bool) -> bool {
         match self {
-            Items::Filter(f) => with_cond!(&f.cond, c => {
-                let mut going = true;
-                f.base.walk_unfiltered(r, |r, item| {
-                    if c.holds(r, item) {
-                        going = visit(r, item);
-                        going
-                    } else {
-                        !f.prefix
-                    }
-                });
-                going
-            }),
-            other => other.walk_unfiltered(r, visit),
-        }
-    }
-
-    /// [`Items::walk`], with a filter's walk behind a visitor that is not
-    /// known here: a filter of a filter would otherwise make the compiler
-    /// build walks within walks without end.
-    #[inline(always)]
-    fn walk_unfiltered(&self, r: &mut Run, mut visit: impl FnMut(&mut Run, Value) -> bool) -> bool {
-        match self {
-            Items::Filter(_) => self.walk_dyn(r, &mut visit),
-            Items::List(items) => items.iter().all(|f| {
-                let v = f.get(r);
-                r.going() && visit(r, v)
-            }),
             Items::Players(n) => (0..*n).all(|p| r.going() && visit(r, Value::Player(p))),
             Items::Range(a, b, at) => {
                 let (x, y) = (a.get(r), b.get(r));
@@ -127,8 +95,7 @@ impl Items {
             Items::Spaces { .. } | Items::Neighbors(_) => Some(Walked::Spaces),
             Items::Pieces { .. } | Items::PiecesOf { .. } | Items::Contents(_) => Some(Walked::Pieces),
             Items::Range(IntOp::Const(lo), IntOp::Const(hi), _) => Some(Walked::Numbers { lo: *lo, hi: *hi }),
-            Items::Filter(f) => f.base.gives(),
-            Items::Players(_) | Items::Range(..) | Items::List(_) | Items::Dyn(_) => None,
+            Items::Players(_) | Items::Range(..) | Items::Dyn(_) => None,
         }
     }
 
@@ -140,14 +107,6 @@ impl Items {
             other => other.walk(r, visit),
         }
     }
-}
-
-/// A filtered collection: the items of `base` for which `cond` holds (with
-/// `prefix`, up to the first for which it does not).
-pub(crate) struct Filter {
-    pub(crate) base: Items,
-    pub(crate) cond: Cond,
-    pub(crate) prefix: bool,
 }
 
 #[cold]
