@@ -313,3 +313,33 @@ fn reads_in_place_as_operands_give_the_general_values() {
         assert!(e.message.contains(wanted), "{read}: {} {}", e.kind.code(), e.message);
     }
 }
+
+/// The tests of a walk's condition read in place (conds.rs) give what
+/// their closures give: `tagged` of a space, `not`, and a piece's
+/// attribute compared with a constant (either side), a local or another
+/// local's attribute; a piece without the attribute is the same error.
+#[test]
+fn tests_read_in_place_give_what_their_closures_give() {
+    let decls = "spacetype start\nspacetype finish\nspacetype trail\ntrack path linear { 1: start 2..4: trail 5: finish }\nfn first_at(k: int) = first x in deck where x.v == k";
+    let text = in_setup(
+        decls,
+        "move all of box to deck
+  let two_card = first_at(2)
+  let want = 2
+  a = count z in spaces(path) where not tagged(z, finish)
+  a += 10 * count z in spaces(path) where tagged(z, start) or tagged(z, finish)
+  b = count x in deck where x.v >= 2 and 3 > x.v
+  b += 10 * count x in deck where x.v == want
+  b += 100 * count x in deck where x.v != two_card.v
+  n = count x in deck where not (x.v < 2)",
+    );
+    let (g, st) = match run(&text) {
+        (g, Ok(st)) => (g, st),
+        (_, Err(e)) => panic!("{}: {}\n{text}", e.kind.code(), e.message),
+    };
+    assert_eq!(value(&g, &st, "a"), "24");
+    assert_eq!(value(&g, &st, "b"), "211");
+    assert_eq!(value(&g, &st, "n"), "2");
+    let e = failure(&in_setup("", "move all of box to deck\n  a = count x in deck where x.w > 1"));
+    assert!(e.message.contains("has no attribute `w`"), "{} {}", e.kind.code(), e.message);
+}

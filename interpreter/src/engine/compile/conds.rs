@@ -21,6 +21,7 @@
 //! have, which measured 4–7 % slower on those rulebooks.
 
 use super::compiler::Compiler;
+use super::operands::{AttrRead, AttrTable};
 use super::{BoolF, NONE_INT};
 use crate::engine::run::Run;
 use crate::engine::value::Value;
@@ -51,6 +52,17 @@ impl Cmp {
             BinOp::Ge => Cmp::Ge,
             _ => return None,
         })
+    }
+
+    /// The same comparison with its sides swapped.
+    fn flipped(self) -> Cmp {
+        match self {
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
+            same => same,
+        }
     }
 
     #[inline(always)]
@@ -86,7 +98,7 @@ enum Coord {
 
 /// A test of the item being tried (a space or a piece, by its index), read
 /// in place.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 enum Test {
     /// `count(z) <cmp> k`.
     Count(Cmp, i64),
@@ -106,12 +118,31 @@ enum Test {
     /// are the item or constants, and always name a cell of the grid (its
     /// first zone `base`, `cols` columns).
     CellCount { base: u16, cols: i64, row: Coord, col: Coord, cmp: Cmp, k: i64 },
+    /// `tagged(z, t)`: the tag's bit.
+    Tagged(u64),
+    /// `not <test>`.
+    Not(Box<Test>),
+    /// `d.attr <cmp> x` for the piece `d` being tried.
+    Attr { table: Box<AttrTable>, cmp: Cmp, rhs: AttrRhs },
     /// `any d in z where <tests of d>` for the space `z` being tried, as
     /// the body of a function called with simple arguments (tic-tac-toe's
     /// `marked_by(z, p) = any m in z where owner(m) == p`): the pieces of
     /// the space are walked here, each bound to `slot` and costing a step,
     /// as the `any` would.
     AnyPiece { slot: u16, tests: Box<[Test]> },
+}
+
+/// What an attribute of the item is compared with.
+#[derive(Debug)]
+enum AttrRhs {
+    /// A constant (any comparison).
+    Const(i64),
+    /// A local (`==` and `!=` only): a value that is not a number is
+    /// different (an attribute is never `none`).
+    Local(u16),
+    /// An attribute of another local (`==` and `!=` only), read after the
+    /// item's.
+    Attr(Box<AttrRead>),
 }
 
 impl Test {
@@ -155,6 +186,36 @@ impl Test {
                 cmp.holds(r.st.len.get(cell as usize).map(|n| i64::from(*n)).unwrap_or(0), k)
             }
             Test::AnyPiece { slot, ref tests } => any_piece(r, z, slot, tests),
+            Test::Tagged(_) | Test::Not(_) | Test::Attr { .. } => self.holds_out_of_line(r, x),
+        }
+    }
+
+    /// The tests that read a table or another test, out of line: inlined
+    /// into every walk, they made the walks of the other tests longer.
+    #[inline(never)]
+    fn holds_out_of_line(&self, r: &mut Run, x: i64) -> bool {
+        let z = x as u16;
+        match *self {
+            Test::Tagged(bit) => r.g.zone_tags.get(z as usize).is_some_and(|tags| tags & bit != 0),
+            Test::Not(ref t) => !t.holds(r, x),
+            Test::Attr { ref table, cmp, ref rhs } => {
+                let a = match table.by_piece.get(z as usize) {
+                    Some(Some(a)) => *a,
+                    _ => table.of(r, Value::Piece(z)),
+                };
+                match rhs {
+                    AttrRhs::Const(k) => cmp.holds(a, *k),
+                    AttrRhs::Local(slot) => {
+                        let same = match r.local(*slot) {
+                            Value::Int(j) => a == j,
+                            _ => false,
+                        };
+                        same == (cmp == Cmp::Eq)
+                    }
+                    AttrRhs::Attr(b) => cmp.holds(a, b.get(r)),
+                }
+            }
+            _ => self.holds(r, x),
         }
     }
 }
@@ -297,6 +358,9 @@ impl Compiler<'_> {
         if self.argument(e).is_some() {
             return None;
         }
+        if let Expr::Not(a) = *self.m.expr(e) {
+            return self.test(slot, a, walked).map(|t| Test::Not(Box::new(t)));
+        }
         match walked {
             Walked::Spaces => match self.m.expr(e).clone() {
                 Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.any_piece_of(slot, body)),
@@ -364,6 +428,7 @@ impl Compiler<'_> {
         match self.m.expr(e).clone() {
             Expr::Is(p, v) if of_piece(self, p) => Some(Test::Variant(v)),
             Expr::IsKind(p, k) if of_piece(self, p) => Some(Test::Kind(k)),
+            Expr::Bin(op, a, b) if self.attr_of(slot, a).is_some() || self.attr_of(slot, b).is_some() => self.attr_test(slot, op, a, b),
             Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
                 let owner_of_piece = |c: &Self, x: ExprId| matches!(c.m.expr(x), Expr::Call(Builtin::Owner, args) if args.len() == 1 && of_piece(c, args[0]));
                 let other = if owner_of_piece(self, a) {
@@ -380,8 +445,51 @@ impl Compiler<'_> {
         }
     }
 
+    /// The attribute `e` reads of the piece in `slot`, if it is `d.attr`.
+    fn attr_of(&self, slot: u16, e: ExprId) -> Option<u16> {
+        match *self.m.expr(e) {
+            Expr::Attr(x, a) if self.plain_local(x) == Some(slot) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// `a <op> b` where one side is an attribute of the piece in `slot`, as
+    /// a test, when the other side is a constant, or (`==` and `!=` only) a
+    /// local or an attribute of another local written after it.
+    fn attr_test(&mut self, slot: u16, op: BinOp, a: ExprId, b: ExprId) -> Option<Test> {
+        let cmp = Cmp::of(&op)?;
+        // The item's attribute on the left: `k < d.attr` is `d.attr > k`.
+        let (attr, other, cmp, item_first) = match (self.attr_of(slot, a), self.attr_of(slot, b)) {
+            (Some(attr), _) => (attr, b, cmp, true),
+            (None, Some(attr)) => (attr, a, cmp.flipped(), false),
+            (None, None) => return None,
+        };
+        let equality = matches!(cmp, Cmp::Eq | Cmp::Ne);
+        let rhs = if let Some(k) = self.const_int(other) {
+            AttrRhs::Const(k)
+        } else if let (true, Some(s)) = (equality, self.local_slot(other).filter(|s| *s != slot)) {
+            AttrRhs::Local(s)
+        } else {
+            // Two attributes are read in the order written (the first error
+            // is the one reported): the item's must come first.
+            match (equality && item_first, self.argument(other).is_none().then(|| self.m.expr(other).clone())) {
+                (true, Some(Expr::Attr(y, b))) => {
+                    let s = self.local_slot(y).filter(|s| *s != slot)?;
+                    let at = self.at(other);
+                    AttrRhs::Attr(Box::new(AttrRead { slot: s, table: self.attr_table(b, at) }))
+                }
+                _ => return None,
+            }
+        };
+        let at = self.at(if item_first { a } else { b });
+        Some(Test::Attr { table: Box::new(self.attr_table(attr, at)), cmp, rhs })
+    }
+
     /// `e` as a test of the space in `slot`, if it is one.
     fn space_test(&mut self, slot: u16, e: ExprId) -> Option<Test> {
+        if let Expr::Tagged(z, t) = *self.m.expr(e) {
+            return (self.plain_local(z) == Some(slot)).then_some(Test::Tagged(1u64 << (t.0 % 64)));
+        }
         let Expr::Bin(op, a, b) = self.m.expr(e) else { return None };
         let cmp = Cmp::of(op)?;
         let of_space = |x: ExprId| self.plain_local(x) == Some(slot);
