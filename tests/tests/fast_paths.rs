@@ -343,3 +343,38 @@ fn tests_read_in_place_give_what_their_closures_give() {
     let e = failure(&in_setup("", "move all of box to deck\n  a = count x in deck where x.w > 1"));
     assert!(e.message.contains("has no attribute `w`"), "{} {}", e.kind.code(), e.message);
 }
+
+/// Filtered collections and written-out lists give their items in order:
+/// `where` keeps every item that holds, `while` the leading ones, a filter
+/// of a filter and a list of expressions give theirs in order, and a
+/// `choose` over a filter and a list offers their tuples in order.
+#[test]
+fn filters_and_lists_give_their_items_in_order() {
+    let text = format!(
+        "{CARDS}setup {{
+  move all of box to deck
+  for x in [y in deck where y.v >= 2] {{ a += x.v }}
+  for x in [y in deck while y.v < 2] {{ a += 100 * x.v }}
+  for x in [y in [z in deck where z.v > 1] where y.v < 3] {{ b += x.v }}
+  b += count x in [y in deck while y.v < 3] where true
+  for x in [1, count(deck), 3 * 4] {{ k += x }}
+  n = sum x in [y in pieces(c) where y.v != 2] of x.v
+}}
+round turn {{
+  for p in players {{
+    choose x from [y in deck where y.v >= 2], m from [1, 10] by p
+    k += x.v * m
+    move x to hand
+  }}
+  draw
+}}"
+    );
+    let (g, st) = started(&text);
+    assert_eq!(value(&g, &st, "a"), "105");
+    assert_eq!(value(&g, &st, "b"), "4");
+    assert_eq!(value(&g, &st, "k"), "16");
+    assert_eq!(value(&g, &st, "n"), "4");
+    let (_, options) = g.choices(&st).expect("the first player chooses");
+    let offered: Vec<Vec<String>> = options.iter().map(|o| o.iter().map(|v| g.label(*v)).collect()).collect();
+    assert_eq!(offered, [["two (two)", "1"], ["two (two)", "10"], ["three (three)", "1"], ["three (three)", "10"]].map(|o| o.map(String::from).to_vec()));
+}
