@@ -1,19 +1,21 @@
 //! The condition of a comprehension or a `choose` over the spaces of a
 //! board, over pieces, or over a range of numbers. Most such conditions
 //! start with tests of the item itself — is the space empty
-//! (`count(z) == 0`), in this column (`col(z) == column`), is the piece this
-//! player's (`owner(d) == p`), is the cell at this row and column empty
-//! (`count(cell(frame, 6, column)) == 0`) — and
-//! those are read here in place, in the loop over the items, instead of
-//! through two to four closures per item; what follows them (if anything)
-//! keeps its closure.
+//! (`count(z) == 0`), in this column (`col(z) == column`), of this type
+//! (`tagged(z, village)`), is the piece this player's (`owner(d) == p`),
+//! does its attribute match (`d.item == c.item`), is the cell at this row
+//! and column empty (`count(cell(frame, 6, column)) == 0`), or `not` one of
+//! these — and those are read here in place, in the loop over the items,
+//! instead of through one to four closures (each an indirect call) per
+//! item; what follows them (if anything) keeps its closure.
 //!
 //! Only a prefix of an `and` chain is read in place, so every part is still
-//! evaluated in the order written, and the tests read in place cannot fail:
-//! the item is a space, whose count, row and column always exist, or a
-//! piece, whose owner, kind and variant do, or a number of a range whose
-//! every cell the test names is on its grid. Each test gives what the
-//! closure it replaces gave.
+//! evaluated in the order written. Most tests cannot fail: the item is a
+//! space, whose count, row, column and tags always exist, or a piece, whose
+//! owner, kind and variant do, or a number of a range whose every cell the
+//! test names is on its grid. An attribute can be missing: the test then
+//! records the error its closure would, where the closure would. Each test
+//! gives what the closure it replaces gave.
 //!
 //! Each walk is compiled once per kind of condition ([`with_cond!`]): with
 //! one code for both, the walks without tests (most of those of Merlin and
