@@ -378,3 +378,39 @@ round turn {{
     let offered: Vec<Vec<String>> = options.iter().map(|o| o.iter().map(|v| g.label(*v)).collect()).collect();
     assert_eq!(offered, [["two (two)", "1"], ["two (two)", "10"], ["three (three)", "1"], ["three (three)", "10"]].map(|o| o.map(String::from).to_vec()));
 }
+
+/// `any d in z where owner(d) == x` inside a function over the spaces of a
+/// board (read in place, the owner `x` read once): `==` and `!=`, with a
+/// player and with `none` (a piece of nobody), give what the general
+/// comprehension gives.
+#[test]
+fn owner_tests_of_the_pieces_in_a_space_give_the_general_answers() {
+    let text = r#"rulebook a { players 2..2 }
+grid board 1 x 4
+piece pawn per_player 2
+piece stone 1
+counter a 0..1000 = 0
+counter b 0..1000 = 0
+counter n 0..1000 = 0
+fn has(z: space, q: player) = any d in z where owner(d) == q
+fn has_other(z: space, q: player) = any d in z where owner(d) != q
+fn has_none(z: space) = any d in z where owner(d) == none
+setup {
+  move first m in pieces(pawn, player(1)) where zone_of(m) == box to cell(board, 1, 1)
+  move first m in pieces(pawn, player(2)) where zone_of(m) == box to cell(board, 1, 2)
+  move first m in pieces(pawn, player(2)) where zone_of(m) == box to cell(board, 1, 2)
+  move first m in pieces(stone) where zone_of(m) == box to cell(board, 1, 3)
+  let p = player(1)
+  let q = player(2)
+  a = count z in spaces(board) where has(z, p)
+  a += 10 * count z in spaces(board) where has(z, q)
+  a += 100 * count z in spaces(board) where has_other(z, q)
+  b = count z in spaces(board) where has_none(z)
+  n = count z in spaces(board) where not has(z, p) and not has(z, q)
+}
+round turn { draw }"#;
+    let (g, st) = started(text);
+    assert_eq!(value(&g, &st, "a"), "211");
+    assert_eq!(value(&g, &st, "b"), "1");
+    assert_eq!(value(&g, &st, "n"), "2");
+}
