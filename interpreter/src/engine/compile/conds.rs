@@ -227,35 +227,23 @@ impl Test {
 #[inline(never)]
 fn any_piece(r: &mut Run, z: u16, slot: u16, tests: &[Test]) -> bool {
     if let [Test::OwnerIsLocal { slot: who, negate }] = *tests {
-        return any_owned(r, z, slot, who, negate);
+        // The usual "a piece of this player is here": the local `who` (not
+        // the piece's slot) read once, not once per piece.
+        let want: Option<Option<u8>> = match r.local(who) {
+            Value::Player(q) => Some(Some(q)),
+            Value::None => Some(None),
+            // A value of another type equals no owner.
+            _ => None,
+        };
+        return any_in_zone(r, z, slot, |r, p| (want == Some(r.g.inst_owner.get(p as usize).copied().flatten())) != negate);
     }
-    let mut p = r.st.head.get(z as usize).copied().unwrap_or(NIL);
-    while p != NIL {
-        let next = r.st.next.get(p as usize).copied().unwrap_or(NIL);
-        if !r.going() {
-            return false;
-        }
-        r.set_local(slot, Value::Piece(p));
-        if tests.iter().all(|t| t.holds(r, i64::from(p))) {
-            return true;
-        }
-        p = next;
-    }
-    false
+    any_in_zone(r, z, slot, |r, p| tests.iter().all(|t| t.holds(r, i64::from(p))))
 }
 
-/// `any d in z where owner(d) == x` (or `!=`), the usual "a piece of this
-/// player is here": [`any_piece`] with its one test, the local `x` read
-/// once (the piece's slot is another one) instead of once per piece.
+/// Whether a piece of zone `z`, each bound to `slot` in turn and costing a
+/// step, is one for which `holds`: the walk stops at the first.
 #[inline(always)]
-fn any_owned(r: &mut Run, z: u16, slot: u16, who: u16, negate: bool) -> bool {
-    // The owner every piece is compared with: a player, nobody (`none`),
-    // or, for a value of another type, nothing it can equal.
-    let want: Option<Option<u8>> = match r.local(who) {
-        Value::Player(q) => Some(Some(q)),
-        Value::None => Some(None),
-        _ => None,
-    };
+fn any_in_zone(r: &mut Run, z: u16, slot: u16, mut holds: impl FnMut(&mut Run, u16) -> bool) -> bool {
     let mut p = r.st.head.get(z as usize).copied().unwrap_or(NIL);
     while p != NIL {
         let next = r.st.next.get(p as usize).copied().unwrap_or(NIL);
@@ -263,8 +251,7 @@ fn any_owned(r: &mut Run, z: u16, slot: u16, who: u16, negate: bool) -> bool {
             return false;
         }
         r.set_local(slot, Value::Piece(p));
-        let owner = r.g.inst_owner.get(p as usize).copied().flatten();
-        if (want == Some(owner)) != negate {
+        if holds(r, p) {
             return true;
         }
         p = next;
@@ -449,10 +436,7 @@ impl Compiler<'_> {
     /// The frame slot of a local, or of the caller's local that a
     /// parameter of an inlined function stands for.
     pub(crate) fn local_slot(&mut self, e: ExprId) -> Option<u16> {
-        match self.argument(e) {
-            Some(arg) => self.in_caller(arg, |c, a| c.local_slot(a)),
-            None => self.plain_local(e),
-        }
+        self.local_at(e).map(|(slot, _)| slot)
     }
 
     /// `e` as a test of the piece in `slot`, if it is one.

@@ -19,27 +19,20 @@ impl Compiler<'_> {
         if let Some(k) = self.const_int(e) {
             return Box::new(move |_| k);
         }
+        // A counter, `row`, `col` or an attribute of a local: its operand,
+        // or the closure that operand holds.
+        if let Some(op) = self.int_leaf(e, false) {
+            return match op {
+                IntOp::Dyn(f) => f,
+                op => Box::new(move |r| op.get(r)),
+            };
+        }
         match self.m.expr(e).clone() {
             Expr::Int(i) => Box::new(move |_| i),
             Expr::RoundNumber => Box::new(|r| i64::from(r.st.round)),
-            Expr::Counter(c, idx) => match self.counter_read(c, idx) {
-                Ok(op) => Box::new(move |r| op.get(r)),
-                Err((base, index)) => Box::new(move |r| match slot_of(r, base, &index, at) {
-                    Some(s) => r.st.counters.get(s).copied().unwrap_or(0),
-                    None => 0,
-                }),
-            },
-            Expr::CellRow(_) | Expr::CellCol(_) => match self.int_leaf(e, false) {
-                Some(op) => Box::new(move |r| op.get(r)),
-                None => self.mismatch(e),
-            },
+            // Of another expression than a local (those are `int_leaf`'s).
             Expr::Attr(x, a) => {
                 let table = self.attr_table(a, at);
-                // Of a local (the usual `x.attr`): read in place.
-                if let Some(slot) = self.local_slot(x) {
-                    let read = AttrRead { slot, table };
-                    return Box::new(move |r| read.get(r));
-                }
                 let v = self.val_op(x);
                 Box::new(move |r| {
                     let val = v.get(r);
