@@ -1,0 +1,252 @@
+//! What operations do to the zones and to chance: moving pieces (with the
+//! zones' kinds and capacities checked, and the triggers an arrival fires),
+//! revealing them, shuffles and dice (drawn from the state's generator, or
+//! laid out as chance options when exploring).
+
+use super::compile::{Audience, RevealOp};
+use super::error::{ExecError, ExecErrorKind};
+use super::layout::Game;
+use super::run::Run;
+use super::state::{Frame, Pending, State, CHANCE, NIL, SHUFFLE_SAMPLES};
+use super::value::Value;
+use crate::model::*;
+
+impl Game {
+    #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
+    pub(super) fn move_piece(&self, r: &mut Run, frame: Frame, p: u16, to: u16, bottom: bool, at: Loc) {
+        let (Some(info), Some(kind)) = (self.zones.get(to as usize), self.inst_kind.get(p as usize).copied()) else { return };
+        if !info.kinds.is_empty() && !info.kinds.contains(&kind) {
+            r.fail(ExecErrorKind::ZoneKind, format!("`{}` does not hold `{}`", info.name, self.model.kinds[kind.idx()].name), at);
+            return;
+        }
+        let from = r.st.loc[p as usize];
+        if from != to {
+            if let Some(cap) = info.capacity {
+                if r.st.zone_len(to) >= cap as usize {
+                    r.fail(ExecErrorKind::Capacity, format!("`{}` is full ({cap})", info.name), at);
+                    return;
+                }
+            }
+        }
+        r.st.unlink(p);
+        r.st.link(p, to, bottom);
+        self.fire_triggers(r, frame, p, to);
+        if r.err.is_none() && !self.model.ends.is_empty() {
+            self.check_ends(r, frame.actor);
+        }
+    }
+
+    /// Push the triggers listening to this arrival whose condition holds now;
+    /// they run in declaration order before the next operation.
+    pub(super) fn fire_triggers(&self, r: &mut Run, frame: Frame, p: u16, zone: u16) {
+        let kind = self.inst_kind[p as usize];
+        for t in self.triggers_by_kind[kind.idx()].iter().rev() {
+            let proc = self.model.proc(*t);
+            let base = self.push_proc(r.st, *t, &[Value::Piece(p), Value::Zone(zone)], frame.actor, frame.depth.saturating_add(1), false, false);
+            let holds = match &self.program.trigger_when[t.idx()] {
+                Some(w) => {
+                    let (saved_base, saved_actor) = (r.base, r.actor);
+                    r.base = base as usize;
+                    r.actor = frame.actor;
+                    let h = w(r);
+                    r.base = saved_base;
+                    r.actor = saved_actor;
+                    h
+                }
+                None => true,
+            };
+            if r.err.is_some() {
+                return;
+            }
+            if !holds {
+                r.st.frames.pop();
+                r.st.stack.truncate(base as usize);
+                continue;
+            }
+            if frame.depth >= self.trigger_depth {
+                let limit = self.trigger_depth;
+                let mut e = ExecError::new(
+                    ExecErrorKind::TriggerChain,
+                    format!("triggers fired each other more than {limit} deep (the limit `trigger_depth`): `{}` seems to loop; if the game really chains more, raise `trigger_depth` in the rulebook's header", proc.name),
+                    Some(proc.at),
+                );
+                e.rule = Some(proc.name.clone());
+                r.err = Some(Box::new(e));
+                return;
+            }
+            r.st.fired[t.idx()] += 1;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
+    pub(super) fn move_count(&self, r: &mut Run, frame: Frame, count: i64, kind: KindId, f: u16, z: u16, bottom: bool, at: Loc) {
+        if r.err.is_some() {
+            return;
+        }
+        // Out of the box, a player's zone receives that player's own pieces
+        // of a per-player kind, never another player's.
+        let owner = if f == self.box_zone && self.model.kinds[kind.idx()].per_player { self.zones[z as usize].owner } else { None };
+        let takes = |p: &u16| self.inst_kind[*p as usize] == kind && (owner.is_none() || self.inst_owner[*p as usize] == owner);
+        let have = r.st.zone_pieces(f).filter(takes).count() as i64;
+        if have < count {
+            let msg = format!("the rule takes {count} `{}` from `{}`, which holds {have}: the text does not say what happens then", self.model.kinds[kind.idx()].name, self.zones[f as usize].name);
+            r.fail(ExecErrorKind::Underflow, msg, at);
+            return;
+        }
+        for _ in 0..count.max(0) {
+            // The top-most piece of the kind: walk from the back.
+            let mut p = r.st.zone_top(f).unwrap_or(NIL);
+            while p != NIL && !takes(&p) {
+                p = r.st.prev[p as usize];
+            }
+            if p == NIL {
+                return;
+            }
+            self.move_piece(r, frame, p, z, bottom, at);
+            if r.err.is_some() {
+                return;
+            }
+        }
+    }
+
+    /// `reveal`: the players of the audience now know which pieces these are.
+    pub(super) fn reveal(&self, r: &mut Run, what: &RevealOp, to: &Audience, at: Loc) {
+        let mask = match to {
+            Audience::One(p) => {
+                let p = p.get(r);
+                if p < 16 {
+                    1u16 << p
+                } else {
+                    0
+                }
+            }
+            Audience::Many(c) => {
+                let mut mask = 0u16;
+                c(r, &mut |r, v| {
+                    match v {
+                        Value::Player(p) if p < r.g.players => mask |= 1 << p,
+                        other => r.wrong("a player", other, at),
+                    }
+                    r.err.is_none()
+                });
+                mask
+            }
+        };
+        if r.err.is_some() {
+            return;
+        }
+        match what {
+            RevealOp::Piece(p) => {
+                let p = p.get(r);
+                if r.err.is_none() {
+                    r.st.known[p as usize] |= mask;
+                }
+            }
+            RevealOp::Top(z) => {
+                let z = z.get(r);
+                // The top of an empty zone shows nothing.
+                if r.err.is_none() {
+                    if let Some(p) = r.st.zone_top(z) {
+                        r.st.known[p as usize] |= mask;
+                    }
+                }
+            }
+            RevealOp::All(z) => {
+                let z = z.get(r);
+                if r.err.is_none() {
+                    let mut p = r.st.head[z as usize];
+                    while p != NIL {
+                        r.st.known[p as usize] |= mask;
+                        p = r.st.next[p as usize];
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn shuffle(&self, r: &mut Run, z: u16, pc: u32) {
+        // Once shuffled, nobody can tell which piece of the zone is which.
+        r.st.forget_zone(z);
+        let n = r.st.zone_len(z);
+        if r.st.exploring {
+            let perms = (1..=n as u64).try_fold(1u64, |acc, k| acc.checked_mul(k).filter(|x| *x <= SHUFFLE_SAMPLES));
+            let options = match perms {
+                Some(p) => p,
+                None => {
+                    r.st.sampled_shuffle = true;
+                    SHUFFLE_SAMPLES
+                }
+            };
+            if options > 1 {
+                let base = r.st.frames.last().map(|f| f.base).unwrap_or(0);
+                r.st.options.clear();
+                r.st.options.extend((0..options as i64).map(Value::Int));
+                r.st.arity = 1;
+                r.st.pending = Some(Pending { player: CHANCE, base, pc, shuffle: Some(z) });
+            }
+            return;
+        }
+        // Fisher-Yates from the back, on the pieces front first: the same
+        // draws give the same order whatever the zone's storage.
+        let mut order = std::mem::take(&mut r.st.scratch);
+        let start = order.len();
+        order.extend(r.st.zone_pieces(z).map(Value::Piece));
+        for i in (1..n).rev() {
+            let j = r.st.random_below(i as u64 + 1) as usize;
+            order.swap(start + i, start + j);
+        }
+        r.st.relink(z, &order[start..]);
+        order.truncate(start);
+        r.st.scratch = order;
+    }
+
+    pub(super) fn roll(&self, r: &mut Run, slot: u16, die: DieId, pc: u32) {
+        let d = &self.model.dice[die.idx()];
+        if r.st.exploring {
+            r.st.options.clear();
+            if d.sides.is_empty() {
+                r.st.options.extend((1..=i64::from(d.size)).map(Value::Int));
+            } else {
+                r.st.options.extend(d.sides.iter().map(|f| Value::Face(f.0)));
+            }
+            r.st.arity = 1;
+            let base = r.base as u32;
+            r.st.pending = Some(Pending { player: CHANCE, base, pc, shuffle: None });
+            return;
+        }
+        let side = r.st.random_below(u64::from(d.size)) as usize;
+        let v = match d.sides.get(side) {
+            Some(f) => Value::Face(f.0),
+            None => Value::Int(side as i64 + 1),
+        };
+        r.set_local(slot, v);
+    }
+
+    /// Apply chance option `k` of a shuffle: the k-th permutation when all are
+    /// enumerated, else an order drawn from a generator seeded with `k`.
+    pub(super) fn shuffle_as_chance(&self, st: &mut State, z: u16, k: Value) {
+        let Value::Int(k) = k else { return };
+        let mut order: Vec<Value> = st.zone_pieces(z).map(Value::Piece).collect();
+        let n = order.len();
+        let all: Option<u64> = (1..=n as u64).try_fold(1u64, |acc, i| acc.checked_mul(i).filter(|x| *x <= SHUFFLE_SAMPLES));
+        if all.is_some() {
+            // Unrank k in the factorial number system.
+            let mut pool = std::mem::take(&mut order);
+            let mut k = k as u64;
+            for i in (1..=n).rev() {
+                let f: u64 = (1..i as u64).product();
+                let j = (k / f.max(1)) as usize;
+                k %= f.max(1);
+                order.push(pool.remove(j.min(pool.len() - 1)));
+            }
+        } else {
+            use rand_chacha::rand_core::{RngCore, SeedableRng};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k as u64);
+            for i in (1..n).rev() {
+                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                order.swap(i, j);
+            }
+        }
+        st.relink(z, &order);
+    }
+}
