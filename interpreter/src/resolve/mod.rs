@@ -2,7 +2,9 @@
 //! typed [`Model`] out, or every diagnostic found in one pass.
 
 mod declare;
+mod define;
 mod expr;
+mod fn_calls;
 mod scenario;
 mod simultaneous;
 mod stmt;

@@ -1,0 +1,498 @@
+//! Pass 2 of resolution: every declaration filled in (data first, then the
+//! signatures of procedures and functions, then their bodies), with the
+//! totals that must match their parts checked. Pass 1 (declare.rs) gave
+//! every name its id.
+
+use super::declare::MAX_PARAMS;
+use super::expr::Scope;
+use super::{item_name, Placed, Resolver, Sym};
+use crate::diagnostic::{codes, Diagnostic};
+use crate::model::*;
+use grimoire_grammar::ast::{self, ItemKind, ProcKind};
+
+impl Resolver {
+    /// Pass 2: fill every declaration in.
+    pub(crate) fn define_all(&mut self, items: &[Placed]) {
+        // Data first, so that procedures see complete types and tables.
+        for p in items {
+            self.file = p.file;
+            self.define_data(p.item);
+        }
+        // Signatures before bodies, so that calls can be checked in any order.
+        for p in items {
+            self.file = p.file;
+            if let ItemKind::Procedure(pr) = &p.item.kind {
+                if let Some(Sym::Proc(id)) = self.globals.get(&pr.name.name).map(|(s, _)| *s) {
+                    let tys: Vec<Ty> = pr.params.iter().map(|(_, t)| self.type_named(t)).collect();
+                    if tys.len() > MAX_PARAMS {
+                        let at = self.loc(pr.name.span);
+                        self.error(Diagnostic::new(codes::ARITY, format!("`{}` has {} parameters; at most {MAX_PARAMS} are allowed", pr.name.name, tys.len()), at, "too many parameters").help("group what belongs together in vars, or split the rule"));
+                    }
+                    self.param_names_of.insert(id, pr.params.iter().map(|(n, _)| n.name.clone()).collect());
+                    if let Some(proc_) = self.model.procs.get_mut(id.idx()) {
+                        proc_.params = tys.len() as u16;
+                        proc_.param_tys = tys;
+                    }
+                }
+            }
+        }
+        for p in items {
+            self.file = p.file;
+            if let ItemKind::Function { name, params, .. } = &p.item.kind {
+                if let Some(Sym::Fn(id)) = self.globals.get(&name.name).map(|(s, _)| *s) {
+                    let tys: Vec<Ty> = params.iter().map(|(_, t)| self.type_named(t)).collect();
+                    if let Some(f) = self.model.fns.get_mut(id.idx()) {
+                        f.param_tys = tys;
+                    }
+                }
+            }
+        }
+        // Function bodies before procedures, so that calls know their types.
+        for p in items {
+            self.file = p.file;
+            if let ItemKind::Function { name, params, body } = &p.item.kind {
+                let Some(Sym::Fn(id)) = self.globals.get(&name.name).map(|(s, _)| *s) else { continue };
+                let tys = self.model.fns.get(id.idx()).map(|f| f.param_tys.clone()).unwrap_or_default();
+                let mut sc = Scope::default();
+                for ((n, _), t) in params.iter().zip(tys) {
+                    sc.bind(&n.name, t);
+                }
+                let t = self.expr(&mut sc, body);
+                if t.coll.is_some() {
+                    let at = self.loc(body.span);
+                    self.error(Diagnostic::new(codes::COLLECTION, format!("the function `{}` gives a collection; a function gives one value", name.name), at, "a collection"));
+                }
+                if let Some(f) = self.model.fns.get_mut(id.idx()) {
+                    f.body = t.id;
+                    f.ty = t.ty;
+                    f.locals = sc.next;
+                }
+                let at = self.loc(p.item.span);
+                self.record(RecordKind::Encoded, format!("fn {}", name.name), None, &p.item.provenance, at);
+            }
+        }
+        self.check_fn_cycles();
+        let mut exception_idx = 0usize;
+        let mut end_idx = 0usize;
+        for p in items {
+            self.file = p.file;
+            let item = p.item;
+            match &item.kind {
+                ItemKind::Procedure(pr) => {
+                    let Some(Sym::Proc(id)) = self.globals.get(&pr.name.name).map(|(s, _)| *s) else { continue };
+                    self.procedure(id, pr, item);
+                }
+                ItemKind::Setup(body) => {
+                    if let Some(id) = self.model.setup {
+                        self.simple_body(id, "setup", body, item);
+                    }
+                }
+                ItemKind::Round { name, times, body } => {
+                    if let Some((id, _)) = self.model.round {
+                        let times = times.as_ref().map(|t| {
+                            let mut sc = Scope::default();
+                            self.expect(&mut sc, t, Ty::Int, "the number of rounds")
+                        });
+                        self.model.round = Some((id, times));
+                        self.simple_body(id, &name.name, body, item);
+                    }
+                }
+                ItemKind::End { name, when, body } => {
+                    let Some(end) = self.model.ends.get(end_idx).map(|e| e.body) else { continue };
+                    let mut sc = Scope::default();
+                    let w = self.expect(&mut sc, when, Ty::Bool, "an end condition");
+                    if let Some(e) = self.model.ends.get_mut(end_idx) {
+                        e.when = w;
+                    }
+                    end_idx += 1;
+                    self.current_proc = format!("end {}", name.name);
+                    let b = self.block(&mut sc, body);
+                    self.finish_proc(end, b, sc.next);
+                    let at = self.loc(item.span);
+                    self.record(RecordKind::Encoded, format!("end {}", name.name), None, &item.provenance, at);
+                }
+                ItemKind::Exception(e) => {
+                    self.exception(exception_idx, e, item);
+                    exception_idx += 1;
+                }
+                ItemKind::Invariant { name, player, when, expr } => {
+                    let mut sc = Scope::default();
+                    if let Some(p) = player {
+                        sc.bind(&p.name, Ty::Player);
+                    }
+                    let when = when.as_ref().map(|w| self.expect(&mut sc, w, Ty::Bool, "the `when` of an invariant"));
+                    let holds = self.expect(&mut sc, expr, Ty::Bool, "an invariant");
+                    let at = self.loc(name.span);
+                    self.model.invariants.push(InvariantDef { name: name.name.clone(), per_player: player.is_some(), when, holds, locals: sc.next, at });
+                    let at = self.loc(item.span);
+                    self.record(RecordKind::Encoded, format!("invariant {}", name.name), None, &item.provenance, at);
+                }
+                _ => {}
+            }
+        }
+        // `over` lists refer to exceptions by name: resolve them once all exist.
+        for p in items {
+            self.file = p.file;
+            if let ItemKind::Exception(e) = &p.item.kind {
+                let Some(Sym::Exception(id)) = self.globals.get(&e.name.name).map(|(s, _)| *s) else { continue };
+                let mut over = Vec::new();
+                for o in &e.over {
+                    match self.lookup(o, &[]) {
+                        Some(Sym::Exception(x)) => over.push(x),
+                        Some(other) => self.wrong_sort(o, other, "an exception"),
+                        None => {}
+                    }
+                }
+                if let Some(x) = self.model.exceptions.get_mut(id.idx()) {
+                    x.over = over;
+                }
+            }
+        }
+        for t in 0..self.model.procs.len() {
+            if self.model.procs.get(t).is_some_and(|p| p.kind == ProcKind::Trigger) {
+                self.model.triggers.push(ProcId(t as u16));
+            }
+        }
+    }
+
+    /// The component kind a name stands for, reporting anything else.
+    pub(crate) fn kind_named(&mut self, n: &ast::Ident) -> Option<KindId> {
+        match self.lookup(n, &[]) {
+            Some(Sym::Kind(k)) => Some(k),
+            Some(other) => {
+                self.wrong_sort(n, other, "a component kind");
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// The bit set of space types named in a list.
+    fn tag_mask(&mut self, tags: &[ast::Ident]) -> u64 {
+        let mut mask = 0u64;
+        for tag in tags {
+            match self.lookup(tag, &[]) {
+                Some(Sym::Tag(tg)) => mask |= 1u64 << (tg.0 % 64),
+                Some(other) => self.wrong_sort(tag, other, "a space type"),
+                None => {}
+            }
+        }
+        mask
+    }
+
+    fn finish_proc(&mut self, id: ProcId, body: BlockId, locals: u16) {
+        if let Some(p) = self.model.procs.get_mut(id.idx()) {
+            p.body = body;
+            p.locals = locals;
+        }
+    }
+
+    fn simple_body(&mut self, id: ProcId, name: &str, body: &ast::Block, item: &ast::Item) {
+        self.current_proc = name.to_string();
+        let mut sc = Scope::default();
+        let b = self.block(&mut sc, body);
+        self.finish_proc(id, b, sc.next);
+        let at = self.loc(item.span);
+        self.record(RecordKind::Encoded, name.to_string(), None, &item.provenance, at);
+    }
+
+    fn procedure(&mut self, id: ProcId, pr: &ast::Procedure, item: &ast::Item) {
+        let kind_word = match pr.kind {
+            ProcKind::Phase => "phase",
+            ProcKind::Rule => "rule",
+            ProcKind::Trigger => "trigger",
+        };
+        self.current_proc = format!("{kind_word} {}", pr.name.name);
+        let mut sc = Scope::default();
+        let tys = self.model.procs.get(id.idx()).map(|p| p.param_tys.clone()).unwrap_or_default();
+        for ((n, _), t) in pr.params.iter().zip(tys) {
+            sc.bind(&n.name, t);
+        }
+        if pr.kind == ProcKind::Trigger {
+            match &pr.event {
+                Some(ev) => {
+                    if ev.name.name != "arrive" {
+                        let at = self.loc(ev.name.span);
+                        self.error(Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown event `{}`", ev.name.name), at, "unknown event").help("the events are: `arrive(piece: kind, zone)`"));
+                    }
+                    let k = self.kind_named(&ev.kind);
+                    sc.bind(&ev.piece.name, Ty::Piece(k));
+                    sc.bind(&ev.zone.name, Ty::Zone);
+                    if let Some(p) = self.model.procs.get_mut(id.idx()) {
+                        p.on_arrive = k;
+                        p.params = 2;
+                        p.param_tys = vec![Ty::Piece(k), Ty::Zone];
+                    }
+                }
+                None => {
+                    let at = self.loc(pr.name.span);
+                    self.error(Diagnostic::new(codes::WRONG_SORT, format!("the trigger `{}` listens to no event", pr.name.name), at, "no event").help("write `trigger NAME on arrive(piece: kind, zone) when CONDITION { ... }`"));
+                }
+            }
+        } else if pr.event.is_some() || pr.when.is_some() {
+            let at = self.loc(pr.name.span);
+            self.error(Diagnostic::new(codes::WRONG_SORT, format!("only a trigger has `on` and `when`; `{}` is a {kind_word}", pr.name.name), at, "not a trigger"));
+        }
+        let when = pr.when.as_ref().map(|w| self.expect(&mut sc, w, Ty::Bool, "the condition of a trigger"));
+        let b = self.block(&mut sc, &pr.body);
+        if let Some(p) = self.model.procs.get_mut(id.idx()) {
+            p.when = when;
+        }
+        self.finish_proc(id, b, sc.next);
+        let at = self.loc(item.span);
+        self.record(RecordKind::Encoded, format!("{kind_word} {}", pr.name.name), None, &item.provenance, at);
+    }
+
+    fn exception(&mut self, idx: usize, e: &ast::Exception, item: &ast::Item) {
+        // `setup` is not a declared name, but modules add to it like to any rule.
+        let setup = if e.rule.name == "setup" { self.model.setup.map(Sym::Proc) } else { None };
+        let target = match setup.or_else(|| self.lookup(&e.rule, &[])) {
+            Some(Sym::Proc(p)) => p,
+            Some(other) => {
+                self.wrong_sort(&e.rule, other, "a rule or phase");
+                return;
+            }
+            None => return,
+        };
+        let Some(body) = self.model.exceptions.get(idx).map(|x| x.body) else { return };
+        self.current_proc = format!("exception {}", e.name.name);
+        let (params, tys) = self.model.procs.get(target.idx()).map(|p| (p.params, p.param_tys.clone())).unwrap_or_default();
+        // The exception sees the target's parameters under the target's names.
+        let names = self.param_names(target);
+        let mut sc = Scope::default();
+        for (n, t) in names.iter().zip(tys.iter()) {
+            sc.bind(n, *t);
+        }
+        let when = self.expect(&mut sc, &e.when, Ty::Bool, "the condition of an exception");
+        self.exception_target = Some(target);
+        let b = self.block(&mut sc, &e.body);
+        self.exception_target = None;
+        self.finish_proc(body, b, sc.next);
+        if let Some(p) = self.model.procs.get_mut(body.idx()) {
+            p.params = params;
+            p.param_tys = tys;
+        }
+        if let Some(x) = self.model.exceptions.get_mut(idx) {
+            x.target = target;
+            x.when = when;
+        }
+        if let Some(p) = self.model.procs.get_mut(target.idx()) {
+            p.exceptions.push(ExceptionId(idx as u16));
+        }
+        let at = self.loc(item.span);
+        self.record(RecordKind::Encoded, format!("exception {}", e.name.name), None, &item.provenance, at);
+    }
+
+    fn param_names(&self, p: ProcId) -> Vec<String> {
+        self.param_names_of.get(&p).cloned().unwrap_or_default()
+    }
+
+    fn define_data(&mut self, item: &ast::Item) {
+        let name = item_name(&item.kind).map(|n| n.name.clone()).unwrap_or_else(|| "setup".into());
+        let at = self.loc(item.span);
+        match &item.kind {
+            ItemKind::Component(c) => {
+                if !c.variants.is_empty() {
+                    let sum: i64 = c.variants.iter().map(|v| v.count).sum();
+                    if sum != c.count {
+                        let loc = self.loc(c.count_span);
+                        self.error(
+                            Diagnostic::new(codes::TOTAL, format!("`{}` declares {} pieces but its variants add up to {sum}", c.name.name, c.count), loc, format!("declared {}", c.count))
+                                .help("fix the total or a variant's `xN`; if the source itself disagrees, record a `discrepancy` and keep the sum of the parts"),
+                        );
+                    }
+                    for v in &c.variants {
+                        let vat = self.loc(v.span);
+                        self.record(RecordKind::Encoded, format!("{} {}", c.name.name, v.name.name), v.label.as_ref().map(|l| l.value.clone()), &v.provenance, vat);
+                    }
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Die(d) => {
+                if !d.faces.is_empty() {
+                    let sum: i64 = d.faces.iter().map(|f| f.count).sum();
+                    if sum != d.sides {
+                        let loc = self.loc(d.sides_span);
+                        self.error(Diagnostic::new(codes::TOTAL, format!("the die `{}` has {} sides but its faces add up to {sum}", d.name.name, d.sides), loc, format!("declared {}", d.sides)).help("fix the side count or a face's `xN`"));
+                    }
+                    let die = self.globals.get(&d.name.name).map(|(s, _)| *s);
+                    if let Some(Sym::Die(id)) = die {
+                        let mut sides = Vec::new();
+                        for f in &d.faces {
+                            if let Some(Sym::Face(fid)) = self.globals.get(&f.name.name).map(|(s, _)| *s) {
+                                for _ in 0..f.count.clamp(0, 1000) {
+                                    sides.push(fid);
+                                }
+                            }
+                            let fat = self.loc(f.span);
+                            self.record(RecordKind::Encoded, format!("{} {}", d.name.name, f.name.name), f.label.as_ref().map(|l| l.value.clone()), &f.provenance, fat);
+                        }
+                        if let Some(die) = self.model.dice.get_mut(id.idx()) {
+                            die.size = sides.len().max(1) as u16;
+                            die.sides = sides;
+                        }
+                    }
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Zone(z) => {
+                let Some(Sym::Zone(id)) = self.globals.get(&z.name.name).map(|(s, _)| *s) else { return };
+                let mult = match &z.multiplicity {
+                    ast::Multiplicity::Single => ZoneMult::Single,
+                    ast::Multiplicity::PerPlayer => ZoneMult::PerPlayer,
+                    ast::Multiplicity::PerSpace(t) => match self.lookup(t, &[]) {
+                        Some(Sym::Track(t)) => ZoneMult::PerSpace(t),
+                        Some(other) => {
+                            self.wrong_sort(t, other, "a track");
+                            ZoneMult::Single
+                        }
+                        None => ZoneMult::Single,
+                    },
+                };
+                let kinds = z.kinds.iter().filter_map(|k| self.kind_named(k)).collect();
+                if let Some(def) = self.model.zones.get_mut(id.idx()) {
+                    def.mult = mult;
+                    def.kinds = kinds;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Track(t) => {
+                let Some(Sym::Track(id)) = self.globals.get(&t.name.name).map(|(s, _)| *s) else { return };
+                let last = t.rows.iter().map(|(r, _)| r.hi).max().unwrap_or(0);
+                if last > 4096 {
+                    if let Some((r, _)) = t.rows.iter().find(|(r, _)| r.hi == last) {
+                        let loc = self.loc(r.span);
+                        self.error(Diagnostic::new(codes::TRACK, format!("the track `{}` reaches space {last}; a track has at most 4096 spaces", t.name.name), loc, "too long").help("split the track, or check the number"));
+                    }
+                    return;
+                }
+                let len = last.max(0) as usize;
+                let mut spaces: Vec<Option<u64>> = vec![None; len];
+                for (r, tags) in &t.rows {
+                    let mask = self.tag_mask(tags);
+                    for i in r.lo..=r.hi {
+                        let slot = usize::try_from(i - 1).ok().and_then(|i| spaces.get_mut(i));
+                        match slot {
+                            Some(s) if s.is_none() => *s = Some(mask),
+                            _ => {
+                                let loc = self.loc(r.span);
+                                self.error(Diagnostic::new(codes::TRACK, format!("space {i} of the track `{}` is given twice or is not a positive number", t.name.name), loc, "repeated space").help("give each space from 1 to the last exactly once"));
+                                break;
+                            }
+                        }
+                    }
+                }
+                if let Some(missing) = spaces.iter().position(Option::is_none) {
+                    let loc = self.loc(t.name.span);
+                    self.error(Diagnostic::new(codes::TRACK, format!("the track `{}` skips space {}", t.name.name, missing + 1), loc, "incomplete track").help("give each space from 1 to the last exactly once"));
+                }
+                if let Some(track) = self.model.tracks.get_mut(id.idx()) {
+                    track.spaces = spaces.into_iter().map(|s| s.unwrap_or(0)).collect();
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Counter(c) => {
+                let Some(Sym::Counter(id)) = self.globals.get(&c.name.name).map(|(s, _)| *s) else { return };
+                let init = c.init.as_ref().map(|e| {
+                    let mut sc = Scope::default();
+                    self.expect(&mut sc, e, Ty::Int, "the initial value of a counter")
+                });
+                if c.bounds.lo > c.bounds.hi {
+                    let loc = self.loc(c.bounds.span);
+                    self.error(Diagnostic::new(codes::TOTAL, format!("the counter `{}` has an empty range", c.name.name), loc, "low end above high end"));
+                }
+                let per_piece = c.per_piece.as_ref().and_then(|k| self.kind_named(k));
+                if let Some(def) = self.model.counters.get_mut(id.idx()) {
+                    def.init = init;
+                    def.per_piece = per_piece;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Var(v) => {
+                let Some(Sym::Var(id)) = self.globals.get(&v.name.name).map(|(s, _)| *s) else { return };
+                let ty = self.type_named(&v.ty);
+                let init = v.init.as_ref().map(|e| {
+                    let mut sc = Scope::default();
+                    self.expect(&mut sc, e, ty, "the initial value of a var")
+                });
+                let per_piece = v.per_piece.as_ref().and_then(|k| self.kind_named(k));
+                if let Some(def) = self.model.vars.get_mut(id.idx()) {
+                    def.ty = ty;
+                    def.init = init;
+                    def.per_piece = per_piece;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Table(t) => {
+                let Some(Sym::Table(id)) = self.globals.get(&t.name.name).map(|(s, _)| *s) else { return };
+                let mut rows = Vec::new();
+                for (r, vals) in &t.rows {
+                    if vals.len() != t.columns.len() {
+                        let loc = self.loc(r.span);
+                        self.error(Diagnostic::new(codes::TABLE, format!("this row of `{}` has {} values for {} columns", t.name.name, vals.len(), t.columns.len()), loc, "wrong width"));
+                    }
+                    if rows.iter().any(|(lo, hi, _): &(i64, i64, Vec<ExprId>)| r.lo <= *hi && *lo <= r.hi) {
+                        let loc = self.loc(r.span);
+                        self.error(Diagnostic::new(codes::TABLE, format!("this row of `{}` overlaps an earlier row", t.name.name), loc, "overlapping key"));
+                    }
+                    let mut sc = Scope::default();
+                    let ids = vals.iter().map(|v| self.expect(&mut sc, v, Ty::Int, "a table value")).collect();
+                    rows.push((r.lo, r.hi, ids));
+                }
+                if let Some(def) = self.model.tables.get_mut(id.idx()) {
+                    def.rows = rows;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::SpaceType { label, .. } => {
+                self.record(RecordKind::Encoded, name, label.as_ref().map(|l| l.value.clone()), &item.provenance, at);
+            }
+            ItemKind::Option { label, .. } => {
+                self.record(RecordKind::Encoded, format!("option {name}"), label.as_ref().map(|l| l.value.clone()), &item.provenance, at);
+            }
+            ItemKind::Graph { name: gname, nodes, edges } => {
+                let Some(Sym::Track(id)) = self.globals.get(&gname.name).map(|(s, _)| *s) else { return };
+                let mut masks = Vec::new();
+                for (_, _, tags) in nodes {
+                    masks.push(self.tag_mask(tags));
+                }
+                let mut links = Vec::new();
+                for (a, b, tags) in edges {
+                    let ends = [a, b].map(|n| match self.lookup(n, &[]) {
+                        Some(Sym::Node(t, i)) if t == id => Some(i),
+                        Some(other) => {
+                            self.wrong_sort(n, other, &format!("a node of `{}`", gname.name));
+                            None
+                        }
+                        None => None,
+                    });
+                    if let [Some(x), Some(y)] = ends {
+                        let mask = self.tag_mask(tags);
+                        links.push((x, y, mask));
+                    }
+                }
+                if let Some(t) = self.model.tracks.get_mut(id.idx()) {
+                    t.spaces = masks;
+                    t.edges = links;
+                }
+                self.record(RecordKind::Encoded, name, None, &item.provenance, at);
+            }
+            ItemKind::Grid { .. } => self.record(RecordKind::Encoded, name, None, &item.provenance, at),
+            ItemKind::Assumption { text, .. } => self.record(RecordKind::Assumption, name, Some(text.value.clone()), &item.provenance, at),
+            ItemKind::Discrepancy { chosen, because, .. } => {
+                let text = match (chosen, because) {
+                    (Some(c), Some(b)) => Some(format!("chosen: {}; because: {}", c.value, b.value)),
+                    (Some(c), None) => Some(format!("chosen: {}", c.value)),
+                    (None, Some(b)) => Some(format!("because: {}", b.value)),
+                    (None, None) => None,
+                };
+                if chosen.is_none() {
+                    self.error(Diagnostic::new(codes::HEADER, format!("the discrepancy `{name}` does not say which reading is chosen"), at, "no `chosen`").help("add `chosen \"...\"` and `because \"...\"`"));
+                }
+                self.record(RecordKind::Discrepancy, name, text, &item.provenance, at);
+            }
+            ItemKind::Narrative { text, .. } => self.record(RecordKind::Narrative, name, Some(text.value.clone()), &item.provenance, at),
+            _ => {}
+        }
+    }
+}
