@@ -273,11 +273,11 @@ impl<'a> Runner<'a> {
         let mut v = vec![Value::None; self.def.locals.max(SCENARIO_LOCALS) as usize];
         if let (Some((p, _)), Some(x)) = (self.game.choices(&self.st), v.get_mut(SCENARIO_DECIDER as usize)) {
             if p != CHANCE {
-                *x = Value::Player(p);
+                *x = Value::player(p);
             }
         }
         if let (Some(Outcome::Winner(p)), Some(x)) = (self.st.outcome, v.get_mut(SCENARIO_WINNER as usize)) {
-            *x = Value::Player(p);
+            *x = Value::player(p);
         }
         v
     }
@@ -349,8 +349,8 @@ impl<'a> Runner<'a> {
                 let mut taken = 0u32;
                 loop {
                     match self.eval(*cond)? {
-                        Value::Bool(true) => return Ok(()),
-                        Value::Bool(false) => {}
+                        Value::True => return Ok(()),
+                        Value::False => {}
                         other => return Err(miss(format!("`{}` to be true or false", self.expr_text(*cond)), self.label(other))),
                     }
                     let Some((_, options)) = self.game.choices(&self.st) else {
@@ -370,8 +370,8 @@ impl<'a> Runner<'a> {
             StepDef::Place { what, to, bottom } => self.place(what, *to, *bottom),
             StepDef::Set(lv, op, value) => self.set(lv, *op, *value),
             StepDef::Expect(cond) => match self.eval(*cond)? {
-                Value::Bool(true) => Ok(()),
-                Value::Bool(false) => Err(miss(format!("`{}`", self.expr_text(*cond)), self.why_false(*cond))),
+                Value::True => Ok(()),
+                Value::False => Err(miss(format!("`{}`", self.expr_text(*cond)), self.why_false(*cond))),
                 other => Err(miss(format!("`{}` to be true or false", self.expr_text(*cond)), self.label(other))),
             },
             StepDef::ExpectOptions(test, want) => {
@@ -420,7 +420,7 @@ impl<'a> Runner<'a> {
     fn why_false(&mut self, cond: ExprId) -> String {
         let Expr::Bin(op, a, b) = self.model.expr(cond).clone() else { return "it is false".into() };
         if op == BinOp::And {
-            let part = if self.eval(a) == Ok(Value::Bool(false)) { a } else { b };
+            let part = if self.eval(a) == Ok(Value::False) { a } else { b };
             let text = self.expr_text(part).to_string();
             return format!("`{text}` is false: {}", self.why_false(part));
         }
@@ -452,14 +452,14 @@ impl<'a> Runner<'a> {
 
     fn piece(&mut self, e: ExprId) -> Result<u16, Miss> {
         match self.eval(e)? {
-            Value::Piece(p) => Ok(p),
+            Value::Piece(p) => Ok(p as u16),
             other => Err(miss(format!("`{}` to be a piece", self.expr_text(e)), self.label(other))),
         }
     }
 
     fn zone(&mut self, e: ExprId) -> Result<u16, Miss> {
         match self.eval(e)? {
-            Value::Zone(z) => Ok(z),
+            Value::Zone(z) => Ok(z as u16),
             other => Err(miss(format!("`{}` to be a zone", self.expr_text(e)), self.label(other))),
         }
     }
@@ -471,7 +471,7 @@ impl<'a> Runner<'a> {
                 let z = self.zone(*z)?;
                 match self.st.zone_top(z) {
                     Some(p) => vec![p],
-                    None => return Err(miss("a piece to place", format!("`{}` is empty", self.label(Value::Zone(z))))),
+                    None => return Err(miss("a piece to place", format!("`{}` is empty", self.label(Value::zone(z))))),
                 }
             }
             PlaceWhat::All(z) => {
@@ -487,7 +487,7 @@ impl<'a> Runner<'a> {
                 let mut of_kind: Vec<u16> = self.st.zone_pieces(z).filter(|p| self.game.inst_kind.get(*p as usize) == Some(kind)).collect();
                 if of_kind.len() < n {
                     let name = self.model.kinds.get(kind.idx()).map(|k| k.name.as_str()).unwrap_or("?");
-                    return Err(miss(format!("{n} `{name}` in `{}`", self.label(Value::Zone(z))), format!("{} there", of_kind.len())));
+                    return Err(miss(format!("{n} `{name}` in `{}`", self.label(Value::zone(z))), format!("{} there", of_kind.len())));
                 }
                 // The top-most first, as `move N of KIND from` takes them.
                 of_kind.reverse();
@@ -566,13 +566,13 @@ impl<'a> Runner<'a> {
         match (at, per_piece) {
             (Value::Piece(p), Some(k)) => {
                 let (first, n) = self.game.kind_range.get(k.idx()).copied().unwrap_or((0, 0));
-                if p >= first && p < first + n {
-                    Ok(base + (p - first) as usize)
+                if p >= u64::from(first) && p < u64::from(first + n) {
+                    Ok(base + (p - u64::from(first)) as usize)
                 } else {
                     Err(miss(format!("a piece of the kind `{name}` is kept for"), self.label(at)))
                 }
             }
-            (Value::Player(p), None) if per_player && p < self.game.players => Ok(base + p as usize),
+            (Value::Player(p), None) if per_player && p < u64::from(self.game.players) => Ok(base + p as usize),
             (other, _) => Err(miss(format!("an index of `{name}`"), self.label(other))),
         }
     }

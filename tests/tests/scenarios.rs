@@ -246,7 +246,7 @@ fn eval_and_reask_work_on_any_state() {
     let step = full.scenarios.first().and_then(|s| s.steps.first()).expect("a step");
     let grimoire_interpreter::model::StepDef::Expect(cond) = step.step else { panic!("an expect") };
     let locals = vec![Value::None; full.scenarios.first().map(|s| s.locals as usize).unwrap_or(2)];
-    assert_eq!(game.eval(&mut st, cond, &locals), Ok(Value::Bool(true)));
+    assert_eq!(game.eval(&mut st, cond, &locals), Ok(Value::True));
     let grimoire_interpreter::model::Expr::Bin(_, left, _) = full.expr(cond).clone() else { panic!("a comparison") };
     assert_eq!(game.eval(&mut st, left, &locals), Ok(Value::Int(1)));
     // Ask the pending decision again: same options, same decider, nothing applied.

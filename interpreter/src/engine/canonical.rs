@@ -353,7 +353,7 @@ impl Game {
         match v {
             Value::Piece(p) if self.canon.class.get(p as usize).copied().flatten().is_some() => {
                 let z = st.loc[p as usize];
-                let place = st.zone_pieces(z).position(|x| x == p).unwrap_or(0);
+                let place = st.zone_pieces(z).position(|x| u64::from(x) == p).unwrap_or(0);
                 h.word(0x7000_0000 | u64::from(z));
                 h.word(place as u64);
             }
@@ -362,14 +362,18 @@ impl Game {
                 h.word(1);
                 h.word(i as u64);
             }
-            Value::Bool(b) => h.word(2 | (u64::from(b) << 8)),
+            Value::False => h.word(2),
+            Value::True => h.word(2 | 1 << 8),
             Value::Player(p) => h.word(3 | (u64::from(p) << 8)),
             Value::Piece(p) => h.word(4 | (u64::from(p) << 8)),
             Value::Zone(z) => h.word(5 | (u64::from(z) << 8)),
             Value::Face(f) => h.word(6 | (u64::from(f) << 8)),
             Value::Variant(x) => h.word(7 | (u64::from(x) << 8)),
             Value::Dir(d) => h.word(8 | ((d as u8 as u64) << 8)),
-            Value::Row(t, r) => h.word(9 | (u64::from(t) << 8) | (u64::from(r) << 24)),
+            Value::Row(packed) => {
+                let (t, r) = Value::row_parts(packed);
+                h.word(9 | (u64::from(t) << 8) | (u64::from(r) << 24))
+            }
         }
     }
 

@@ -394,8 +394,8 @@ impl Game {
                 let v = value.get(r);
                 let arm = arms.iter().position(|(keys, _)| {
                     keys.iter().any(|k| match (k, v) {
-                        (MatchKey::Face(f), Value::Face(x)) => f.0 == x,
-                        (MatchKey::Variant(vr), Value::Variant(x)) => vr.0 == x,
+                        (MatchKey::Face(f), Value::Face(x)) => u64::from(f.0) == x,
+                        (MatchKey::Variant(vr), Value::Variant(x)) => u64::from(vr.0) == x,
                         (MatchKey::Variant(vr), Value::Piece(p)) => self.inst_variant.get(p as usize).copied().flatten() == Some(*vr),
                         _ => false,
                     })
@@ -451,7 +451,7 @@ impl Game {
                 let mut mask = 0u16;
                 c(r, &mut |r, v| {
                     match v {
-                        Value::Player(p) if p < r.g.players => mask |= 1 << p,
+                        Value::Player(p) if p < u64::from(r.g.players) => mask |= 1 << p,
                         other => r.wrong("a player", other, at),
                     }
                     r.err.is_none()

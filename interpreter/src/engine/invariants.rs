@@ -50,7 +50,7 @@ impl Game {
                 let mut r = Run::new(self, st, self.step_fuel);
                 let ok = self.in_window(&mut r, (*locals).max(1), NO_ACTOR, |r| {
                     if let Some(p) = player {
-                        r.set_local(0, Value::Player(p));
+                        r.set_local(0, Value::player(p));
                     }
                     when.as_ref().is_none_or(|w| w(r)) && r.err.is_none() && !holds(r)
                 });

@@ -349,7 +349,7 @@ impl Game {
     /// Equality as the language sees it: a piece equals its variant.
     pub(crate) fn same(&self, a: Value, b: Value) -> bool {
         match (a, b) {
-            (Value::Piece(p), Value::Variant(v)) | (Value::Variant(v), Value::Piece(p)) => self.inst_variant.get(p as usize).copied().flatten() == Some(VariantId(v)),
+            (Value::Piece(p), Value::Variant(v)) | (Value::Variant(v), Value::Piece(p)) => self.inst_variant.get(p as usize).copied().flatten() == Some(VariantId(v as u16)),
             _ => a == b,
         }
     }

@@ -42,7 +42,7 @@ impl Game {
         let kind = self.inst_kind[p as usize];
         for t in self.triggers_by_kind[kind.idx()].iter().rev() {
             let proc = self.model.proc(*t);
-            let base = self.push_proc(r.st, *t, &[Value::Piece(p), Value::Zone(zone)], frame.actor, frame.depth.saturating_add(1), false, false);
+            let base = self.push_proc(r.st, *t, &[Value::piece(p), Value::zone(zone)], frame.actor, frame.depth.saturating_add(1), false, false);
             let holds = match &self.program.trigger_when[t.idx()] {
                 Some(w) => {
                     let (saved_base, saved_actor) = (r.base, r.actor);
@@ -124,7 +124,7 @@ impl Game {
                 let mut mask = 0u16;
                 c(r, &mut |r, v| {
                     match v {
-                        Value::Player(p) if p < r.g.players => mask |= 1 << p,
+                        Value::Player(p) if p < u64::from(r.g.players) => mask |= 1 << p,
                         other => r.wrong("a player", other, at),
                     }
                     r.err.is_none()
@@ -190,7 +190,7 @@ impl Game {
         // draws give the same order whatever the zone's storage.
         let mut order = std::mem::take(&mut r.st.scratch);
         let start = order.len();
-        order.extend(r.st.zone_pieces(z).map(Value::Piece));
+        order.extend(r.st.zone_pieces(z).map(Value::piece));
         for i in (1..n).rev() {
             let j = r.st.random_below(i as u64 + 1) as usize;
             order.swap(start + i, start + j);
@@ -207,7 +207,7 @@ impl Game {
             if d.sides.is_empty() {
                 r.st.options.extend((1..=i64::from(d.size)).map(Value::Int));
             } else {
-                r.st.options.extend(d.sides.iter().map(|f| Value::Face(f.0)));
+                r.st.options.extend(d.sides.iter().map(|f| Value::face(f.0)));
             }
             r.st.arity = 1;
             let base = r.base as u32;
@@ -216,7 +216,7 @@ impl Game {
         }
         let side = r.st.random_below(u64::from(d.size)) as usize;
         let v = match d.sides.get(side) {
-            Some(f) => Value::Face(f.0),
+            Some(f) => Value::face(f.0),
             None => Value::Int(side as i64 + 1),
         };
         r.set_local(slot, v);
@@ -226,7 +226,7 @@ impl Game {
     /// enumerated, else an order drawn from a generator seeded with `k`.
     pub(super) fn shuffle_as_chance(&self, st: &mut State, z: u16, k: Value) {
         let Value::Int(k) = k else { return };
-        let mut order: Vec<Value> = st.zone_pieces(z).map(Value::Piece).collect();
+        let mut order: Vec<Value> = st.zone_pieces(z).map(Value::piece).collect();
         let n = order.len();
         let all: Option<u64> = (1..=n as u64).try_fold(1u64, |acc, i| acc.checked_mul(i).filter(|x| *x <= SHUFFLE_SAMPLES));
         if all.is_some() {

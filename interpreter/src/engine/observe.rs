@@ -41,9 +41,9 @@ impl Game {
         match v {
             Value::None => "none".into(),
             Value::Int(i) => i.to_string(),
-            Value::Bool(true) => "yes".into(),
-            Value::Bool(false) => "no".into(),
-            Value::Player(p) => format!("player {}", u16::from(p) + 1),
+            Value::True => "yes".into(),
+            Value::False => "no".into(),
+            Value::Player(p) => format!("player {}", p + 1),
             Value::Piece(p) => {
                 let i = p as usize;
                 let (Some(k), Some(variant), Some(owner)) = (self.inst_kind.get(i), self.inst_variant.get(i), self.inst_owner.get(i)) else {
@@ -69,7 +69,10 @@ impl Game {
             Value::Variant(v) => m.variants.get(v as usize).map(|v| v.name.clone()).unwrap_or_default(),
             Value::Dir(1) => "clockwise".into(),
             Value::Dir(_) => "counterclockwise".into(),
-            Value::Row(t, r) => format!("row {} of {}", r + 1, m.tables.get(t as usize).map(|t| t.name.as_str()).unwrap_or("?")),
+            Value::Row(packed) => {
+                let (t, r) = Value::row_parts(packed);
+                format!("row {} of {}", r + 1, m.tables.get(t as usize).map(|t| t.name.as_str()).unwrap_or("?"))
+            }
         }
     }
 
@@ -87,7 +90,7 @@ impl Game {
         match per_piece {
             Some(k) => {
                 let (first, n) = self.kind_range[k.idx()];
-                (0..n).map(|i| (base + i as usize, format!("[{} #{}]", self.label(Value::Piece(first + i)), i + 1), self.inst_owner[(first + i) as usize])).collect()
+                (0..n).map(|i| (base + i as usize, format!("[{} #{}]", self.label(Value::piece(first + i)), i + 1), self.inst_owner[(first + i) as usize])).collect()
             }
             None if per_player => (0..self.players).map(|p| (base + p as usize, format!("[{}]", p + 1), Some(p))).collect(),
             None => vec![(base, String::new(), None)],
@@ -123,9 +126,9 @@ impl Game {
                 continue;
             }
             let pieces = if self.sees_zone(player, z) {
-                Some(st.zone_pieces(z).map(|p| self.label(Value::Piece(p))).collect())
+                Some(st.zone_pieces(z).map(|p| self.label(Value::piece(p))).collect())
             } else if st.zone_pieces(z).any(|p| st.knows(player, p)) {
-                Some(st.zone_pieces(z).map(|p| if st.knows(player, p) { self.label(Value::Piece(p)) } else { "?".to_string() }).collect())
+                Some(st.zone_pieces(z).map(|p| if st.knows(player, p) { self.label(Value::piece(p)) } else { "?".to_string() }).collect())
             } else {
                 None
             };

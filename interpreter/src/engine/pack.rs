@@ -42,10 +42,11 @@ impl Out<'_> {
                 self.u8(1);
                 self.int(i);
             }
-            Value::Bool(b) => self.u8(2 + u8::from(b)),
+            Value::False => self.u8(2),
+            Value::True => self.u8(3),
             Value::Player(p) => {
                 self.u8(4);
-                self.u8(p);
+                self.u8(p as u8);
             }
             Value::Piece(p) => {
                 self.u8(5);
@@ -64,7 +65,8 @@ impl Out<'_> {
                 self.var(u64::from(x));
             }
             Value::Dir(d) => self.u8(if d > 0 { 9 } else { 10 }),
-            Value::Row(t, r) => {
+            Value::Row(packed) => {
+                let (t, r) = Value::row_parts(packed);
                 self.u8(11);
                 self.var(u64::from(t));
                 self.var(u64::from(r));
@@ -110,16 +112,16 @@ impl In<'_> {
         Some(match self.u8()? {
             0 => Value::None,
             1 => Value::Int(self.int()?),
-            2 => Value::Bool(false),
-            3 => Value::Bool(true),
-            4 => Value::Player(self.u8()?),
-            5 => Value::Piece(self.u16()?),
-            6 => Value::Zone(self.u16()?),
-            7 => Value::Face(self.u16()?),
-            8 => Value::Variant(self.u16()?),
+            2 => Value::False,
+            3 => Value::True,
+            4 => Value::player(self.u8()?),
+            5 => Value::piece(self.u16()?),
+            6 => Value::zone(self.u16()?),
+            7 => Value::face(self.u16()?),
+            8 => Value::variant(self.u16()?),
             9 => Value::Dir(1),
             10 => Value::Dir(-1),
-            11 => Value::Row(self.u16()?, self.u16()?),
+            11 => Value::row(self.u16()?, self.u16()?),
             _ => return None,
         })
     }

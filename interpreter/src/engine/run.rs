@@ -110,7 +110,8 @@ impl Run<'_> {
     #[inline]
     pub(crate) fn as_bool(&mut self, v: Value, at: Loc) -> bool {
         match v {
-            Value::Bool(b) => b,
+            Value::True => true,
+            Value::False => false,
             other => {
                 self.wrong("a truth value", other, at);
                 false
@@ -121,7 +122,7 @@ impl Run<'_> {
     #[inline]
     pub(crate) fn as_zone(&mut self, v: Value, at: Loc) -> u16 {
         match v {
-            Value::Zone(z) if (z as usize) < self.g.zones.len() => z,
+            Value::Zone(z) if (z as usize) < self.g.zones.len() => z as u16,
             Value::None => NIL,
             other => {
                 self.wrong("a zone", other, at);
@@ -133,7 +134,7 @@ impl Run<'_> {
     #[inline]
     pub(crate) fn as_piece(&mut self, v: Value, at: Loc) -> u16 {
         match v {
-            Value::Piece(p) if (p as usize) < self.g.inst_kind.len() => p,
+            Value::Piece(p) if (p as usize) < self.g.inst_kind.len() => p as u16,
             Value::None => NIL,
             other => {
                 self.wrong("a piece", other, at);
@@ -145,7 +146,7 @@ impl Run<'_> {
     #[inline]
     pub(crate) fn as_player(&mut self, v: Value, at: Loc) -> u16 {
         match v {
-            Value::Player(p) if p < self.g.players => u16::from(p),
+            Value::Player(p) if p < u64::from(self.g.players) => p as u16,
             Value::None => u16::from(NO_PLAYER),
             other => {
                 self.wrong("a player", other, at);

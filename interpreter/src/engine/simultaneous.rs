@@ -69,11 +69,11 @@ impl Run<'_> {
             return;
         };
         if let Some(sim) = self.st.sim.as_mut() {
-            if sim.sealed.iter().any(|(_, _, q)| *q == p) {
+            if sim.sealed.iter().any(|(_, _, q)| u64::from(*q) == p) {
                 self.fail(ExecErrorKind::Simultaneous, format!("player {} has two turns in one `simultaneous` block", p + 1), at);
                 return;
             }
-            sim.player = Some(p);
+            sim.player = Some(p as u8);
         }
     }
 

@@ -348,7 +348,7 @@ impl State {
         if now != asked {
             return false;
         }
-        let order: Vec<Value> = order.iter().map(|p| Value::Piece(*p)).collect();
+        let order: Vec<Value> = order.iter().map(|p| Value::piece(*p)).collect();
         self.relink(z, &order);
         true
     }
@@ -421,7 +421,7 @@ impl State {
         self.len[zi] = 0;
         for v in order {
             if let Value::Piece(p) = v {
-                self.link(*p, z, false);
+                self.link(*p as u16, z, false);
             }
         }
     }

@@ -148,7 +148,7 @@ fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sec
 /// A value in words; a piece as on the board.
 fn value_words(game: &Game, v: Value, section: Option<u8>) -> String {
     match v {
-        Value::Piece(p) => piece(game, p, section),
+        Value::Piece(p) => piece(game, p as u16, section),
         other => game.label(other),
     }
 }

@@ -66,7 +66,7 @@ impl Compiler<'_> {
                         return true;
                     }
                     while let Some(x) = r.g.geometry.step(at, a, b) {
-                        if !(r.going() && visit(r, Value::Zone(x))) {
+                        if !(r.going() && visit(r, Value::zone(x))) {
                             return false;
                         }
                         at = x;
@@ -130,21 +130,21 @@ pub(crate) const MAX_RANGE: i64 = 100_000;
 /// to the scratch buffer.
 fn region(r: &mut Run, slot: u16, start: u16, cond: &BoolF) {
     let holds = |r: &mut Run, z: u16| {
-        r.set_local(slot, Value::Zone(z));
+        r.set_local(slot, Value::zone(z));
         cond(r)
     };
     let first = r.st.scratch.len();
     if !holds(r, start) {
         return;
     }
-    r.st.scratch.push(Value::Zone(start));
+    r.st.scratch.push(Value::zone(start));
     let mut next = first;
     while let Some(Value::Zone(z)) = r.st.scratch.get(next).copied() {
         next += 1;
         let g = r.g;
         let Some(around) = g.geometry.adjacent.get(z as usize) else { continue };
         for (n, _) in around {
-            let v = Value::Zone(*n);
+            let v = Value::zone(*n);
             if r.st.scratch.get(first..).is_some_and(|seen| seen.contains(&v)) {
                 continue;
             }

@@ -425,7 +425,7 @@ impl<'c> Compiler<'c> {
             }
             Native::Bool => {
                 let f = self.bool_native(e);
-                Box::new(move |r| Value::Bool(f(r)))
+                Box::new(move |r| Value::bool(f(r)))
             }
             Native::Zone => {
                 let f = self.zone_native(e);
@@ -462,10 +462,10 @@ impl<'c> Compiler<'c> {
         match self.m.expr(e) {
             Expr::Local(s) => return ValOp::Local(self.slot(*s)),
             Expr::None => return ValOp::Const(Value::None),
-            Expr::Bool(b) => return ValOp::Const(Value::Bool(*b)),
-            Expr::Variant(v) => return ValOp::Const(Value::Variant(v.0)),
-            Expr::Face(f) => return ValOp::Const(Value::Face(f.0)),
-            Expr::Dir(d) => return ValOp::Const(Value::Dir(*d)),
+            Expr::Bool(b) => return ValOp::Const(Value::bool(*b)),
+            Expr::Variant(v) => return ValOp::Const(Value::variant(v.0)),
+            Expr::Face(f) => return ValOp::Const(Value::face(f.0)),
+            Expr::Dir(d) => return ValOp::Const(Value::dir(*d)),
             Expr::CallFn(..) => return ValOp::Dyn(self.val(e)),
             _ => {}
         }

@@ -171,7 +171,7 @@ impl Test {
             Test::OwnerIsLocal { slot, negate } => {
                 let owner = r.g.inst_owner.get(z as usize).copied().flatten();
                 let same = match r.local(slot) {
-                    Value::Player(q) => owner == Some(q),
+                    Value::Player(q) => owner == Some(q as u8),
                     Value::None => owner.is_none(),
                     _ => false,
                 };
@@ -203,7 +203,7 @@ impl Test {
             Test::Attr { ref table, cmp, ref rhs } => {
                 let a = match table.by_piece.get(z as usize) {
                     Some(Some(a)) => *a,
-                    _ => table.of(r, Value::Piece(z)),
+                    _ => table.of(r, Value::piece(z)),
                 };
                 match rhs {
                     AttrRhs::Const(k) => cmp.holds(a, *k),
@@ -230,7 +230,7 @@ fn any_piece(r: &mut Run, z: u16, slot: u16, tests: &[Test]) -> bool {
         // The usual "a piece of this player is here": the local `who` (not
         // the piece's slot) read once, not once per piece.
         let want: Option<Option<u8>> = match r.local(who) {
-            Value::Player(q) => Some(Some(q)),
+            Value::Player(q) => Some(Some(q as u8)),
             Value::None => Some(None),
             // A value of another type equals no owner.
             _ => None,
@@ -250,7 +250,7 @@ fn any_in_zone(r: &mut Run, z: u16, slot: u16, mut holds: impl FnMut(&mut Run, u
         if !r.going() {
             return false;
         }
-        r.set_local(slot, Value::Piece(p));
+        r.set_local(slot, Value::piece(p));
         if holds(r, p) {
             return true;
         }
@@ -297,7 +297,7 @@ impl ItemTest for Tested {
         // The walks that have tests only give spaces, only pieces, or only
         // numbers.
         let x = match item {
-            Value::Zone(x) | Value::Piece(x) => i64::from(x),
+            Value::Zone(x) | Value::Piece(x) => x as i64,
             Value::Int(i) => i,
             _ => return self.rest_holds(r),
         };

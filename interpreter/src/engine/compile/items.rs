@@ -45,7 +45,7 @@ impl Items {
     #[inline(always)]
     pub(crate) fn walk(&self, r: &mut Run, mut visit: impl FnMut(&mut Run, Value) -> bool) -> bool {
         match self {
-            Items::Players(n) => (0..*n).all(|p| r.going() && visit(r, Value::Player(p))),
+            Items::Players(n) => (0..*n).all(|p| r.going() && visit(r, Value::player(p))),
             Items::Range(a, b, at) => {
                 let (x, y) = (a.get(r), b.get(r));
                 if y.saturating_sub(x) > super::collections::MAX_RANGE {
@@ -54,22 +54,22 @@ impl Items {
                 }
                 (x..=y).all(|i| r.going() && visit(r, Value::Int(i)))
             }
-            Items::Spaces { base, len } => (*base..base + len).all(|z| r.going() && visit(r, Value::Zone(z))),
-            Items::Pieces { first, n } => (*first..first + n).all(|p| r.going() && visit(r, Value::Piece(p))),
+            Items::Spaces { base, len } => (*base..base + len).all(|z| r.going() && visit(r, Value::zone(z))),
+            Items::Pieces { first, n } => (*first..first + n).all(|p| r.going() && visit(r, Value::piece(p))),
             Items::PiecesOf { first, n, each, player } => {
                 let p = player.get(r);
                 if p == u16::from(NO_PLAYER) {
                     return true;
                 }
                 let from = first + p * each;
-                (from..(from + each).min(first + n)).all(|x| r.going() && visit(r, Value::Piece(x)))
+                (from..(from + each).min(first + n)).all(|x| r.going() && visit(r, Value::piece(x)))
             }
             Items::Contents(z) => {
                 let z = z.get(r);
                 let mut p = r.st.head.get(z as usize).copied().unwrap_or(NIL);
                 while p != NIL {
                     let next = r.st.next.get(p as usize).copied().unwrap_or(NIL);
-                    if !(r.going() && visit(r, Value::Piece(p))) {
+                    if !(r.going() && visit(r, Value::piece(p))) {
                         return false;
                     }
                     p = next;
@@ -80,7 +80,7 @@ impl Items {
                 let z = z.get(r);
                 let g = r.g;
                 match g.geometry.adjacent.get(z as usize) {
-                    Some(list) => list.iter().all(|(x, _)| r.going() && visit(r, Value::Zone(*x))),
+                    Some(list) => list.iter().all(|(x, _)| r.going() && visit(r, Value::zone(*x))),
                     None => true,
                 }
             }

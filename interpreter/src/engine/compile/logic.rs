@@ -215,7 +215,7 @@ impl Compiler<'_> {
                     return Box::new(move |r| {
                         let z = f(r);
                         let same = match r.local(slot) {
-                            Value::Zone(w) => z == w,
+                            Value::Zone(w) => u64::from(z) == w,
                             Value::None => z == NIL,
                             _ => false,
                         };
@@ -227,7 +227,7 @@ impl Compiler<'_> {
                     return Box::new(move |r| {
                         let p = f.get(r);
                         let same = match r.local(slot) {
-                            Value::Player(q) => p == u16::from(q),
+                            Value::Player(q) => u64::from(p) == q,
                             Value::None => p == u16::from(NO_PLAYER),
                             _ => false,
                         };
@@ -239,9 +239,9 @@ impl Compiler<'_> {
                     return Box::new(move |r| {
                         let p = f(r);
                         let same = match r.local(slot) {
-                            Value::Piece(q) => p == q,
+                            Value::Piece(q) => u64::from(p) == q,
                             Value::None => p == NIL,
-                            Value::Variant(v) => r.g.inst_variant.get(p as usize).copied().flatten() == Some(VariantId(v)),
+                            Value::Variant(v) => r.g.inst_variant.get(p as usize).copied().flatten() == Some(VariantId(v as u16)),
                             _ => false,
                         };
                         same != negate

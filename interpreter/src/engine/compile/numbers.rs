@@ -118,7 +118,7 @@ impl Compiler<'_> {
                         return 0;
                     }
                     if r.g.geometry.grid_pos(z).is_none() {
-                        let found = Value::Zone(z);
+                        let found = Value::zone(z);
                         r.fail(ExecErrorKind::Type, format!("`in_a_row` needs a cell of a grid, found {}", r.g.label(found)), at);
                         return 0;
                     }
@@ -234,7 +234,7 @@ fn place_index(g: &Game, z: u16) -> i64 {
 
 /// The longest straight run through cell `z` of cells where `cond` holds.
 fn in_a_row(r: &mut Run, z: u16, cond: &impl ItemTest) -> i64 {
-    let holds = |r: &mut Run, x: u16| cond.holds(r, Value::Zone(x));
+    let holds = |r: &mut Run, x: u16| cond.holds(r, Value::zone(x));
     if !holds(r, z) {
         return 0;
     }

@@ -66,15 +66,15 @@ impl IdOp {
         match self {
             IdOp::Const(x) => *x,
             IdOp::Zone(slot, at) => match r.local(*slot) {
-                Value::Zone(z) => z,
+                Value::Zone(z) => z as u16,
                 other => bad_id(r, other, IdKind::Zone, at),
             },
             IdOp::Piece(slot, at) => match r.local(*slot) {
-                Value::Piece(p) => p,
+                Value::Piece(p) => p as u16,
                 other => bad_id(r, other, IdKind::Piece, at),
             },
             IdOp::Player(slot, at) => match r.local(*slot) {
-                Value::Player(p) => u16::from(p),
+                Value::Player(p) => p as u16,
                 other => bad_id(r, other, IdKind::Player, at),
             },
             IdOp::ZoneOfLocal(slot, at) => match r.local(*slot) {
@@ -161,7 +161,7 @@ impl IntOp {
             }
             IntOp::Counter(s) => r.st.counters.get(*s as usize).copied().unwrap_or(0),
             IntOp::PlayerCounter { base, who, at } => match r.local(*who) {
-                Value::Player(p) if p < r.g.players => r.st.counters.get(*base as usize + usize::from(p)).copied().unwrap_or(0),
+                Value::Player(p) if p < u64::from(r.g.players) => r.st.counters.get(*base as usize + p as usize).copied().unwrap_or(0),
                 // An id past the player count is never made by the engine.
                 Value::Player(_) => 0,
                 other => {
@@ -204,7 +204,7 @@ impl AttrTable {
     pub(crate) fn of(&self, r: &mut Run, v: Value) -> i64 {
         let found = match v {
             Value::Piece(p) => self.by_piece.get(p as usize).copied().flatten(),
-            Value::Variant(x) => self.by_variant.get(usize::from(x)).copied().flatten(),
+            Value::Variant(x) => self.by_variant.get(x as usize).copied().flatten(),
             _ => None,
         };
         match found {
@@ -262,7 +262,7 @@ impl ValOp {
             ValOp::Const(v) => *v,
             ValOp::Local(s) => r.local(*s),
             ValOp::Int(f) => int_value(f(r)),
-            ValOp::Bool(f) => Value::Bool(f(r)),
+            ValOp::Bool(f) => Value::bool(f(r)),
             ValOp::Zone(f) => zone_value(f(r)),
             ValOp::Piece(f) => piece_value(f(r)),
             ValOp::Player(f) => player_value(f(r)),
@@ -287,7 +287,7 @@ pub(crate) fn zone_value(z: u16) -> Value {
     if z == NIL {
         Value::None
     } else {
-        Value::Zone(z)
+        Value::zone(z)
     }
 }
 
@@ -297,7 +297,7 @@ pub(crate) fn piece_value(p: u16) -> Value {
     if p == NIL {
         Value::None
     } else {
-        Value::Piece(p)
+        Value::piece(p)
     }
 }
 
@@ -307,7 +307,7 @@ pub(crate) fn player_value(p: u16) -> Value {
     if p == u16::from(NO_PLAYER) {
         Value::None
     } else {
-        Value::Player(p as u8)
+        Value::player(p as u8)
     }
 }
 
@@ -352,7 +352,7 @@ pub(crate) fn slot_of(r: &mut Run, base: u32, index: &Index, at: Loc) -> Option<
                 return None;
             }
             if p < *first || p >= first + n {
-                let msg = format!("a `{}` was needed, found {}", r.g.model.kinds[k.idx()].name, r.g.label(Value::Piece(p)));
+                let msg = format!("a `{}` was needed, found {}", r.g.model.kinds[k.idx()].name, r.g.label(Value::piece(p)));
                 r.fail(ExecErrorKind::Type, msg, at);
                 return None;
             }

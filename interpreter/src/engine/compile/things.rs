@@ -49,7 +49,7 @@ impl Compiler<'_> {
                                 Some(p) if p.track == t => base + p.index,
                                 _ if z == NIL => NIL,
                                 _ => {
-                                    let msg = format!("a space of `{track}` was needed, found {}", r.g.label(Value::Zone(z)));
+                                    let msg = format!("a space of `{track}` was needed, found {}", r.g.label(Value::zone(z)));
                                     r.fail(ExecErrorKind::Type, msg, at);
                                     NIL
                                 }
@@ -220,9 +220,9 @@ impl Compiler<'_> {
                     None => Value::None,
                 })
             }
-            Expr::Variant(v) => Box::new(move |_| Value::Variant(v.0)),
-            Expr::Face(f) => Box::new(move |_| Value::Face(f.0)),
-            Expr::Dir(d) => Box::new(move |_| Value::Dir(d)),
+            Expr::Variant(v) => Box::new(move |_| Value::variant(v.0)),
+            Expr::Face(f) => Box::new(move |_| Value::face(f.0)),
+            Expr::Dir(d) => Box::new(move |_| Value::dir(d)),
             Expr::Row(t, key) => {
                 let key = self.int_req(key);
                 let rows: Vec<(i64, i64)> = self.m.tables[t.idx()].rows.iter().map(|(lo, hi, _)| (*lo, *hi)).collect();
@@ -230,7 +230,7 @@ impl Compiler<'_> {
                 Box::new(move |r| {
                     let k = key.get(r);
                     match rows.iter().position(|(lo, hi)| (*lo..=*hi).contains(&k)) {
-                        Some(row) => Value::Row(t.0, row as u16),
+                        Some(row) => Value::row(t.0, row as u16),
                         None => {
                             r.fail(ExecErrorKind::OutOfRange, format!("the table `{name}` has no row for {k}"), at);
                             Value::None
@@ -241,7 +241,10 @@ impl Compiler<'_> {
             Expr::Column(row, c) => {
                 let row = self.val(row);
                 Box::new(move |r| match row(r) {
-                    Value::Row(t, i) => r.g.table_cell(r, t, i, c),
+                    Value::Row(packed) => {
+                        let (t, i) = Value::row_parts(packed);
+                        r.g.table_cell(r, t, i, c)
+                    }
                     other => {
                         r.wrong("a table row", other, at);
                         Value::None
