@@ -129,7 +129,7 @@ impl Game {
             if r.st.outcome.is_some() || r.st.pending.is_some() {
                 return Ok(());
             }
-            let Some(&frame) = r.st.frames.last() else {
+            let Some(frame) = r.st.frames.last().map(Frame::read_by_fields) else {
                 // Starting a round costs a step: a round that does nothing
                 // (`round turn { }`) must run out of fuel, not spin forever.
                 if !r.tick() {
@@ -169,8 +169,10 @@ impl Game {
                 }
                 let f = &mut r.st.frames[top];
                 f.pc = pc as u32 + 1;
-                // `as` changes the frame's actor between operations.
-                let now = *f;
+                // `as` changes the frame's actor between operations. Not
+                // `*f`: read whole just after `pc` was written, the frame
+                // waited for that write (see `Frame::read_by_fields`).
+                let now = Frame { pc: pc as u32 + 1, actor: f.actor, ..frame };
                 r.actor = now.actor;
                 self.exec(r, now, top, pc as u32, op, code.at[pc]);
                 if r.err.is_some() {

@@ -73,6 +73,29 @@ pub(crate) struct Frame {
     pub(crate) end: bool,
 }
 
+impl Frame {
+    /// A copy of a frame read one field at a time. The step machine reads
+    /// the top frame just after a call pushed it or an operation wrote its
+    /// `pc`, both written in parts: read as one 16-byte word, the read
+    /// waited for those writes to land (a failed store forwarding). Read
+    /// this way: Grail Cup 1.03x, Merlin 1.025x, connect four 1.02x in CPU
+    /// time. `black_box` keeps the compiler from merging the field reads
+    /// back into one.
+    #[inline(always)]
+    pub(crate) fn read_by_fields(f: &Frame) -> Frame {
+        use std::hint::black_box;
+        Frame {
+            proc: *black_box(&f.proc),
+            pc: *black_box(&f.pc),
+            base: *black_box(&f.base),
+            actor: *black_box(&f.actor),
+            depth: *black_box(&f.depth),
+            phase: *black_box(&f.phase),
+            end: *black_box(&f.end),
+        }
+    }
+}
+
 pub(crate) const NO_ACTOR: u8 = u8::MAX;
 
 /// A decision the game waits for.
