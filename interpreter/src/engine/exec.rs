@@ -450,14 +450,7 @@ impl Game {
                 }
             }
             Op::WinAll(c) => {
-                let mut mask = 0u16;
-                c(r, &mut |r, v| {
-                    match v {
-                        Value::Player(p) if p < u64::from(r.g.players) => mask |= 1 << p,
-                        other => r.wrong("a player", other, at),
-                    }
-                    r.err.is_none()
-                });
+                let mask = r.players_mask(c, at);
                 if r.err.is_none() {
                     r.st.outcome = Some(match mask.count_ones() {
                         0 => Outcome::Ended,

@@ -120,17 +120,7 @@ impl Game {
                     0
                 }
             }
-            Audience::Many(c) => {
-                let mut mask = 0u16;
-                c(r, &mut |r, v| {
-                    match v {
-                        Value::Player(p) if p < u64::from(r.g.players) => mask |= 1 << p,
-                        other => r.wrong("a player", other, at),
-                    }
-                    r.err.is_none()
-                });
-                mask
-            }
+            Audience::Many(c) => r.players_mask(c, at),
         };
         if r.err.is_some() {
             return;

@@ -4,7 +4,7 @@
 //! is recorded here (a cold path that builds the message) and the operation
 //! that evaluated the expression stops the run.
 
-use super::compile::{NONE_INT, NO_PLAYER};
+use super::compile::{CollF, NONE_INT, NO_PLAYER};
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
 use super::state::{State, NIL};
@@ -73,6 +73,21 @@ impl<'a> Run<'a> {
         if self.err.is_none() {
             self.err = Some(Box::new(ExecError::new(kind, message, Some(at))));
         }
+    }
+
+    /// The players of a collection as a bit mask (player i: bit i), each
+    /// item that is not a player of the game an error (`reveal ... to`,
+    /// `win` of several players).
+    pub(crate) fn players_mask(&mut self, players: &CollF, at: Loc) -> u16 {
+        let mut mask = 0u16;
+        players(self, &mut |r, v| {
+            match v {
+                Value::Player(p) if p < u64::from(r.g.players) => mask |= 1 << p,
+                other => r.wrong("a player", other, at),
+            }
+            r.err.is_none()
+        });
+        mask
     }
 
     /// Record a type error: `wanted` was needed and `found` came.
