@@ -126,15 +126,28 @@ impl Geometry {
     }
 
     /// The cell `dr` rows and `dc` columns from cell `z`; `None` off the grid.
+    /// Inlined: a unit step is a table lookup, and breakthrough takes three
+    /// for each of its pieces at every move.
+    #[inline]
     pub(crate) fn step(&self, z: u16, dr: i64, dc: i64) -> Option<u16> {
-        if (-1..=1).contains(&dr) && (-1..=1).contains(&dc) && (dr, dc) != (0, 0) {
-            // The index in DIRECTIONS of a unit step: the 3x3 square read
-            // row by row, without its centre.
-            let k = ((dr + 1) * 3 + (dc + 1)) as usize;
-            let d = if k > 4 { k - 1 } else { k };
-            let around = self.around.get(z as usize)?;
-            return around.get(d).copied().filter(|x| *x != NIL);
+        // The index in DIRECTIONS of a unit step: the 3x3 square read row
+        // by row, without its centre (`UNIT` is `NOT_UNIT` at the centre).
+        const NOT_UNIT: u8 = u8::MAX;
+        const UNIT: [u8; 9] = [0, 1, 2, 3, NOT_UNIT, 4, 5, 6, 7];
+        let (i, j) = (dr.wrapping_add(1) as u64, dc.wrapping_add(1) as u64);
+        if i <= 2 && j <= 2 {
+            let d = UNIT[(i * 3 + j) as usize];
+            if d != NOT_UNIT {
+                let around = self.around.get(z as usize)?;
+                return around.get(usize::from(d)).copied().filter(|x| *x != NIL);
+            }
         }
+        self.far_step(z, dr, dc)
+    }
+
+    /// A step that is not to one of the eight cells around.
+    #[inline(never)]
+    fn far_step(&self, z: u16, dr: i64, dc: i64) -> Option<u16> {
         let (t, r, c) = self.grid_pos(z)?;
         self.cell(t, r.checked_add(dr)?, c.checked_add(dc)?)
     }
@@ -157,5 +170,40 @@ impl Geometry {
             return None;
         }
         self.adjacent.get(a as usize)?.iter().find(|(x, _)| *x == b).map(|(_, tags)| *tags)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::Game;
+    use crate::{compile, Source};
+    use std::sync::Arc;
+
+    /// A unit step read from the table is the step worked out from the
+    /// cell's row and column, for every cell, every step and a few that
+    /// overflow; a zone that is not a cell has no step at all.
+    #[test]
+    fn every_step_is_the_step_by_row_and_column() {
+        let text = "rulebook r { players 2..2 }\ngrid board 3 x 4\npiece p 1\nzone pile of p\nround turn { for q in players { win q } }\n";
+        let model = compile(&[Source { name: "r.rules".into(), text: text.into() }]).expect("compiles");
+        let game = Game::new(Arc::new(model), 2, &[]).expect("lays out");
+        let g = &game.geometry;
+        let mut cells = 0;
+        for z in 0..g.place.len() as u16 {
+            let Some((t, row, col)) = g.grid_pos(z) else {
+                assert_eq!(g.step(z, 1, 0), None, "zone {z} is not a cell");
+                continue;
+            };
+            cells += 1;
+            for dr in -3..=3 {
+                for dc in -3..=3 {
+                    assert_eq!(g.step(z, dr, dc), g.cell(t, row + dr, col + dc), "cell {z}, step ({dr}, {dc})");
+                }
+            }
+            for (dr, dc) in [(i64::MAX, 0), (0, i64::MIN), (i64::MIN, i64::MAX)] {
+                assert_eq!(g.step(z, dr, dc), None);
+            }
+        }
+        assert_eq!(cells, 12);
     }
 }
