@@ -414,3 +414,73 @@ round turn { draw }"#;
     assert_eq!(value(&g, &st, "b"), "1");
     assert_eq!(value(&g, &st, "n"), "2");
 }
+
+/// A rulebook whose first round walks the cells of a 6 x 5 grid many times
+/// with conditions that keep one row or column (`first`, `count`, `any`, a
+/// filter walked by `for`), with that test first (`line_first`: only the
+/// line's cells are tried) or second (every cell is tried), then waits for
+/// a decision, its locals still on the stack.
+fn line_walks(fuel: u64, line_first: bool) -> String {
+    let keep = |line: &str, rest: &str| if line_first { format!("{line} and {rest}") } else { format!("{rest} and {line}") };
+    format!(
+        "rulebook a {{ players 2..2 step_fuel {fuel} }}
+grid g 6 x 5
+piece m 4
+counter found 0..100000 = 0
+counter counted 0..100000 = 0
+counter hits 0..100000 = 0
+counter kept 0..100000 = 0
+setup {{
+  move first x in pieces(m) where zone_of(x) == box to cell(g, 1, 3)
+  move first x in pieces(m) where zone_of(x) == box to cell(g, 2, 3)
+  move first x in pieces(m) where zone_of(x) == box to cell(g, 4, 2)
+}}
+round turn {{
+  repeat 12 {{
+    let r = 4
+    let z = first c in spaces(g) where {first}
+    if z != none {{ found += row(z) }}
+    counted += count c in spaces(g) where {count}
+    if any c in spaces(g) where {any} {{ hits += 1 }}
+    for c in [c in spaces(g) where {filter}] {{ kept += 1 }}
+  }}
+  choose c from spaces(g) where count(c) == 0 by player(1)
+  draw
+}}",
+        first = keep("col(c) == 3", "count(c) == 0"),
+        count = keep("row(c) == r", "count(c) == 0"),
+        any = keep("col(c) == 7", "count(c) >= 0"),
+        filter = keep("row(c) == 2", "count(c) > 0"),
+    )
+}
+
+/// The least `step_fuel` with which `line_walks` reaches its decision.
+fn least_fuel(line_first: bool) -> u64 {
+    let runs = |fuel: u64| run(&line_walks(fuel, line_first)).1.is_ok();
+    let (mut lo, mut hi) = (1_000, 1_000_000);
+    assert!(!runs(lo) && runs(hi), "the walks need between {lo} and {hi} steps");
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if runs(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+#[test]
+fn walks_over_one_line_of_a_grid_cost_bind_and_find_what_the_whole_walk_does() {
+    // The same fuel, to the step: each cell passed over is charged.
+    assert_eq!(least_fuel(true), least_fuel(false));
+    // The same values found, and the same state, the walks' names
+    // included (the raw fingerprint hashes every local).
+    let (g1, line) = started(&line_walks(1_000_000, true));
+    let (g2, whole) = started(&line_walks(1_000_000, false));
+    for (name, expected) in [("found", "36"), ("counted", "48"), ("hits", "0"), ("kept", "12")] {
+        assert_eq!(value(&g1, &line, name), expected, "{name}, line first");
+        assert_eq!(value(&g2, &whole, name), expected, "{name}, line second");
+    }
+    assert_eq!(line.fingerprint(), whole.fingerprint());
+}

@@ -109,6 +109,17 @@ impl Geometry {
         g
     }
 
+    /// The rows and columns of the grid whose cells are exactly the zones
+    /// `base..base + len`, if they are a grid's (its cells are laid out
+    /// row by row: row `r`, column `c` is `base + (r - 1) * cols + c - 1`).
+    pub(crate) fn grid_of(&self, base: u16, len: u16) -> Option<(u16, u16)> {
+        let p = self.place.get(base as usize).copied().flatten()?;
+        match self.boards.get(p.track.idx()) {
+            Some(&(b, Shape::Grid { rows, cols }, n)) if b == base && n == usize::from(len) => Some((rows, cols)),
+            _ => None,
+        }
+    }
+
     /// Row and column (from 1) of a grid cell.
     pub(crate) fn grid_pos(&self, z: u16) -> Option<(TrackId, i64, i64)> {
         let p = self.place.get(z as usize).copied().flatten()?;

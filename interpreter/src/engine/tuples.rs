@@ -11,7 +11,7 @@
 //! the tuples that share those values, and when it failed, the later
 //! collections are not walked further for them.
 
-use super::compile::{with_cond, BoolF, Cond, ItemTest, Items};
+use super::compile::{with_cond, BoolF, Cond, Items};
 use super::run::Run;
 use super::value::Value;
 
@@ -63,10 +63,8 @@ pub(crate) fn collect_tuples(r: &mut Run, binds: &[(u16, Items)], cond: &Staged,
                 });
             }
             Some(tested) => with_cond!(tested, c => {
-                items.walk(r, |r, v| {
-                    if c.holds(r, v) {
-                        r.st.options.push(v);
-                    }
+                items.walk_kept(r, c, |r, v| {
+                    r.st.options.push(v);
                     true
                 });
             }),

@@ -102,14 +102,22 @@ impl Compiler<'_> {
                 let prefix = q == Quantifier::FilterWhile;
                 with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r, visit: Visit| {
                     let mut going = true;
-                    items.walk(r, |r, item| {
-                        if cond.holds(r, item) {
+                    if prefix {
+                        // `while`: the first item that fails ends the filter.
+                        items.walk(r, |r, item| {
+                            if cond.holds(r, item) {
+                                going = visit(r, item);
+                                going
+                            } else {
+                                false
+                            }
+                        });
+                    } else {
+                        items.walk_kept(r, &cond, |r, item| {
                             going = visit(r, item);
                             going
-                        } else {
-                            !prefix
-                        }
-                    });
+                        });
+                    }
                     going
                 }))
             }

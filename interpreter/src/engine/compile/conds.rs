@@ -263,6 +263,23 @@ fn any_in_zone(r: &mut Run, z: u16, slot: u16, mut holds: impl FnMut(&mut Run, u
 pub(crate) trait ItemTest: Send + Sync + 'static {
     /// Bind `item` to the walk's name and test it.
     fn holds(&self, r: &mut Run, item: Value) -> bool;
+
+    /// The one row or column of a grid whose cells may hold, when the
+    /// condition starts with `row(z) == k` or `col(z) == x` (no other cell
+    /// of a grid can): the walk's name, whether it is a column, and its
+    /// number (`None`: no cell holds, the local `x` not being a number).
+    fn line(&self, _r: &Run) -> Option<OneLine> {
+        None
+    }
+}
+
+/// The row or column a condition keeps ([`ItemTest::line`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OneLine {
+    /// The walk's name.
+    pub(crate) slot: u16,
+    pub(crate) column: bool,
+    pub(crate) number: Option<i64>,
 }
 
 /// A condition without tests read in place: its closure, or none at all
@@ -305,6 +322,17 @@ impl ItemTest for Tested {
             return false;
         }
         self.rest_holds(r)
+    }
+
+    #[inline(always)]
+    fn line(&self, r: &Run) -> Option<OneLine> {
+        let (column, number) = match *self.tests.first()? {
+            Test::Line { column, cmp: Cmp::Eq, k } => (column, Some(k)),
+            // A local that is not a number equals no row or column.
+            Test::LineIsLocal { column, slot } => (column, if let Value::Int(j) = r.local(slot) { Some(j) } else { None }),
+            _ => return None,
+        };
+        Some(OneLine { slot: self.slot, column, number })
     }
 }
 

@@ -83,13 +83,21 @@ impl Compiler<'_> {
                 let any = q == Quantifier::Any;
                 with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
                     let mut hit = false;
+                    if any {
+                        // `any` stops at the first that holds, and passes
+                        // over the others.
+                        items.walk_kept(r, &cond, |_, _| {
+                            hit = true;
+                            false
+                        });
+                        return hit;
+                    }
+                    // `all` stops at the first that fails.
                     items.walk(r, |r, item| {
-                        let holds = cond.holds(r, item);
-                        // `any` stops at the first that holds, `all` at the first that fails.
-                        hit = holds == any;
+                        hit = !cond.holds(r, item);
                         !hit
                     });
-                    hit == any
+                    !hit
                 }))
             }
             Expr::Tagged(s, t) => {

@@ -38,7 +38,7 @@ use crate::model::{DieId, KindId, Loc, MatchKey, ProcId, StmtId};
 use grimoire_grammar::ast::AssignOp;
 
 pub(crate) use compiler::Compiler;
-pub(crate) use conds::{with_cond, Cond, ItemTest};
+pub(crate) use conds::{with_cond, Cond};
 pub(crate) use items::Items;
 pub(crate) use operands::{arith, resolve_slot, IdOp, IntOp, ValOp};
 pub(crate) use stmt::compile_program;

@@ -138,11 +138,18 @@ impl Compiler<'_> {
                 let prefix = q == Quantifier::CountWhile;
                 with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
                     let mut n = 0i64;
-                    items.walk(r, |r, item| {
-                        let keep = cond.holds(r, item);
-                        n += i64::from(keep);
-                        keep || !prefix
-                    });
+                    if prefix {
+                        items.walk(r, |r, item| {
+                            let keep = cond.holds(r, item);
+                            n += i64::from(keep);
+                            keep
+                        });
+                    } else {
+                        items.walk_kept(r, &cond, |_, _| {
+                            n += 1;
+                            true
+                        });
+                    }
                     n
                 }))
             }

@@ -1,7 +1,7 @@
 //! Zones, pieces, players and the values of no fixed type (locals, vars,
 //! table rows, `first`, variants, faces, directions).
 
-use super::conds::{with_cond, ItemTest};
+use super::conds::with_cond;
 use super::compiler::Compiler;
 use super::operands::slot_of;
 use super::{Index, IdF, ValF, NO_PLAYER};
@@ -256,12 +256,9 @@ impl Compiler<'_> {
                 let slot = self.slot(slot);
                 with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
                     let mut found = Value::None;
-                    items.walk(r, |r, item| {
-                        if cond.holds(r, item) {
-                            found = item;
-                            return false;
-                        }
-                        true
+                    items.walk_kept(r, &cond, |_, item| {
+                        found = item;
+                        false
                     });
                     found
                 }))
