@@ -13,7 +13,6 @@
 
 use super::compile::{with_cond, BoolF, Cond, Items};
 use super::run::Run;
-use super::value::Value;
 
 /// The condition of a `choose`, split by the binding each part waits for.
 pub(crate) struct Staged {
@@ -95,18 +94,11 @@ fn every_tuple(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: Option<&
     });
 }
 
-#[inline(never)]
 fn push_tuple(r: &mut Run, binds: &[(u16, Items)]) {
-    // Each value copied through a reference, in one `extend`: read as
-    // `r.local(slot)` (an `Option<Value>` unwrapped) and pushed one by one,
-    // the value was kept on the Rust stack in two overlapping 8-byte
-    // halves, and reading them back waited for both writes (a failed store
-    // forwarding): 10 % of breakthrough's time, whose tuples are pawn and
-    // destination. Out of line so that the single-binding walks of
-    // `collect_tuples` keep the code they had.
-    let (stack, base) = (&r.st.stack, r.base);
-    let tuple = binds.iter().map(|(slot, _)| *stack.get(base + *slot as usize).unwrap_or(&Value::None));
-    r.st.options.extend(tuple);
+    for (slot, _) in binds {
+        let v = r.local(*slot);
+        r.st.options.push(v);
+    }
 }
 
 /// Walk binding `depth` and the ones after it. Returns `Some(d)` when an
