@@ -129,6 +129,11 @@ impl std::fmt::Debug for Value {
 /// its values, and the logs written before must still replay.
 impl Hash for Value {
     fn hash<H: Hasher>(&self, h: &mut H) {
+        // An id variant: its old discriminant, then its 16-bit payload.
+        fn id<H: Hasher>(h: &mut H, discriminant: isize, x: u64) {
+            h.write_isize(discriminant);
+            h.write_u16(x as u16);
+        }
         match *self {
             Value::None => h.write_isize(0),
             Value::Int(i) => {
@@ -143,16 +148,10 @@ impl Hash for Value {
                 h.write_isize(3);
                 h.write_u8(p as u8);
             }
-            Value::Piece(x) | Value::Zone(x) | Value::Face(x) | Value::Variant(x) => {
-                let discriminant = match self {
-                    Value::Piece(_) => 4,
-                    Value::Zone(_) => 5,
-                    Value::Face(_) => 6,
-                    _ => 7,
-                };
-                h.write_isize(discriminant);
-                h.write_u16(x as u16);
-            }
+            Value::Piece(x) => id(h, 4, x),
+            Value::Zone(x) => id(h, 5, x),
+            Value::Face(x) => id(h, 6, x),
+            Value::Variant(x) => id(h, 7, x),
             Value::Dir(d) => {
                 h.write_isize(8);
                 h.write_i8(d as i8);
