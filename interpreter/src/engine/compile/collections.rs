@@ -5,7 +5,6 @@
 use super::conds::{with_cond, ItemTest};
 use super::compiler::{Compiler, Native};
 use super::items::Items;
-use super::operands::ValOp;
 use super::{BoolF, CollF, Visit};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::run::Run;
@@ -36,6 +35,8 @@ impl Compiler<'_> {
             }
             Expr::Contents(z) => Items::Contents(self.zone_req(z)),
             Expr::Neighbors(z) => Items::Neighbors(self.zone_req(z)),
+            Expr::List(items) => Items::List(items.iter().map(|i| self.val_op(*i)).collect()),
+            Expr::Line(z, dr, dc) => Items::Line(Box::new((self.zone_req(z), self.int_req(dr), self.int_req(dc)))),
             _ => Items::Dyn(self.coll_native(e)),
         }
     }
@@ -44,35 +45,17 @@ impl Compiler<'_> {
     pub(crate) fn coll_native(&mut self, e: ExprId) -> CollF {
         let at = self.at(e);
         match self.m.expr(e).clone() {
-            Expr::Players | Expr::Range(..) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::PiecesOf(..) | Expr::Contents(_) | Expr::Neighbors(_) => {
+            Expr::Players
+            | Expr::Range(..)
+            | Expr::Spaces(_)
+            | Expr::Pieces(_)
+            | Expr::PiecesOf(..)
+            | Expr::Contents(_)
+            | Expr::Neighbors(_)
+            | Expr::List(_)
+            | Expr::Line(..) => {
                 let items = self.items(e);
                 Box::new(move |r, visit| items.walk_dyn(r, visit))
-            }
-            Expr::List(items) => {
-                let items: Vec<ValOp> = items.iter().map(|i| self.val_op(*i)).collect();
-                Box::new(move |r, visit| {
-                    items.iter().all(|f| {
-                        let v = f.get(r);
-                        r.going() && visit(r, v)
-                    })
-                })
-            }
-            Expr::Line(z, dr, dc) => {
-                let (z, dr, dc) = (self.zone_req(z), self.int_req(dr), self.int_req(dc));
-                Box::new(move |r, visit| {
-                    let mut at = z.get(r);
-                    let (a, b) = (dr.get(r), dc.get(r));
-                    if (a, b) == (0, 0) || at == NIL {
-                        return true;
-                    }
-                    while let Some(x) = r.g.geometry.step(at, a, b) {
-                        if !(r.going() && visit(r, Value::zone(x))) {
-                            return false;
-                        }
-                        at = x;
-                    }
-                    true
-                })
             }
             Expr::Region(slot, start, cond) => {
                 let (start, cond, slot) = (self.zone_req(start), self.bool(cond), self.slot(slot));

@@ -1,6 +1,7 @@
 //! The collections a comprehension, a `choose` or a `for` walks most often
 //! (`players`, a range, the spaces of a board, the pieces of a kind, the
-//! contents of a zone, the neighbours of a space), walked in place by the
+//! contents of a zone, the neighbours of a space, a list `[a, b, c]`, the
+//! cells of `line(cell, drow, dcol)`), walked in place by the
 //! code that uses them: the walk is generic over what is done with each
 //! item, so the compiler inlines it into the loop instead of calling a
 //! visitor closure per item. Any other collection keeps its closure
@@ -11,7 +12,7 @@
 //! was the largest single cost of a random game.
 
 use super::conds::{ItemTest, OneLine};
-use super::operands::{IdOp, IntOp};
+use super::operands::{IdOp, IntOp, ValOp};
 use super::{CollF, Visit, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
 use crate::engine::run::Run;
@@ -35,6 +36,10 @@ pub(crate) enum Items {
     Contents(IdOp),
     /// The neighbours of a space.
     Neighbors(IdOp),
+    /// `[a, b, c]`: each item evaluated as the walk reaches it.
+    List(Box<[ValOp]>),
+    /// `line(cell, drow, dcol)`: the cells met going straight to the edge.
+    Line(Box<(IdOp, IntOp, IntOp)>),
     /// Any other collection.
     Dyn(CollF),
 }
@@ -85,6 +90,25 @@ impl Items {
                     None => true,
                 }
             }
+            Items::List(items) => items.iter().all(|item| {
+                let v = item.get(r);
+                r.going() && visit(r, v)
+            }),
+            Items::Line(line) => {
+                let (z, dr, dc) = &**line;
+                let mut at = z.get(r);
+                let (a, b) = (dr.get(r), dc.get(r));
+                if (a, b) == (0, 0) || at == NIL {
+                    return true;
+                }
+                while let Some(x) = r.g.geometry.step(at, a, b) {
+                    if !(r.going() && visit(r, Value::zone(x))) {
+                        return false;
+                    }
+                    at = x;
+                }
+                true
+            }
             Items::Dyn(f) => f(r, &mut visit),
         }
     }
@@ -120,10 +144,10 @@ impl Items {
     pub(crate) fn gives(&self) -> Option<super::conds::Walked> {
         use super::conds::Walked;
         match self {
-            Items::Spaces { .. } | Items::Neighbors(_) => Some(Walked::Spaces),
+            Items::Spaces { .. } | Items::Neighbors(_) | Items::Line(_) => Some(Walked::Spaces),
             Items::Pieces { .. } | Items::PiecesOf { .. } | Items::Contents(_) => Some(Walked::Pieces),
             Items::Range(IntOp::Const(lo), IntOp::Const(hi), _) => Some(Walked::Numbers { lo: *lo, hi: *hi }),
-            Items::Players(_) | Items::Range(..) | Items::Dyn(_) => None,
+            Items::Players(_) | Items::Range(..) | Items::List(_) | Items::Dyn(_) => None,
         }
     }
 
