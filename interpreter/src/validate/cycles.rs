@@ -8,8 +8,9 @@
 //! A cycle is saved as a *lasso*: the moves that reach it, then the moves of
 //! the loop, which `replay` checks come back to where they started. A cycle
 //! made only of players' choices means the players can make the game last
-//! forever (V505); a cycle that needs chance to repeat its outcomes means the
-//! game ends only with probability 1 (V506).
+//! forever (V505); so does a cycle through chance that the players can
+//! repeat whatever chance gives (forced.rs); any other cycle needs chance to
+//! repeat its outcomes, and the game ends only with probability 1 (V506).
 //!
 //! The states in the middle of a `simultaneous` block are not the
 //! explorer's (a block is one step there): the walk goes through them, and
@@ -19,6 +20,7 @@ use super::{Finding, Severity};
 use crate::engine::{Game, State, CHANCE};
 use crate::log::GameLog;
 use super::explore::Fingerprints;
+use super::forced::{self, Forced};
 use std::collections::HashSet;
 use std::hash::BuildHasher;
 
@@ -127,10 +129,10 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
                 // The loop: from the state met again, the options taken down
                 // the path, then this one.
                 let through_chance = path.get(start..).is_some_and(|l| l.iter().any(|s| s.chance));
-                let slot = if through_chance { &mut report.chance } else { &mut report.endless };
+                let (slot, kind) = if through_chance { (&mut report.chance, Loop::Chance) } else { (&mut report.endless, Loop::Players) };
                 if slot.is_none() {
                     let choices: Vec<u32> = path.iter().skip(1).map(|s| s.via).chain([choice as u32]).collect();
-                    *slot = Some(lasso(game, rulebook, &choices, start, through_chance));
+                    *slot = Some(lasso(game, rulebook, &choices, start, kind));
                 }
                 if report.endless.is_some() {
                     break;
@@ -143,7 +145,37 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
             }
         }
     }
+    if report.endless.is_none() && report.chance.is_some() {
+        // Every loop found goes through chance: can the players repeat one
+        // whatever chance gives?
+        match forced::players_can_go_on_forever(game, visited, max_joint_total) {
+            Forced::Lasso { choices, loop_from } => {
+                report.endless = Some(lasso(game, rulebook, &choices, loop_from, Loop::Forced));
+                report.chance = None;
+            }
+            Forced::No => {}
+            Forced::Unknown => {
+                if let Some(f) = &mut report.chance {
+                    f.message.push_str(&format!(
+                        " (whether the players alone can repeat it whatever chance gives was not checked: more than {} states, or too many inside `simultaneous` blocks)",
+                        forced::MAX_FORCED_STATES
+                    ));
+                }
+            }
+        }
+    }
     report
+}
+
+/// What makes a loop repeat.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Loop {
+    /// The players' decisions alone.
+    Players,
+    /// The players' decisions, whatever chance gives on the way.
+    Forced,
+    /// Chance repeating its outcomes.
+    Chance,
 }
 
 fn step(game: &Game, state: State, fp: u64, via: u32, joint: bool) -> Step {
@@ -155,7 +187,7 @@ fn step(game: &Game, state: State, fp: u64, via: u32, joint: bool) -> Step {
 }
 
 /// The finding of a cycle, with its lasso as a replayable log.
-fn lasso(game: &Game, rulebook: &[String], choices: &[u32], loop_from: usize, through_chance: bool) -> Finding {
+fn lasso(game: &Game, rulebook: &[String], choices: &[u32], loop_from: usize, kind: Loop) -> Finding {
     let mut log = GameLog::begin(game, rulebook, 0);
     log.exploring = true;
     log.loop_from = Some(loop_from);
@@ -174,22 +206,29 @@ fn lasso(game: &Game, rulebook: &[String], choices: &[u32], loop_from: usize, th
         log.finish(&st, None);
     }
     let moves = choices.len() - loop_from;
-    let mut f = if through_chance {
-        Finding::new(
+    let endless_help = "replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started; encode what the text says ends the game, or record that it can last forever";
+    let mut f = match kind {
+        Loop::Chance => Finding::new(
             CHANCE_LOOP,
             Severity::Warning,
             format!("the game ends only with probability 1: after {loop_from} step(s), a loop of {moves} step(s) through chance outcomes comes back to the same state, and can repeat for as long as chance repeats them"),
             at,
         )
-        .help("replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started; if the rules bound the game (a round count, a deck that runs out), encode that bound")
-    } else {
-        Finding::new(
+        .help("replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started; if the rules bound the game (a round count, a deck that runs out), encode that bound"),
+        Loop::Players => Finding::new(
             ENDLESS,
             Severity::Error,
             format!("the game can go on forever: after {loop_from} step(s), a loop of {moves} player decision(s) comes back to the same state without ending the game"),
             at,
         )
-        .help("replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started; encode what the text says ends the game, or record that it can last forever")
+        .help(endless_help),
+        Loop::Forced => Finding::new(
+            ENDLESS,
+            Severity::Error,
+            format!("the game can go on forever: after {loop_from} step(s), the players can keep it from ending whatever chance gives (this loop of {moves} step(s), through chance outcomes, is one way)"),
+            at,
+        )
+        .help(endless_help),
     };
     f.players = Some(game.players);
     f.counterexample = Some(log);

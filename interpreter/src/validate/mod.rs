@@ -13,6 +13,7 @@
 pub mod checks;
 pub mod cycles;
 pub mod explore;
+pub mod forced;
 mod explore_report;
 mod frontier;
 pub mod invariants;
