@@ -172,14 +172,15 @@ enum Command {
         /// Options of the rulebook to switch on.
         #[arg(long = "option")]
         options: Vec<String>,
-        /// Stop after this many distinct states.
+        /// Visit at most this many distinct states (finding one more stops
+        /// the search, not exhausted).
         #[arg(long, default_value_t = 10_000_000, value_parser = at_least_one_usize())]
         max_states: usize,
         /// Do not go deeper than this many decisions.
         #[arg(long, default_value_t = 10_000, value_parser = at_least_one_u32())]
         max_depth: u32,
-        /// Stop before the explorer holds more than this many bytes (visited
-        /// states and frontier).
+        /// Stop as soon as the explorer holds more than this many bytes
+        /// (visited states and frontier).
         #[arg(long, default_value_t = grimoire_interpreter::validate::explore::DEFAULT_MAX_BYTES, value_parser = at_least_one_usize())]
         max_bytes: usize,
         /// Count the move sequences of 1 to N plies instead ("perft").

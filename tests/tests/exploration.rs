@@ -199,3 +199,15 @@ fn the_longest_game_is_the_depth_first_walks_whether_or_not_the_levels_prove_it(
         }
     }
 }
+
+/// A state budget of S visits exactly S states; the one found past it only
+/// shows that the search is not exhausted, and the longest game is then
+/// unknown (connect four's levels would otherwise "prove" one).
+#[test]
+fn a_search_stopped_by_its_state_budget_visits_that_many_and_claims_no_longest_game() {
+    let g = game(&["rulebooks/classic/connect-four.rules"], 2);
+    let r = explore(&g, &[], Budget { max_states: 1000, jobs: 1, ..Budget::default() });
+    assert!(!r.exhausted && r.stopped_by.as_deref().is_some_and(|s| s.contains("state budget")), "{:?}", r.stopped_by);
+    assert_eq!(r.distinct, 1000);
+    assert_eq!(r.longest, None);
+}

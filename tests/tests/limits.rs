@@ -66,3 +66,34 @@ fn a_round_that_does_nothing_runs_out_of_fuel_instead_of_spinning() {
         assert_eq!(e.rule.as_deref(), Some("turn"), "{round}");
     }
 }
+
+/// A rulebook whose round evaluates `expr` once, then ends the game.
+fn evaluating(expr: &str) -> String {
+    format!(
+        r#"rulebook walk {{ players 1..1 }}
+counter n 0..1000000000 = 0
+round turn assume "x" {{
+  n = {expr}
+  win player(1)
+}}"#
+    )
+}
+
+#[test]
+fn a_range_walks_at_most_100_000_items() {
+    let st = start(&evaluating("count a in 1..100000 where a > 0")).expect("exactly 100,000 items is within the limit");
+    assert!(st.is_over());
+    let e = start(&evaluating("count a in 1..100001 where a > 0")).expect_err("100,001 items passes the limit");
+    assert_eq!(e.kind.code(), "R0012");
+    assert!(e.message.contains("1..100001"), "{}", e.message);
+}
+
+#[test]
+fn fuel_that_runs_out_inside_a_walk_points_at_the_statement() {
+    let text = evaluating("sum a in 1..100000 of sum b in 1..100000 of 1");
+    let e = start(&text).expect_err("ten billion items pass the default fuel");
+    assert_eq!(e.kind.code(), "R0002");
+    let at = e.at.expect("the statement that ran out of fuel");
+    let line = text[..at.span.start as usize].lines().count();
+    assert_eq!(line, 4, "the error should point at `n = sum ...` (line 4), not at {at:?}");
+}

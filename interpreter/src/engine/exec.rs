@@ -140,7 +140,7 @@ impl Game {
                     return Err(e);
                 }
                 self.next_stage(r);
-                self.stop_on_error(r, None)?;
+                self.stop_on_error(r, None, None)?;
                 continue;
             };
             let top = r.st.frames.len() - 1;
@@ -152,7 +152,7 @@ impl Game {
             loop {
                 let Some(op) = code.ops.get(pc) else {
                     self.leave(r, frame);
-                    self.stop_on_error(r, Some(frame.proc))?;
+                    self.stop_on_error(r, Some(frame.proc), None)?;
                     break;
                 };
                 if TO_CHANCE && matches!(op, Op::Shuffle(_) | Op::Roll(..) | Op::Choose { .. }) {
@@ -176,7 +176,7 @@ impl Game {
                 r.actor = now.actor;
                 self.exec(r, now, top, pc as u32, op, code.at[pc]);
                 if r.err.is_some() {
-                    return self.stop_on_error(r, Some(frame.proc));
+                    return self.stop_on_error(r, Some(frame.proc), code.at.get(pc).copied());
                 }
                 if r.st.frames.len() != top + 1 || r.st.pending.is_some() || r.st.outcome.is_some() {
                     break;
@@ -186,14 +186,19 @@ impl Game {
         }
     }
 
-    /// The error recorded by the last operation, with the rule it ran in.
-    fn stop_on_error(&self, r: &mut Run, proc: Option<ProcId>) -> Result<(), ExecError> {
+    /// The error recorded by the last operation, with the rule it ran in
+    /// and, when the error has no place of its own (fuel that ran out in
+    /// the middle of a walk), the operation's.
+    fn stop_on_error(&self, r: &mut Run, proc: Option<ProcId>, op_at: Option<Loc>) -> Result<(), ExecError> {
         match r.err.take() {
             None => Ok(()),
             Some(e) => {
                 let mut e = *e;
                 if e.rule.is_none() {
                     e.rule = proc.map(|p| self.model.proc(p).name.clone());
+                }
+                if e.at.is_none() {
+                    e.at = op_at;
                 }
                 Err(e)
             }

@@ -500,7 +500,7 @@ impl Game {
             Expr::Range(a, b) => {
                 let x = self.eval_int(st, scratch, cx, *a)?;
                 let y = self.eval_int(st, scratch, cx, *b)?;
-                if y.saturating_sub(x) > 100_000 {
+                if y.saturating_sub(x) >= 100_000 {
                     return Err(self.err(ExecErrorKind::OutOfRange, format!("the range {x}..{y} is too long to walk"), e));
                 }
                 scratch.extend((x..=y).map(Value::Int));

@@ -330,6 +330,9 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     }
                     deepest = depth + 1;
                     if visited.len() > budget.max_states {
+                        // A state past the budget: it shows the search is
+                        // not exhausted, but it is not visited.
+                        visited.remove(&fp);
                         report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
                         continue;
                     }
@@ -388,6 +391,11 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         }
         report.findings.extend(cycles.endless);
         report.findings.extend(cycles.chance);
+    }
+    // A loop found in part of the states is a real one, but the longest
+    // game is known only once every state was visited.
+    if !report.exhausted {
+        report.longest = None;
     }
     report.seconds = t0.elapsed().as_secs_f64();
     report.states_per_second = report.distinct as f64 / report.seconds.max(1e-9);

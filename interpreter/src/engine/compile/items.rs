@@ -54,7 +54,8 @@ impl Items {
             Items::Players(n) => (0..*n).all(|p| r.going() && visit(r, Value::player(p))),
             Items::Range(a, b, at) => {
                 let (x, y) = (a.get(r), b.get(r));
-                if y.saturating_sub(x) > super::collections::MAX_RANGE {
+                // `x..y` holds `y - x + 1` items.
+                if y.saturating_sub(x) >= super::collections::MAX_RANGE {
                     too_long(r, x, y, *at);
                     return false;
                 }
