@@ -169,6 +169,39 @@ impl Root {
         Root::at(folder)
     }
 
+    /// The `--root` that `grimoire replay LOG`, run from the working
+    /// directory, needs to read `files`, the rulebook files the log names;
+    /// `None` when its default root (see [`Root::of_log`]) holds them. The
+    /// folder is the deepest that holds the log and every file, written
+    /// from the working directory when one lies under the other.
+    pub fn for_replay(log: &Path, files: &[&Path]) -> Option<PathBuf> {
+        if let Some(r) = root_flag() {
+            return Some(r.to_path_buf());
+        }
+        let log = canonical(log).ok()?;
+        let files: Vec<PathBuf> = files.iter().filter_map(|f| canonical(f).ok()).collect();
+        let cwd = std::env::current_dir().and_then(|d| canonical(&d)).ok()?;
+        let folder = log.parent()?.to_path_buf();
+        let default = if folder.starts_with(&cwd) { &cwd } else { &folder };
+        if files.iter().all(|f| f.starts_with(default)) {
+            return None;
+        }
+        let mut common = folder.clone();
+        while !files.iter().all(|f| f.starts_with(&common)) {
+            if !common.pop() {
+                return None;
+            }
+        }
+        if let Ok(below) = common.strip_prefix(&cwd) {
+            return Some(if below.as_os_str().is_empty() { PathBuf::from(".") } else { below.to_path_buf() });
+        }
+        if cwd.starts_with(&common) {
+            let up = cwd.components().count() - common.components().count();
+            return Some((0..up).map(|_| "..").collect::<PathBuf>());
+        }
+        Some(common)
+    }
+
     /// The folder (canonical: no link, no `..`).
     pub fn dir(&self) -> &Path {
         &self.dir

@@ -79,7 +79,9 @@ enum Command {
         /// Options of the rulebook to switch on.
         #[arg(long = "option")]
         options: Vec<String>,
-        /// Random players play to the end; every move and the outcome are printed.
+        /// Random players play to the end; every move and the outcome are
+        /// printed. A game still running after 100,000 decisions stops
+        /// there and exits 1.
         #[arg(long)]
         auto: bool,
         /// Write the game's log to this file (for `grimoire replay`).

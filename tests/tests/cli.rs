@@ -129,6 +129,15 @@ fn bad_arguments_are_a_tool_failure() {
     assert_eq!(run(&["simulate", GRAIL_CUP, "-p", "3", "--option", "no_such_option"]).status.code(), Some(2));
 }
 
+/// Random players that reach `--auto`'s decision cap have found a game that
+/// may not end: exit 1, saying so, as `simulate` does.
+#[test]
+fn play_auto_fails_on_a_game_that_does_not_end() {
+    let out = run(&["play", "tests/fixtures/validate/endless.rules", "-p", "2", "--auto", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("did not end within 100000 decisions"), "{}", stdout(&out));
+}
+
 #[test]
 fn play_auto_prints_a_log_that_replays() {
     let file = work_file("play-auto.json");
@@ -1662,4 +1671,28 @@ fn help_and_the_readme_table_name_every_flag() {
     for code in ["| 0 |", "| 1 |", "| 2 |", "| 130 |"] {
         assert!(readme.contains(code), "the README's exit-code table has {code}");
     }
+}
+
+/// The replay command printed beside a finding runs as printed from the
+/// same folder, also when the counterexamples are saved beside the
+/// rulebook's folder rather than under it (it then needs `--root`).
+#[test]
+fn the_printed_replay_command_runs_as_printed() {
+    let base = work_file("side-by-side");
+    let (book, saved) = (base.join("book"), base.join("saved"));
+    std::fs::create_dir_all(&book).expect("a folder for the rulebook");
+    std::fs::copy(root().join("tests/fixtures/validate/leak.rules"), book.join("leak.rules")).expect("copied");
+    std::fs::copy(root().join("tests/fixtures/validate/source.txt"), book.join("source.txt")).expect("copied");
+    let in_book = |args: &[&str]| Command::new(grimoire()).args(args).current_dir(&book).env("NO_COLOR", "1").output().expect("grimoire runs");
+    let out = in_book(&["validate", "leak.rules", "--games", "20", "--explore-states", "500", "--guided-games", "1", "--save", "../saved"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let printed = stderr(&out);
+    let command = printed.lines().find_map(|l| l.trim().strip_prefix("counterexample: grimoire ")).unwrap_or_else(|| panic!("no replay command in {printed}"));
+    assert!(command.starts_with("replay --root .. ../saved/"), "{command}");
+    let replayed = in_book(&command.split(' ').collect::<Vec<_>>());
+    // Exit 1: the replayed game breaks the invariant, as the log records.
+    assert_eq!(replayed.status.code(), Some(1), "{command}: {}", stderr(&replayed));
+    let said = format!("{}{}", stdout(&replayed), stderr(&replayed));
+    assert!(said.contains("as the log records"), "{command}: {said}");
+    assert!(saved.is_dir());
 }

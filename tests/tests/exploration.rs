@@ -211,3 +211,13 @@ fn a_search_stopped_by_its_state_budget_visits_that_many_and_claims_no_longest_g
     assert_eq!(r.distinct, 1000);
     assert_eq!(r.longest, None);
 }
+
+/// A search cut by its budget says, like a finished one, that its shuffles
+/// were sampled (Grail Cup shuffles a deck too large to enumerate).
+#[test]
+fn a_cut_search_says_its_shuffles_were_sampled() {
+    let g = game(&["rulebooks/grail-cup/grail-cup.rules"], 3);
+    let r = explore(&g, &[], Budget { max_states: 200, jobs: 1, ..Budget::default() });
+    assert!(!r.exhausted && r.sampled_shuffles);
+    assert!(r.verdict().contains("not exhausted") && r.verdict().contains("sampled orders only"), "{}", r.verdict());
+}

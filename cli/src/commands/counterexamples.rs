@@ -34,7 +34,13 @@ pub fn save(findings: &[Finding], rulebook: &str, sources: &[Source], dir: &Path
 pub fn print(f: &Finding, saved: Option<&Path>, sources: &[Source], ui: &Ui) {
     match (ui.format, saved) {
         (ErrorFormat::Short, Some(p)) => grimoire_cli::esay!("{}; counterexample: {}", finding(f, sources, style(ui)).trim_end(), p.display()),
-        (_, Some(p)) => grimoire_cli::eput!("{}  counterexample: grimoire replay {}\n\n", finding(f, sources, style(ui)), p.display()),
+        (_, Some(p)) => {
+            // The command as it runs from here: with `--root` when the
+            // log and its rulebook lie in folders side by side.
+            let files: Vec<&Path> = sources.iter().map(|s| Path::new(&s.name)).collect();
+            let root = grimoire_cli::files::Root::for_replay(p, &files).map(|r| format!(" --root {}", r.display())).unwrap_or_default();
+            grimoire_cli::eput!("{}  counterexample: grimoire replay{root} {}\n\n", finding(f, sources, style(ui)), p.display())
+        }
         (_, None) => grimoire_cli::eput!("{}", finding(f, sources, style(ui))),
     }
 }

@@ -87,21 +87,16 @@ impl ExploreReport {
     pub fn verdict(&self) -> String {
         let invariants = "no deadlock, no component created or lost, no rule error, trigger chains and loops within fuel";
         let errors = self.findings.iter().filter(|f| f.severity == Severity::Error).count();
+        let sampled = if self.sampled_shuffles { "; shuffles were sampled, so this holds for the sampled orders only" } else { "" };
         if self.exhausted && errors == 0 {
             let ends = match self.longest {
                 Some(n) => format!("every game ends, under every choice and every chance outcome, within {n} steps"),
                 None => "every game ends with probability 1 (a loop through chance outcomes can repeat: see the warning)".to_string(),
             };
-            format!(
-                "proven for {} players: all {} reachable states visited ({} finished games); {invariants}; {ends}{}",
-                self.players,
-                self.distinct,
-                self.terminal,
-                if self.sampled_shuffles { "; shuffles were sampled, so this holds for the sampled orders only" } else { "" }
-            )
+            format!("proven for {} players: all {} reachable states visited ({} finished games); {invariants}; {ends}{sampled}", self.players, self.distinct, self.terminal)
         } else if errors == 0 {
             format!(
-                "not exhausted: {} distinct states up to depth {} hold {invariants}; stopped by {}; states beyond were not visited",
+                "not exhausted: {} distinct states up to depth {} hold {invariants}; stopped by {}; states beyond were not visited{sampled}",
                 self.distinct,
                 self.depth,
                 self.stopped_by.as_deref().unwrap_or("the budget")

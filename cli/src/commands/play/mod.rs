@@ -47,9 +47,13 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     }
     // A log printed names its files from the working directory.
     let log = grimoire_cli::logfile::for_stdout(&log, &sources)?;
+    // Random players that reach the decision cap without an ending have
+    // found a game that may not end: a fault, as for `simulate`.
+    let unfinished = auto && error.is_none() && log.outcome.is_none();
     let code = match (interrupted, &error) {
         (true, _) => grimoire_cli::interrupt::INTERRUPTED,
         (false, Some(_)) => INVALID,
+        (false, None) if unfinished => INVALID,
         (false, None) => 0,
     };
     let stopped = match end {
@@ -82,7 +86,7 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
             Some(o) => format!("{o} after {} decisions", log.steps.len()),
             None if error.is_some() && log.steps.is_empty() => "the rules failed before the first decision".to_string(),
             None if error.is_some() => format!("the game stopped after {} decisions", log.steps.len()),
-            None => format!("the game did not end within {AUTO_DECISIONS} decisions"),
+            None => format!("the game did not end within {AUTO_DECISIONS} decisions, the most `--auto` plays"),
         };
         grimoire_cli::say!("{ended} (seed {seed})");
     }
