@@ -239,3 +239,16 @@ round turn assume "x" {
     let game = Game::new(model.clone(), 2, &[]).expect("valid");
     assert!(matches!(replay(&game, log), Err(ReplayError::Exec { .. })), "the path replays to the fault");
 }
+
+/// A component that vanishes into the box is reported at the statement that
+/// moved it there, by the random games and by the exploration alike.
+#[test]
+fn a_leak_points_at_the_move_into_the_box() {
+    let (report, text) = run("leak.rules");
+    let line_of = |f: &grimoire_interpreter::validate::Finding| f.at.map(|at| text[..at.span.start].lines().count());
+    let leaks: Vec<_> = report.findings.iter().filter(|f| f.code == "V501").collect();
+    assert!(!leaks.is_empty(), "{:#?}", report.findings);
+    for f in leaks {
+        assert_eq!(line_of(f), Some(9), "`move top of pile to box` is on line 9: {f:?}");
+    }
+}

@@ -7,7 +7,7 @@ use super::compile::{Audience, RevealOp};
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
 use super::run::Run;
-use super::state::{Frame, Pending, State, CHANCE, NIL, SHUFFLE_SAMPLES};
+use super::state::{Frame, Pending, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
 use super::value::Value;
 use crate::model::*;
 
@@ -27,6 +27,9 @@ impl Game {
                     return;
                 }
             }
+        }
+        if (to == self.box_zone || from == self.box_zone) && from != to && r.st.stage == Stage::Rounds {
+            r.st.box_moved_at = Some(at);
         }
         r.st.unlink(p);
         r.st.link(p, to, bottom);

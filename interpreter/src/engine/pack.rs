@@ -9,7 +9,8 @@
 use super::simultaneous::{SimSlot, Simultaneous};
 use super::state::{Frame, Outcome, Pending, Stage, State, NIL};
 use super::value::Value;
-use crate::model::ProcId;
+use crate::model::{FileId, Loc, ProcId};
+use grimoire_grammar::ast::Span;
 
 /// Writes numbers as LEB128 varints (signed ones zigzagged): most numbers
 /// of a state are small, so most take one byte.
@@ -181,6 +182,14 @@ impl State {
         o.var(u64::from(self.decisions));
         o.var(u64::from(self.plies));
         o.var(self.box_after_setup.map_or(0, |b| u64::from(b) + 1));
+        match self.box_moved_at {
+            None => o.var(0),
+            Some(at) => {
+                o.var(u64::from(at.file.0) + 1);
+                o.var(at.span.start as u64);
+                o.var(at.span.end as u64);
+            }
+        }
         o.u8(u8::from(self.forced_decisions) | u8::from(self.exploring) << 1 | u8::from(self.sampled_shuffle) << 2);
         match &self.sim {
             None => o.u8(0),
@@ -280,6 +289,10 @@ impl State {
         self.decisions = i.u32()?;
         self.plies = i.u32()?;
         self.box_after_setup = i.u32()?.checked_sub(1);
+        self.box_moved_at = match i.u16()?.checked_sub(1) {
+            None => None,
+            Some(file) => Some(Loc { file: FileId(file), span: Span { start: usize::try_from(i.var()?).ok()?, end: usize::try_from(i.var()?).ok()? } }),
+        };
         let flags = i.u8()?;
         self.forced_decisions = flags & 1 != 0;
         self.exploring = flags & 2 != 0;

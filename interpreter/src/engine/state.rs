@@ -176,6 +176,10 @@ pub struct State {
     /// Pieces left in the box when setup ended: during play the box neither
     /// gives nor takes (the conservation invariant).
     pub box_after_setup: Option<u32>,
+    /// The statement that last moved a piece into or out of the box after
+    /// setup: where the conservation finding (V501) points. No rule reads
+    /// it, so fingerprints and canonical forms leave it out.
+    pub box_moved_at: Option<Loc>,
     /// The `simultaneous` block being run, if any.
     pub(crate) sim: Option<Box<super::simultaneous::Simultaneous>>,
 }
@@ -211,6 +215,7 @@ impl Clone for State {
             exploring: self.exploring,
             sampled_shuffle: self.sampled_shuffle,
             box_after_setup: self.box_after_setup,
+            box_moved_at: self.box_moved_at,
             sim: self.sim.clone(),
         }
     }
@@ -245,6 +250,7 @@ impl Clone for State {
         self.exploring = o.exploring;
         self.sampled_shuffle = o.sampled_shuffle;
         self.box_after_setup = o.box_after_setup;
+        self.box_moved_at = o.box_moved_at;
         self.sim.clone_from(&o.sim);
     }
 }
@@ -304,6 +310,7 @@ impl State {
             exploring: false,
             sampled_shuffle: false,
             box_after_setup: None,
+            box_moved_at: None,
             sim: None,
         };
         if n > 0 {

@@ -58,7 +58,7 @@ pub fn check(game: &Game, st: &mut State, base: &Baseline) -> Option<Violation> 
             return Some(Violation {
                 code: LEAK,
                 message: format!("{} component(s) {verb} the box during play: components must move between zones of the game, never appear or vanish", now.abs_diff(n)),
-                at: None,
+                at: st.box_moved_at,
             });
         }
     }
