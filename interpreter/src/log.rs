@@ -77,8 +77,8 @@ impl GameLog {
 
     /// Record option `choice` of the decision pending in `st`, before it is applied.
     pub fn record(&mut self, game: &Game, st: &State, choice: usize) {
-        if let Some((player, options)) = game.choices(st) {
-            let label = options.get(choice).map(|o| game.option_label(o)).unwrap_or_default();
+        if let Some((player, _)) = game.choices(st) {
+            let label = game.option_labels(st).into_iter().nth(choice).unwrap_or_default();
             self.steps.push(LogStep { player: player_number(player), choice: choice as u32, label });
         }
     }
@@ -411,8 +411,10 @@ fn play_log(game: &Game, log: &GameLog) -> Result<(Option<State>, Option<Stop>),
         let Some(option) = options.get(step.choice as usize) else {
             return Err(mismatch(i + 1, format!("the log takes option {} (counted from 0), but {} has only {} option(s)", step.choice, decider(step.player), options.len())));
         };
-        let label = game.option_label(option);
-        if label != step.label {
+        // A log written before options that read alike were told apart by
+        // their pieces' zones has the plain label: it replays too.
+        let label = game.option_labels(&st).into_iter().nth(step.choice as usize).unwrap_or_default();
+        if label != step.label && game.option_label(option) != step.label {
             return Err(mismatch(i + 1, format!("option {} (counted from 0) is \u{201c}{label}\u{201d}, the log says \u{201c}{}\u{201d}", step.choice, step.label)));
         }
         if let Err(e) = game.apply(&mut st, step.choice as usize) {

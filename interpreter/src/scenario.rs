@@ -221,7 +221,7 @@ impl<'a> Runner<'a> {
     fn failure(&self, step: Option<&ScenarioStep>, (expected, found): Miss) -> Failure {
         let choices = self.game.choices(&self.st);
         let decider = choices.as_ref().map(|(p, _)| *p).filter(|p| *p != CHANCE);
-        let options = choices.map(|(_, o)| o.iter().map(|x| self.game.option_label(x)).collect()).unwrap_or_default();
+        let options = if choices.is_some() { self.game.option_labels(&self.st) } else { Vec::new() };
         let pending_at = self.game.pending_at(&self.st);
         Failure {
             step: self.step,
@@ -302,7 +302,7 @@ impl<'a> Runner<'a> {
     }
 
     fn labels(&self) -> Vec<String> {
-        self.game.choices(&self.st).map(|(_, o)| o.iter().map(|x| self.game.option_label(x)).collect()).unwrap_or_default()
+        self.game.option_labels(&self.st)
     }
 
     fn run_step(&mut self, step: &StepDef) -> Result<(), Miss> {
@@ -311,7 +311,16 @@ impl<'a> Runner<'a> {
                 let labels = self.pending("an option labelled")?;
                 match labels.iter().position(|l| l == label) {
                     Some(i) => self.apply(i),
-                    None => Err(miss(format!("an option labelled {label:?}"), format!("the options are {}", list(&labels)))),
+                    None => {
+                        // The plain label of options that read alike: which one is meant?
+                        let alike = self.game.choices(&self.st).map_or(0, |(_, o)| o.iter().filter(|x| self.game.option_label(x) == *label).count());
+                        let found = if alike > 1 {
+                            format!("{alike} options read {label:?}, told apart by where their pieces are: the options are {}", list(&labels))
+                        } else {
+                            format!("the options are {}", list(&labels))
+                        };
+                        Err(miss(format!("an option labelled {label:?}"), found))
+                    }
                 }
             }
             StepDef::ChooseIndex(n) => {

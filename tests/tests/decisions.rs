@@ -279,3 +279,88 @@ fn an_early_part_is_tested_at_the_first_tuple_and_cuts_the_rest() {
     let g = game(&text("choose a from 1..3, b from [0, 10 / (a - 1)] where b >= 0 and a == 2"), 2);
     assert_eq!(g.start(0).err().map(|e| e.kind.code()), Some("R0012"), "tested whole, every `b` of a = 1 is worked out");
 }
+
+/// Two options that would read alike ("pawn of player 1, 1") show each
+/// piece with its zone, as `play`, logs and scenarios see them; options
+/// told apart by their values keep their plain labels.
+/// Two pawns of player 1 on the board, and a choice of one of them and of
+/// a number.
+fn two_pawns_on_the_board(scenarios: &str) -> String {
+    format!(
+        r#"{BOARD}
+setup {{
+  for p in players {{ move 2 of pawn from box to reserve[p] }}
+  move top(reserve[player(1)]) to cell(board, 1, 1)
+  move top(reserve[player(1)]) to cell(board, 2, 3)
+}}
+round turn {{
+  choose m from pieces(pawn, player(1)), d from [1, 2] by player(1)
+  choose k from [1, 2] by player(1)
+  draw
+}}
+{scenarios}"#
+    )
+}
+
+/// A scenario names such an option by the label `play` shows; the plain
+/// label, which several options share, fails and says so.
+#[test]
+fn a_scenario_tells_options_that_read_alike_apart_by_their_zones() {
+    use grimoire_interpreter::scenario::{run_all, Verdict};
+    let text = two_pawns_on_the_board(
+        r#"scenario by_zone players 2 { choose "pawn of player 1 (board 1,1), 2" choose "1" expect decider == none }
+scenario plain players 2 { choose "pawn of player 1, 2" }"#,
+    );
+    let sources = [Source { name: "t.rules".into(), text }];
+    let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
+    let results = run_all(&model, &sources, |_| true);
+    let verdict = |name: &str| &results.iter().find(|r| r.name == name).expect("ran").verdict;
+    assert!(verdict("by_zone").passed(), "{:#?}", verdict("by_zone"));
+    match verdict("plain") {
+        Verdict::Failed(f) => assert!(f.found.starts_with("2 options read \"pawn of player 1, 2\", told apart by where their pieces are"), "{}", f.found),
+        other => panic!("the plain label is ambiguous: {other:?}"),
+    }
+}
+
+#[test]
+fn options_that_read_alike_show_where_their_pieces_are() {
+    let g = game(&two_pawns_on_the_board(""), 2);
+    let st = g.start(0).expect("starts");
+    let shown = g.option_labels(&st);
+    assert_eq!(labels(&g, &st)[0], "pawn of player 1, 1", "the plain label reads alike");
+    let mut expected: Vec<String> = Vec::new();
+    for cell in ["board 2,3", "board 1,1"] {
+        for d in [1, 2] {
+            expected.push(format!("pawn of player 1 ({cell}), {d}"));
+        }
+    }
+    // Which pawn comes first depends on the order of `pieces`, not checked here.
+    let mut sorted_shown = shown.clone();
+    sorted_shown.sort();
+    expected.sort();
+    assert_eq!(sorted_shown, expected);
+    assert_eq!(g.observe(&st, 0).options.as_deref(), Some(&shown[..]));
+    let mut next = st.clone();
+    g.apply(&mut next, 0).expect("a legal option");
+    assert_eq!(g.option_labels(&next), ["1", "2"]);
+}
+
+/// A log records the labels `play` shows; a log written before options that
+/// read alike were told apart (with the plain label) still replays.
+#[test]
+fn logs_record_the_zones_and_older_logs_with_plain_labels_replay() {
+    use grimoire_interpreter::log::{random_playout, replay};
+    let g = game(&two_pawns_on_the_board(""), 2);
+    let played = random_playout(&g, &["t.rules".to_string()], 3, 100).expect("plays");
+    let first = &played.log.steps[0].label;
+    assert!(first.contains("(board "), "{first}");
+    assert!(replay(&g, &played.log).is_ok());
+    let mut older = played.log.clone();
+    let st = g.start(3).expect("starts");
+    let (_, options) = g.choices(&st).expect("a decision");
+    older.steps[0].label = g.option_label(options.get(older.steps[0].choice as usize).expect("the option taken"));
+    assert!(!older.steps[0].label.contains("(board "));
+    assert!(replay(&g, &older).is_ok(), "{:?}", replay(&g, &older).err());
+    older.steps[0].label = "pawn of player 2, 1".into();
+    assert!(replay(&g, &older).is_err(), "a label of no option is still a mismatch");
+}

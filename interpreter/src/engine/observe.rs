@@ -83,6 +83,40 @@ impl Game {
         parts.join(", ")
     }
 
+    /// The labels of the options of the decision pending in `st`, as
+    /// players, logs and scenarios see them: [`Game::option_label`] of
+    /// each, except that options that would read alike (three moves of
+    /// "man of player 1, 1, -1") show each of their pieces with the zone it
+    /// is in: "man of player 1 (board 2,2), 1, -1".
+    pub fn option_labels(&self, st: &State) -> Vec<String> {
+        let Some((_, options)) = self.choices(st) else { return Vec::new() };
+        let plain: Vec<String> = options.iter().map(|o| self.option_label(o)).collect();
+        let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for l in &plain {
+            *seen.entry(l.as_str()).or_default() += 1;
+        }
+        options
+            .iter()
+            .zip(&plain)
+            .map(|(o, l)| if seen.get(l.as_str()).copied().unwrap_or(0) > 1 { self.placed_label(st, o) } else { l.clone() })
+            .collect()
+    }
+
+    /// An option's label with each piece followed by the zone it is in.
+    fn placed_label(&self, st: &State, option: &[Value]) -> String {
+        let parts: Vec<String> = option
+            .iter()
+            .map(|v| match *v {
+                Value::Piece(p) => match st.loc.get(p as usize).and_then(|z| self.zones.get(*z as usize)) {
+                    Some(zone) => format!("{} ({})", self.label(*v), zone.name),
+                    None => self.label(*v),
+                },
+                _ => self.label(*v),
+            })
+            .collect();
+        parts.join(", ")
+    }
+
     /// The slots of a var or counter: slot, how to write its index (`[2]`,
     /// `[sword of player 1]` or nothing) and the player it belongs to.
     fn slots(&self, base: u32, per_player: bool, per_piece: Option<crate::model::KindId>) -> Vec<(usize, String, Option<u8>)> {
@@ -153,7 +187,7 @@ impl Game {
             }
         }
         let options = match self.choices(st) {
-            Some((who, opts)) if who == player => Some(opts.iter().map(|o| self.option_label(o)).collect()),
+            Some((who, _)) if who == player => Some(self.option_labels(st)),
             _ => None,
         };
         Observation { player, round: st.round, zones, values, options }

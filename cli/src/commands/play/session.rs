@@ -140,7 +140,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
     let mut shown: Option<u8> = None;
     let mut note: Option<String> = None;
     let out = std::io::stdout();
-    'game: while let Some((player, options)) = game.choices(&g.st) {
+    'game: while let Some((player, _)) = game.choices(&g.st) {
         if display.hot_seat && shown != Some(player) {
             let mut o = out.lock();
             if display.clear {
@@ -166,7 +166,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             }
         }
         shown = Some(player);
-        let labels: Vec<String> = options.iter().map(|o| game.option_label(o)).collect();
+        let labels: Vec<String> = game.option_labels(&g.st);
         {
             let mut o = out.lock();
             if display.clear {
