@@ -23,6 +23,7 @@ impl Resolver {
         }
         if super::BUILTIN_NAMES.contains(&name.name.as_str()) {
             self.error(Diagnostic::new(codes::DUPLICATE_NAME, format!("`{}` is a name of the language itself", name.name), at, "reserved").help("choose another name"));
+            self.reserved_declared.insert(name.name.clone());
             return;
         }
         self.globals.insert(name.name.clone(), (sym, at));

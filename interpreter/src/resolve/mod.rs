@@ -53,7 +53,7 @@ impl Sym {
             Sym::Face(_) => "a die face",
             Sym::Zone(_) => "a zone",
             Sym::Tag(_) => "a space type",
-            Sym::Track(_) => "a track",
+            Sym::Track(_) => "a board (a track, grid or graph)",
             Sym::Counter(_) => "a counter",
             Sym::Var(_) => "a var",
             Sym::Table(_) => "a table",
@@ -71,6 +71,9 @@ impl Sym {
 pub(crate) struct Resolver {
     pub(crate) model: Model,
     pub(crate) globals: HashMap<String, (Sym, Loc)>,
+    /// Names a declaration took from the language (E0102): their uses are
+    /// not reported again as unknown.
+    pub(crate) reserved_declared: std::collections::HashSet<String>,
     pub(crate) attrs: HashMap<String, u16>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) file: FileId,
@@ -92,6 +95,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
     let mut r = Resolver {
         model: Model::default(),
         globals: HashMap::new(),
+        reserved_declared: Default::default(),
         attrs: HashMap::new(),
         diags: Vec::new(),
         file: FileId(0),
@@ -340,10 +344,24 @@ impl Resolver {
         if let Some((sym, _)) = self.globals.get(&name.name) {
             return Some(*sym);
         }
+        if self.reserved_declared.contains(&name.name) {
+            // Its declaration was refused (E0102), which says what to do.
+            return None;
+        }
         let at = self.loc(name.span);
-        let candidates: Vec<&str> = self.globals.keys().map(String::as_str).chain(extra.iter().copied()).chain(BUILTIN_NAMES.iter().copied()).chain(LATER_BUILTINS.iter().copied()).collect();
+        let candidates: Vec<&str> = self
+            .globals
+            .keys()
+            .map(String::as_str)
+            .chain(extra.iter().copied())
+            .chain(BUILTIN_NAMES.iter().copied())
+            .chain(LATER_BUILTINS.iter().copied())
+            .filter(|c| *c != name.name)
+            .collect();
         let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown name `{}`", name.name), at, "not declared");
-        if let Some(s) = did_you_mean(&name.name, candidates.into_iter()) {
+        if BUILTIN_NAMES.contains(&name.name.as_str()) {
+            d = d.help(format!("`{}` is a built-in of the language (docs/language.md), which cannot be used this way here", name.name));
+        } else if let Some(s) = did_you_mean(&name.name, candidates.into_iter()) {
             d = d.help(format!("did you mean `{s}`?"));
         } else {
             d = d.help("declare it, or check its spelling");
