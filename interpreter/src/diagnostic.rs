@@ -70,6 +70,8 @@ pub mod codes {
     /// reveals, rolls, shuffles, picks at random, ends the game or nests a
     /// block.
     pub const SIMULTANEOUS: &str = "E0305";
+    /// Exceptions are `over` one another in a cycle.
+    pub const OVER_CYCLE: &str = "E0306";
 }
 
 /// The closest name to `wanted` among `candidates`, if close enough to be a typo.

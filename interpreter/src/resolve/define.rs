@@ -148,10 +148,58 @@ impl Resolver {
                 }
             }
         }
+        self.over_cycles(items);
         for t in 0..self.model.procs.len() {
             if self.model.procs.get(t).is_some_and(|p| p.kind == ProcKind::Trigger) {
                 self.model.triggers.push(ProcId(t as u16));
             }
+        }
+    }
+
+    /// Exceptions `over` one another in a cycle (`a over b`, `b over a`):
+    /// when all of them hold, each drops another and none applies, which
+    /// is never what rules mean. Reported once per cycle, at the exception
+    /// declared first.
+    fn over_cycles(&mut self, items: &[Placed]) {
+        let over: Vec<Vec<ExceptionId>> = self.model.exceptions.iter().map(|x| x.over.clone()).collect();
+        let mut reported: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        for p in items {
+            let ItemKind::Exception(e) = &p.item.kind else { continue };
+            let Some(Sym::Exception(start)) = self.globals.get(&e.name.name).map(|(s, _)| *s) else { continue };
+            if reported.contains(&start.idx()) {
+                continue;
+            }
+            // Depth first along `over`, keeping the path, back to `start`.
+            let mut path = vec![start];
+            let mut next = vec![0usize];
+            let mut seen = std::collections::HashSet::new();
+            let cycle = loop {
+                let (Some(&at), Some(i)) = (path.last(), next.last_mut()) else { break None };
+                let Some(&o) = over.get(at.idx()).and_then(|list| list.get(*i)) else {
+                    path.pop();
+                    next.pop();
+                    continue;
+                };
+                *i += 1;
+                if o == start {
+                    break Some(path.clone());
+                }
+                if seen.insert(o.idx()) {
+                    path.push(o);
+                    next.push(0);
+                }
+            };
+            let Some(cycle) = cycle else { continue };
+            reported.extend(cycle.iter().map(|x| x.idx()));
+            let names: Vec<String> = cycle.iter().chain([&start]).map(|x| format!("`{}`", self.model.exceptions[x.idx()].name)).collect();
+            self.file = p.file;
+            let at = self.loc(e.name.span);
+            let message = if cycle.len() == 1 {
+                format!("the exception `{}` is `over` itself", e.name.name)
+            } else {
+                format!("exceptions `over` one another in a cycle: {}; when they all hold, each drops another and none applies", names.join(" over "))
+            };
+            self.error(Diagnostic::new(codes::OVER_CYCLE, message, at, "in the cycle").help("`over` says which exception wins when both hold: keep it on the one that wins, drop it from the other"));
         }
     }
 
@@ -254,6 +302,15 @@ impl Resolver {
             }
             None => return,
         };
+        if self.model.procs.get(target.idx()).is_some_and(|p| p.kind == ProcKind::Trigger) {
+            // A trigger is not called: nothing would ever apply the exception.
+            let at = self.loc(e.rule.span);
+            self.error(
+                Diagnostic::new(codes::WRONG_SORT, format!("`{}` is a trigger, but an exception changes a rule, a phase, the round or `setup`", e.rule.name), at, "a trigger")
+                    .help(format!("a module changes a trigger with `replace trigger {} ...` or `remove trigger {}`; or make the trigger call a rule (`do`), and add the exception to that rule", e.rule.name, e.rule.name)),
+            );
+            return;
+        }
         let Some(body) = self.model.exceptions.get(idx).map(|x| x.body) else { return };
         self.current_proc = format!("exception {}", e.name.name);
         let (params, tys) = self.model.procs.get(target.idx()).map(|p| (p.params, p.param_tys.clone())).unwrap_or_default();
