@@ -54,6 +54,13 @@ pub fn lookup(model: &Model, sources: &[Source], rulebook: &Path, extra: &[PathB
     let mut texts = Vec::new();
     let mut refused = Vec::new();
     for name in names {
+        if name.is_empty() {
+            // A citation without `in "FILE"` in a file whose header names
+            // no default source.
+            refused.push(no_source(model, sources));
+            texts.push(SourceText { name, text: None });
+            continue;
+        }
         match find(&name, &places) {
             Ok(text) => texts.push(SourceText { name, text }),
             Err(why) => {
@@ -118,6 +125,18 @@ fn find(name: &str, places: &[Place]) -> Result<Option<String>, String> {
         };
     }
     Ok(None)
+}
+
+/// A citation that names no source text (and whose file's header names no
+/// default one): T002, the code of a source that cannot be found, at the
+/// first such citation.
+fn no_source(model: &Model, sources: &[Source]) -> Diagnostic {
+    let at = model.records.iter().flat_map(|r| r.cites.iter()).find(|c| source_of(c).is_empty()).map_or(Loc { file: FileId(0), span: grimoire_grammar::ast::Span { start: 0, end: 0 } }, |c| match c {
+        Citation::Quote { at, .. } | Citation::Lines { at, .. } => *at,
+    });
+    let file = sources.get(at.file.idx()).map_or("its file", |s| s.name.as_str());
+    Diagnostic::new("T002", format!("this citation names no source text, and the header of `{file}` names no default one"), at, "which text?")
+        .help("add `source \"FILE\"` to the header of the rulebook or module (`rulebook NAME { source \"rules.txt\" ... }`), or write `cite \"...\" in \"FILE\"`")
 }
 
 /// The refusal of `name`, at the first citation that names it, else at the

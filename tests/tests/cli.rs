@@ -1696,3 +1696,16 @@ fn the_printed_replay_command_runs_as_printed() {
     assert!(said.contains("as the log records"), "{command}: {said}");
     assert!(saved.is_dir());
 }
+
+/// A citation in a file whose header names no source, and without `in`:
+/// validate says so at the citation (it reported an empty file name as a
+/// path "that goes up with `..`").
+#[test]
+fn a_citation_without_any_source_is_reported_at_the_citation() {
+    let file = work_file("sourceless.rules");
+    std::fs::write(&file, "rulebook sourceless { players 2..2 cite \"two players\" }\nround turn assume \"x\" { win player(1) }\n").expect("written");
+    let out = run(&["validate", file.to_str().expect("utf-8 path"), "--games", "5", "--explore-states", "50", "--guided-games", "0", "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = stderr(&out);
+    assert!(said.contains("sourceless.rules:1:41: T002 this citation names no source text"), "{said}");
+}
