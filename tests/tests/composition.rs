@@ -65,3 +65,28 @@ fn a_module_with_an_impossible_player_count_is_refused() {
     assert_eq!(errs[0].code, "E0303");
     assert!(errs[0].message.contains("8..3 is empty"), "{}", errs[0].message);
 }
+
+// Two modules that change the same declaration of the base.
+const GAME_D: &str = "rulebook d { players 2..2 }\ncounter score 0..9 = 0\nrule gain assume \"x\" { score += 1 }\nround turn assume \"x\" { do gain end }\n";
+
+#[test]
+fn two_modules_that_replace_the_same_rule_are_refused_unless_one_extends_the_other() {
+    let one = "module one extends \"d.rules\" { }\nreplace rule gain assume \"x\" { score += 2 }\n";
+    let two = "module two extends \"d.rules\" { }\nreplace rule gain assume \"x\" { score += 3 }\n";
+    let errs = compile(&[source("d.rules", GAME_D), source("one.rules", one), source("two.rules", two)]).expect_err("both replace `gain`");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!(errs[0].code, "E0401");
+    assert!(errs[0].message.contains("`gain` is replaced by two modules, `one.rules`"), "{}", errs[0].message);
+    assert_eq!((errs[0].at.file.idx(), errs[0].related[0].0.file.idx()), (2, 1), "at the second module, the first one related");
+    // A module built on the other changes what that one made: no conflict.
+    let on_top = "module on_top extends \"one.rules\" { }\nreplace rule gain assume \"x\" { score += 3 }\n";
+    compile(&[source("d.rules", GAME_D), source("one.rules", one), source("on_top.rules", on_top)]).expect("a module may replace what its own base replaced");
+}
+
+#[test]
+fn a_use_of_what_a_module_removed_names_the_module() {
+    let gone = "module gone extends \"d.rules\" { }\nremove rule gain\n";
+    let errs = compile(&[source("d.rules", GAME_D), source("gone.rules", gone)]).expect_err("the round still calls `gain`");
+    assert_eq!(errs[0].code, "E0101");
+    assert!(errs[0].help.as_deref().is_some_and(|h| h.contains("removed by the module `gone.rules`")), "{:?}", errs[0].help);
+}

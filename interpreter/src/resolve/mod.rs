@@ -74,6 +74,9 @@ pub(crate) struct Resolver {
     /// Names a declaration took from the language (E0102): their uses are
     /// not reported again as unknown.
     pub(crate) reserved_declared: std::collections::HashSet<String>,
+    /// Declarations a module removed, with that module's file: a use left
+    /// behind is an unknown name, whose help names the module.
+    pub(crate) removed: HashMap<String, String>,
     pub(crate) attrs: HashMap<String, u16>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) file: FileId,
@@ -96,6 +99,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
         model: Model::default(),
         globals: HashMap::new(),
         reserved_declared: Default::default(),
+        removed: HashMap::new(),
         attrs: HashMap::new(),
         diags: Vec::new(),
         file: FileId(0),
@@ -266,6 +270,20 @@ impl Resolver {
                         let pos = name.and_then(|n| items.iter().position(|p| item_name(&p.item.kind).map(|m| &m.name) == Some(&n.name)));
                         match pos {
                             Some(pos) => {
+                                let earlier = items.get(pos).map(|p| (p.file, p.item.span));
+                                let unrelated = |by: FileId| by.idx() != 0 && by != file && !extends_file(files, i, by.idx());
+                                if let Some((by, span)) = earlier.filter(|(by, _)| unrelated(*by)) {
+                                    // Two modules both change it: which one counts would
+                                    // depend on the order the files are given in.
+                                    let at = self.loc(inner.span);
+                                    let shown = name.map(|n| n.name.as_str()).unwrap_or("?");
+                                    let other = files.get(by.idx()).map_or("another module", |f| f.name.as_str());
+                                    self.error(
+                                        Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is replaced by two modules, `{other}` and this one: only the one given last would count"), at, "second replacement")
+                                            .related(Loc { file: by, span }, "first replaced here")
+                                            .help("the two modules change the same declaration in different ways: write one module that does both, or make one module extend the other"),
+                                    );
+                                }
                                 if let Some(slot) = items.get_mut(pos) {
                                     *slot = Placed { file, item: inner };
                                 }
@@ -296,6 +314,7 @@ impl Resolver {
                             }
                             Some(pos) => {
                                 items.remove(pos);
+                                self.removed.insert(name.name.clone(), f.name.clone());
                             }
                             None => {
                                 let at = self.loc(name.span);
@@ -359,7 +378,9 @@ impl Resolver {
             .filter(|c| *c != name.name)
             .collect();
         let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown name `{}`", name.name), at, "not declared");
-        if BUILTIN_NAMES.contains(&name.name.as_str()) {
+        if let Some(module) = self.removed.get(&name.name) {
+            d = d.help(format!("`{}` was removed by the module `{module}` (`remove`): remove or replace what still uses it too", name.name));
+        } else if BUILTIN_NAMES.contains(&name.name.as_str()) {
             d = d.help(format!("`{}` is a built-in of the language (docs/language.md), which cannot be used this way here", name.name));
         } else if let Some(s) = did_you_mean(&name.name, candidates.into_iter()) {
             d = d.help(format!("did you mean `{s}`?"));
@@ -374,6 +395,39 @@ impl Resolver {
         let at = self.loc(name.span);
         self.error(Diagnostic::new(codes::WRONG_SORT, format!("`{}` is {}, but {} is expected here", name.name, sym.describe(), wanted), at, format!("expected {wanted}")));
     }
+}
+
+/// Whether file `i` extends file `j`, directly or through other modules:
+/// then `i` builds on what `j` declares or replaces. A module's base is
+/// named relative to the module's folder; both are compared as written,
+/// without `.` and with `..` applied.
+fn extends_file(files: &[Parsed], i: usize, j: usize) -> bool {
+    fn plain(path: &std::path::Path) -> std::path::PathBuf {
+        let mut out = std::path::PathBuf::new();
+        for c in path.components() {
+            match c {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir if out.file_name().is_some() => {
+                    out.pop();
+                }
+                other => out.push(other),
+            }
+        }
+        out
+    }
+    let mut at = i;
+    // A chain is at most as long as the files given (a loop is E0402).
+    for _ in 0..files.len() {
+        let Some(f) = files.get(at) else { return false };
+        let ast::HeaderKind::Module { extends } = &f.file.header.kind else { return false };
+        let base = plain(&std::path::Path::new(&f.name).parent().unwrap_or(std::path::Path::new("")).join(&extends.value));
+        let Some(next) = files.iter().position(|g| plain(std::path::Path::new(&g.name)) == base) else { return false };
+        if next == j {
+            return true;
+        }
+        at = next;
+    }
+    false
 }
 
 /// Names the language defines itself, offered in "did you mean".
