@@ -252,3 +252,14 @@ fn a_leak_points_at_the_move_into_the_box() {
         assert_eq!(line_of(f), Some(9), "`move top of pile to box` is on line 9: {f:?}");
     }
 }
+
+/// A branch that only rule errors keep from running is not called
+/// unreachable: the games stopped before it.
+#[test]
+fn a_branch_after_a_rule_error_is_not_called_unreachable() {
+    let (report, _) = run("branch_after_error.rules");
+    let dead: Vec<_> = report.findings.iter().filter(|f| f.code == "V204").collect();
+    assert_eq!(dead.len(), 1, "{:#?}", report.findings);
+    assert!(dead[0].message.contains("rule errors found above stop the games"), "{}", dead[0].message);
+    assert!(!dead[0].help.as_deref().unwrap_or("").contains("no game can reach it"), "{:?}", dead[0].help);
+}

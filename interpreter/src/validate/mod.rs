@@ -282,7 +282,9 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
             }
         }
     }
-    findings.extend(search::dead_branches(cfg, &sim.branches, &fired, &searched));
+    // A rule error ends the games that meet it: what lies after it cannot run.
+    let cut_short = findings.iter().any(|f| f.severity == Severity::Error && f.code.starts_with('R'));
+    findings.extend(search::dead_branches(cfg, &sim.branches, &fired, &searched, cut_short));
     let (trace, trace_findings) = trace::check(&model, sources);
     findings.extend(trace_findings);
     findings.sort_by_key(|f| (f.severity == Severity::Warning, f.code.clone()));

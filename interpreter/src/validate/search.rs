@@ -92,13 +92,17 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
 
 /// A branch that ran in no random game and in no explored state (none
 /// when the run was interrupted: the games and states it lacked may run it).
-pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &HashSet<String>, summaries: &[SearchSummary]) -> Vec<Finding> {
+/// When rule errors cut games short (`cut_short`), a search that visited
+/// every state it could does not show that no game reaches the branch.
+pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &HashSet<String>, summaries: &[SearchSummary], cut_short: bool) -> Vec<Finding> {
     if cfg.stop.requested() {
         return Vec::new();
     }
     let all_exhausted = !summaries.is_empty() && summaries.iter().all(|s| s.exhausted);
     let searched = if summaries.is_empty() {
         String::new()
+    } else if all_exhausted && cut_short {
+        ", nor in the states the exhaustive search reached (rule errors found above stop the games that meet them: it may lie beyond one)".to_string()
     } else if all_exhausted {
         ", nor in any reachable state (the exhaustive search visited them all)".to_string()
     } else {
@@ -108,7 +112,9 @@ pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &Ha
         .iter()
         .filter(|b| b.runs == 0 && !b.explored && fired_rules.contains(&b.rule))
         .map(|b| {
-            Finding::new(DEAD_BRANCH, Severity::Warning, format!("{} in `{}` never ran in {} random games per configuration{searched}", b.what, b.rule, cfg.games), Some(b.at)).help(if all_exhausted {
+            Finding::new(DEAD_BRANCH, Severity::Warning, format!("{} in `{}` never ran in {} random games per configuration{searched}", b.what, b.rule, cfg.games), Some(b.at)).help(if all_exhausted && cut_short {
+                "fix the rule errors first: a branch after one cannot run"
+            } else if all_exhausted {
                 "no game can reach it: its condition may be impossible, or the rule it encodes misread"
             } else {
                 "a branch no game reaches may be dead, or need more games (`--games`), a larger search (`--explore-states`) or an option"
