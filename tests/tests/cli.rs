@@ -1709,3 +1709,22 @@ fn a_citation_without_any_source_is_reported_at_the_citation() {
     let said = stderr(&out);
     assert!(said.contains("sourceless.rules:1:41: T002 this citation names no source text"), "{said}");
 }
+
+/// A counterexample replays as its log records, stop included: the JSON
+/// says it matches, with the outcome and final state the log records
+/// (`matches` was false and the fingerprint null, against the text report).
+#[test]
+fn a_counterexample_replayed_as_json_matches_its_log() {
+    let save = save_dir("matching-counterexample");
+    assert_eq!(run(&validate_args(EMPTY_DECK, &save, &[])).status.code(), Some(1));
+    let path = std::fs::read_dir(&save).expect("saved").filter_map(Result::ok).map(|e| e.path()).next().expect("a counterexample");
+    let log: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("a log");
+    let out = run(&["replay", path.to_str().expect("utf-8 path"), "--json"]);
+    assert_eq!(out.status.code(), Some(1), "a counterexample shows a fault");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let report = &doc["report"];
+    assert_eq!(report["matches"], true, "{report}");
+    assert!(report["stopped"].is_object() && report["mismatch"].is_null(), "{report}");
+    assert_eq!(report["final_fingerprint"], log["final_fingerprint"], "{report}");
+    assert_eq!(report["outcome"], log["outcome"], "{report}");
+}

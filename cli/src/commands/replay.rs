@@ -44,6 +44,14 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
         "outcome": Json::Null, "final_fingerprint": Json::Null, "loop_from": log.loop_from,
         "stopped": Json::Null, "mismatch": Json::Null,
     });
+    // A stop (a rule error, a broken invariant) is returned only once the
+    // replay has checked it is the one the log records, with its outcome
+    // and final state: the replay matches the log.
+    let matched_stop = |report: &mut Json| {
+        set(report, "matches", json!(true));
+        set(report, "outcome", json!(log.outcome));
+        set(report, "final_fingerprint", if log.final_fingerprint.is_empty() { Json::Null } else { json!(log.final_fingerprint) });
+    };
     let code = match replay_log(&game, &log) {
         Ok(st) => {
             let outcome = outcome_text(st.outcome);
@@ -77,6 +85,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
                 o.insert("kind".into(), json!("rule"));
             }
             set(&mut report, "stopped", stopped);
+            matched_stop(&mut report);
             if !ui.json {
                 grimoire_cli::esay!("the game stops {}, as the log records:", if step == 0 { "during setup".to_string() } else { format!("at step {step}") });
                 grimoire_cli::eput!("{}", exec_error(&error, &sources, style(ui)));
@@ -85,6 +94,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
         }
         Err(ReplayError::Invariant { step, code, message }) => {
             set(&mut report, "stopped", json!({ "step": step, "kind": "invariant", "code": code, "message": message, "rule": Json::Null, "file": Json::Null, "line": Json::Null, "column": Json::Null, "start": Json::Null, "end": Json::Null }));
+            matched_stop(&mut report);
             if !ui.json {
                 grimoire_cli::esay!("the game breaks an invariant after step {step}, as the log records: {code}: {message}");
             }
