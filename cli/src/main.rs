@@ -136,7 +136,7 @@ enum Command {
         /// A game longer than this many decisions counts as not ending.
         #[arg(long, default_value_t = 5000, value_parser = at_least_one_u32())]
         max_decisions: u32,
-        /// Folders holding the source texts (also searched: next to the rulebook, `seeds/`, `shared/seeds/` above it).
+        /// Folders holding the source texts (also searched: next to the rulebook, `seeds/`, `shared/seeds/` above it); each must exist.
         #[arg(long)]
         sources: Vec<PathBuf>,
         /// Where counterexample logs are written.

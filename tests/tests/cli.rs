@@ -1728,3 +1728,12 @@ fn a_counterexample_replayed_as_json_matches_its_log() {
     assert_eq!(report["final_fingerprint"], log["final_fingerprint"], "{report}");
     assert_eq!(report["outcome"], log["outcome"], "{report}");
 }
+
+/// A `--sources` folder that is not there is the user's mistake, said at
+/// once (it was skipped, and the texts reported missing).
+#[test]
+fn a_sources_folder_that_is_not_there_is_a_tool_failure() {
+    let out = run(&["validate", TIC_TAC_TOE, "--sources", "no/such/folder"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`--sources no/such/folder`: there is no folder there"), "{}", stderr(&out));
+}

@@ -284,7 +284,11 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
             let at = cites.first().map(|(_, c)| at_of(c));
             findings.push(
                 Finding::new(SOURCE_MISSING, Severity::Error, format!("the source text `{name}` cannot be found, so its {} citation(s) cannot be checked", cites.len()), at)
-                    .help("give its folder with `--sources DIR`, or fix the file name in `source \"...\"`"),
+                    .help(if model.source.as_deref() == Some(name.as_str()) {
+                        "source texts are looked up in the `--sources` folders, next to the rulebook, and in `seeds/` and `shared/seeds/` of its folder and the folders above it: give its folder with `--sources DIR`, or fix the file name in the header's `source \"...\"`"
+                    } else {
+                        "source texts are looked up in the `--sources` folders, next to the rulebook, and in `seeds/` and `shared/seeds/` of its folder and the folders above it: give its folder with `--sources DIR`, or fix the file name in the citation's `in \"...\"` (or in its file's header `source`)"
+                    }),
             );
             continue;
         };
