@@ -130,4 +130,10 @@ fn a_line_range_counts_for_the_file_it_names_only() {
     let (report, findings) = check(&rulebook(&["cite lines 5..12"]), &[("source.txt", TEXT)]);
     assert!(codes(&findings).contains(&"T003"));
     assert_eq!(source(&report, "source.txt").covered, 0);
+    // A range written backwards is empty, whatever the file's length.
+    let (report, findings) = check(&rulebook(&["cite lines 3..1"]), &[("source.txt", TEXT)]);
+    let t003 = findings.iter().find(|f| f.code == "T003").unwrap_or_else(|| panic!("{findings:#?}"));
+    assert!(t003.message.contains("the line range 3..1 is empty"), "{}", t003.message);
+    assert!(t003.help.as_deref().is_some_and(|h| h.contains("cite lines 1..3")), "{:?}", t003.help);
+    assert_eq!(source(&report, "source.txt").covered, 0);
 }

@@ -350,7 +350,12 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                     }
                 }
                 Citation::Lines { from, to, at, .. } => {
-                    if *from == 0 || *to < *from || *to > total_lines {
+                    if *to < *from {
+                        findings.push(
+                            Finding::new(LINES_OUTSIDE, Severity::Error, format!("the line range {from}..{to} is empty: its first line is after its last"), Some(*at))
+                                .help(format!("write the first line first: `cite lines {to}..{from}`")),
+                        );
+                    } else if *from == 0 || *to > total_lines {
                         findings.push(
                             Finding::new(LINES_OUTSIDE, Severity::Error, format!("lines {from}..{to} are not within `{name}`, which has {total_lines} lines"), Some(*at))
                                 .help("a line range counts for the file it names (`cite lines A..B in \"file.txt\"`, else the rulebook's `source`), and must lie within it"),
