@@ -214,6 +214,9 @@ enum Command {
         /// Only the scenarios whose name contains this text.
         #[arg(long)]
         filter: Option<String>,
+        /// Folders holding the source texts the scenarios quote, as for `validate`; each must exist.
+        #[arg(long)]
+        sources: Vec<PathBuf>,
         /// Print the results as JSON (docs/json.md).
         #[arg(long)]
         json: bool,
@@ -337,7 +340,7 @@ fn run(command: Command, ui: &Ui) -> Result<ExitCode, String> {
             commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), jobs: jobs as usize, unchecked }, ui)
         }
         Command::Replay { log, json: _ } => commands::replay(&log, ui),
-        Command::Test { files, filter, json: _ } => commands::test::test(commands::test::Args { files: &files, filter: filter.as_deref() }, ui),
+        Command::Test { files, filter, sources, json: _ } => commands::test::test(commands::test::Args { files: &files, filter: filter.as_deref(), sources: &sources }, ui),
         Command::Validate { files, games, max_decisions, sources, save, json: _, html, jobs, options, explore_states, guided_games } => commands::validate::validate(
             commands::validate::Args { files: &files, games, max_decisions, sources: &sources, save: &save, html: html.as_deref(), jobs: jobs as usize, options: &options, explore_states, guided_games },
             ui,

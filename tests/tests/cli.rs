@@ -488,7 +488,7 @@ test result: FAILED. 4 passed; 1 failed; 1 skipped
 
 "#;
     assert_eq!(stdout(&out), golden);
-    assert_eq!(stderr(&out), "warning: the scenario `second_player_moves` cites « prend 3 pièces », which is not in `coins.txt`\n");
+    assert_eq!(stderr(&out), "tests/fixtures/scenarios/fail.rules:15:45: warning: S002 the scenario `second_player_moves` cites « prend 3 pièces », which is not in `coins.txt`\n");
 }
 
 #[test]
@@ -1736,4 +1736,20 @@ fn a_sources_folder_that_is_not_there_is_a_tool_failure() {
     let out = run(&["validate", TIC_TAC_TOE, "--sources", "no/such/folder"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("`--sources no/such/folder`: there is no folder there"), "{}", stderr(&out));
+}
+
+/// `test --sources DIR` finds the texts the scenarios quote elsewhere than
+/// beside the rulebook, as `validate` does: the wrong quote is then found.
+#[test]
+fn test_looks_for_quoted_texts_in_the_sources_folders() {
+    let alone = work_file("scenarios-alone");
+    std::fs::create_dir_all(&alone).expect("a folder");
+    std::fs::copy(root().join(SCEN_FAIL), alone.join("fail.rules")).expect("copied");
+    std::fs::copy(root().join(SCEN_PASS), alone.join("pass.rules")).expect("its base, copied");
+    let file = alone.join("fail.rules");
+    let file = file.to_str().expect("utf-8 path");
+    let without = run(&["test", file]);
+    assert!(!stderr(&without).contains("S002"), "coins.txt is not beside the copy: {}", stderr(&without));
+    let with = run(&["test", file, "--sources", "tests/fixtures/scenarios"]);
+    assert!(stderr(&with).contains("S002 the scenario `second_player_moves` cites « prend 3 pièces »"), "{}", stderr(&with));
 }

@@ -29,6 +29,8 @@ pub struct Args<'a> {
     pub files: &'a [PathBuf],
     /// Only the scenarios whose name contains this.
     pub filter: Option<&'a str>,
+    /// More folders of source texts, for the scenarios' quotes.
+    pub sources: &'a [PathBuf],
 }
 
 /// One scenario's result and the files it ran on.
@@ -39,6 +41,9 @@ struct Ran {
 
 /// Run the scenarios.
 pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
+    if let Some(bad) = a.sources.iter().find(|d| !d.is_dir()) {
+        return Err(format!("`--sources {}`: there is no folder there", bad.display()));
+    }
     let sources = match load_files(a.files)? {
         Ok(s) => s,
         Err(invalid) => return Ok(reject(ui, &invalid)),
@@ -94,7 +99,7 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     ran.sort_by_key(|r| order.iter().position(|(n, _)| *n == r.result.name).unwrap_or(usize::MAX));
     let failed = ran.iter().filter(|r| r.result.verdict.failed()).count();
     let main = a.files.first().cloned().unwrap_or_default();
-    let unfound = unfound_quotes(&model, &main, &|name| wanted(name));
+    let unfound = unfound_quotes(&model, &main, a.sources, &|name| wanted(name));
     let code = if failed == 0 { 0 } else { INVALID };
     if ui.json {
         let mut report = report_json(&model, &sources, &ran);
@@ -111,7 +116,7 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
             if ui.format == ErrorFormat::Short {
                 grimoire_cli::esay!("{}: {UNFOUND_QUOTE} {warning}", place_col(&sources, *at));
             } else {
-                grimoire_cli::esay!("{}: {warning}", ui.paint_err("warning", grimoire_cli::ui::colors::YELLOW));
+                grimoire_cli::esay!("{}: {}: {UNFOUND_QUOTE} {warning}", place_col(&sources, *at), ui.paint_err("warning", grimoire_cli::ui::colors::YELLOW));
             }
         }
     }
@@ -138,8 +143,8 @@ fn place_col(sources: &[Source], at: Loc) -> String {
 /// when it can be found, does not hold: scenario, quote, source. Scenarios
 /// do not count for the validator's traceability, so their quotes are
 /// checked here; a wrong quote is a warning, the scenario still runs.
-fn unfound_quotes(model: &Model, main: &std::path::Path, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, String, String, Loc)> {
-    let texts = find_sources(model, main, &[]);
+fn unfound_quotes(model: &Model, main: &std::path::Path, extra: &[PathBuf], wanted: &dyn Fn(&str) -> bool) -> Vec<(String, String, String, Loc)> {
+    let texts = find_sources(model, main, extra);
     let mut out = Vec::new();
     for def in model.scenarios.iter().filter(|d| wanted(&d.name)) {
         let cites = def.cites.iter().chain(def.steps.iter().flat_map(|s| s.cites.iter()));
