@@ -104,12 +104,7 @@ pub fn diagnostic(d: &Diagnostic, sources: &[Source], style: Style) -> String {
         if loc.file == d.at.file {
             labels.push(LabeledSpan::at(loc.span, label.clone()));
         } else {
-            let other = sources.get(loc.file.idx()).map(|s| s.name.as_str()).unwrap_or("?");
-            let note = format!("{label}: in `{other}`");
-            help = Some(match help {
-                Some(h) => format!("{h}\n{note}"),
-                None => note,
-            });
+            help = Some(with_note(help, &format!("{label}: {}", place_in(sources, *loc))));
         }
     }
     let mut md = MietteDiagnostic::new(d.message.clone()).with_code(d.code).with_severity(Severity::Error).with_labels(labels);
@@ -233,19 +228,42 @@ pub fn finding(f: &grimoire_interpreter::validate::Finding, sources: &[Source], 
     }
     let h = handler(style);
     let mut md = MietteDiagnostic::new(title).with_code(f.code.clone()).with_severity(severity);
-    if let Some(help) = &f.help {
-        md = md.with_help(help.clone());
-    }
+    let mut help = f.help.clone();
     let mut src = None;
     if let Some(Loc { file, span }) = f.at {
         let mut labels = vec![LabeledSpan::at(span, "here")];
         for (loc, label) in &f.related {
             if loc.file == file {
                 labels.push(LabeledSpan::at(loc.span, label.clone()));
+            } else {
+                // Another file than the one shown: named with its place.
+                help = Some(with_note(help, &format!("{label}: {}", place_in(sources, *loc))));
             }
         }
         md = md.with_labels(labels);
         src = sources.get(file.idx());
     }
+    if let Some(help) = help {
+        md = md.with_help(help);
+    }
     report(&h, md, src, style)
+}
+
+/// `file:line:col` of a place in one of `sources`.
+fn place_in(sources: &[Source], loc: Loc) -> String {
+    match sources.get(loc.file.idx()) {
+        Some(s) => {
+            let (line, col) = line_col(&s.text, loc.span.start);
+            format!("{}:{line}:{col}", s.name)
+        }
+        None => "another file".to_string(),
+    }
+}
+
+/// A help with one more line.
+fn with_note(help: Option<String>, note: &str) -> String {
+    match help {
+        Some(h) => format!("{h}\n{note}"),
+        None => note.to_string(),
+    }
 }

@@ -78,6 +78,10 @@ fn two_modules_that_replace_the_same_rule_are_refused_unless_one_extends_the_oth
     assert_eq!(errs[0].code, "E0401");
     assert!(errs[0].message.contains("`gain` is replaced by two modules, `one.rules`"), "{}", errs[0].message);
     assert_eq!((errs[0].at.file.idx(), errs[0].related[0].0.file.idx()), (2, 1), "at the second module, the first one related");
+    // The text shows the second module; the first is named with its place.
+    let sources = [source("d.rules", GAME_D), source("one.rules", one), source("two.rules", two)];
+    let shown = grimoire_cli::render::human(&errs, &sources, grimoire_cli::render::ErrorFormat::Plain);
+    assert!(shown.contains("first replaced here: one.rules:2:9"), "{shown}");
     // A module built on the other changes what that one made: no conflict.
     let on_top = "module on_top extends \"one.rules\" { }\nreplace rule gain assume \"x\" { score += 3 }\n";
     compile(&[source("d.rules", GAME_D), source("one.rules", one), source("on_top.rules", on_top)]).expect("a module may replace what its own base replaced");
