@@ -137,7 +137,7 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
                         crate::files::Refusal::Missing(e) => e.to_string(),
                         other => other.reason(&extends.value),
                     };
-                    let message = format!("cannot read the base `{}` that this module extends: {err}", base.display());
+                    let message = format!("cannot read the base `{}` that this module extends: {err}", extends.value);
                     return Err(invalid(path, text, module, message, extends.span, "this file", "the path is relative to the module's folder"));
                 }
             };
@@ -165,7 +165,7 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
             chain.pop();
             match loaded {
                 Err(LoadError::Read { err, .. }) => {
-                    let message = format!("cannot read the base `{}` that this module extends: {err}", base.display());
+                    let message = format!("cannot read the base `{}` that this module extends: {err}", extends.value);
                     return Err(invalid(path, text, module, message, extends.span, "this file", "the path is relative to the module's folder"));
                 }
                 other => other?,

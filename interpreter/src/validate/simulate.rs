@@ -336,6 +336,9 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
         .map(|(j, p)| RuleCoverage {
             rule: p.name.clone(),
             kind: match p.kind {
+                // The round and setup are called like phases, but named as themselves.
+                ProcKind::Phase if model.round.is_some_and(|(r, _)| r.idx() == j) => "round",
+                ProcKind::Phase if model.setup.is_some_and(|s| s.idx() == j) => "setup",
                 ProcKind::Phase => "phase",
                 ProcKind::Rule => "rule",
                 ProcKind::Trigger => "trigger",
