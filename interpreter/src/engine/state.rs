@@ -238,7 +238,12 @@ impl Clone for State {
         self.arity = o.arity;
         self.scratch.clear();
         self.outcome = o.outcome;
-        self.rng.clone_from(&o.rng);
+        // An exploring game never draws from its RNG (chance is a decision
+        // there, and packed states leave the RNG out): the explorer clones
+        // a state per child, and this copy was the largest part of it.
+        if !o.exploring {
+            self.rng.clone_from(&o.rng);
+        }
         self.round = o.round;
         self.stage = o.stage;
         self.decisions = o.decisions;
