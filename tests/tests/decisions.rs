@@ -364,3 +364,34 @@ fn logs_record_the_zones_and_older_logs_with_plain_labels_replay() {
     older.steps[0].label = "pawn of player 2, 1".into();
     assert!(replay(&g, &older).is_err(), "a label of no option is still a mismatch");
 }
+
+/// Two edges between the same nodes (a road and a river) make one
+/// neighbour with both tags; a ring of two spaces has one neighbour, not
+/// the same one met both ways round.
+#[test]
+fn parallel_edges_and_a_ring_of_two_give_each_neighbour_once() {
+    use grimoire_interpreter::scenario::run_all;
+    let text = r#"rulebook roads { players 2..2 }
+spacetype road
+spacetype river
+spacetype plain
+graph land {
+  node a
+  node b
+  node c
+  edge a - b road
+  edge a - b river
+  edge a - c road
+}
+track loop2 circular { 1..2: plain }
+round turn { choose x from neighbors(a) by player(1) }
+scenario tags { expect linked(a, b, road) and linked(b, a, river) and not linked(a, c, river) }
+scenario each_once { expect options == ["b", "c"] }
+scenario ring_of_two { expect (count s in neighbors(space(loop2, 1)) where true) == 1 }
+"#;
+    let sources = [Source { name: "t.rules".into(), text: text.into() }];
+    let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
+    for r in run_all(&model, &sources, |_| true) {
+        assert!(r.verdict.passed(), "{}: {:#?}", r.name, r.verdict);
+    }
+}

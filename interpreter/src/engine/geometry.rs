@@ -99,7 +99,7 @@ impl Geometry {
                     *slot = around;
                 }
                 if let Some(slot) = g.adjacent.get_mut(z as usize) {
-                    *slot = adjacent;
+                    *slot = merged(adjacent);
                 }
                 if let (Some((_, row, col)), Some(r), Some(c)) = (g.grid_pos(z), g.rows.get_mut(z as usize), g.cols.get_mut(z as usize)) {
                     (*r, *c) = (row, col);
@@ -182,6 +182,20 @@ impl Geometry {
         }
         self.adjacent.get(a as usize)?.iter().find(|(x, _)| *x == b).map(|(_, tags)| *tags)
     }
+}
+
+/// Each neighbour once, in the order first met, with the tags of every edge
+/// that joins it (two roads between the same towns, a road and a river;
+/// the one other space of a ring of two, met both ways round).
+fn merged(adjacent: Vec<(u16, u64)>) -> Vec<(u16, u64)> {
+    let mut out: Vec<(u16, u64)> = Vec::with_capacity(adjacent.len());
+    for (x, tags) in adjacent {
+        match out.iter_mut().find(|(y, _)| *y == x) {
+            Some((_, seen)) => *seen |= tags,
+            None => out.push((x, tags)),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

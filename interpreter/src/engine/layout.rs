@@ -205,7 +205,9 @@ impl Game {
                 ZoneMult::PerSpace(t) => {
                     let len = model.tracks[t.idx()].spaces.len();
                     for i in 0..len {
-                        zones.push(make(format!("{}[{} {}]", def.name, model.tracks[t.idx()].name, i + 1), None));
+                        // Named after its space as the space is (`board 2,1`, `path 3`, a node's name).
+                        let space = track_base.get(t.idx()).and_then(|b| zones.get(usize::from(*b) + i)).map(|z| z.name.clone()).unwrap_or_default();
+                        zones.push(make(format!("{}[{space}]", def.name), None));
                     }
                 }
             }
