@@ -188,7 +188,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::type_name => "a type",
         Rule::int | Rule::signed => "a number",
         Rule::string | Rule::str_inner => "a string in double quotes",
-        Rule::range | Rule::range_signed => "a number or range `a..b`",
+        Rule::range | Rule::range_signed | Rule::key_range => "a number or range `a..b`",
         Rule::file => "a rulebook",
         Rule::header | Rule::rulebook_head | Rule::module_head => "`rulebook NAME { ... }` or `module NAME extends \"file\" { ... }`",
         Rule::header_field => "`title`, `source` or `players`",

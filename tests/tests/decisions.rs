@@ -395,3 +395,23 @@ scenario ring_of_two { expect (count s in neighbors(space(loop2, 1)) where true)
         assert!(r.verdict.passed(), "{}: {:#?}", r.name, r.verdict);
     }
 }
+
+/// Negative numbers are ints too: as a variant's attribute and as a table
+/// key (both were a syntax error).
+#[test]
+fn attributes_and_table_keys_may_be_negative() {
+    use grimoire_interpreter::scenario::run_all;
+    let text = r#"rulebook signs { players 2..2 }
+card c 2 { curse x1 points=-2 blessing x1 points=3 }
+table shift(n) -> (v) { -2..-1 => (10) 0 => (20) 1..3 => (30) }
+zone deck of c
+setup { move 2 of c from box to deck }
+round turn { choose k from [1, 2] by player(1) }
+scenario read { expect (sum x in deck of x.points) == 1 and shift(-1).v == 10 and shift(-2).v == 10 and shift(0).v == 20 }
+"#;
+    let sources = [Source { name: "t.rules".into(), text: text.into() }];
+    let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
+    for r in run_all(&model, &sources, |_| true) {
+        assert!(r.verdict.passed(), "{}: {:#?}", r.name, r.verdict);
+    }
+}
