@@ -89,7 +89,17 @@ impl Resolver {
 
     pub(crate) fn type_error(&mut self, span: ast::Span, got: Ty, want: Ty, what: &str) {
         let at = self.loc(span);
-        self.error(Diagnostic::new(codes::TYPE, format!("{what} must be {}, found {}", ty_name(want), ty_name(got)), at, format!("{} here", ty_name(got))));
+        let (want_name, got_name) = match (want, got) {
+            // Two pieces of different kinds: "a piece, found a piece" says nothing.
+            (Ty::Piece(Some(w)), Ty::Piece(Some(g))) => (self.piece_of(w), self.piece_of(g)),
+            _ => (ty_name(want).to_string(), ty_name(got).to_string()),
+        };
+        self.error(Diagnostic::new(codes::TYPE, format!("{what} must be {want_name}, found {got_name}"), at, format!("{got_name} here")));
+    }
+
+    /// "a piece of kind `k`".
+    fn piece_of(&self, k: KindId) -> String {
+        format!("a piece of kind `{}`", self.model.kinds.get(k.idx()).map_or("?", |d| d.name.as_str()))
     }
 
     /// A single value of the expected type.
