@@ -11,6 +11,22 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// Text with its `quoted names` shown as code, as a terminal shows them.
+fn with_code_spans(text: &str) -> String {
+    esc(text).split('`').enumerate().map(|(i, part)| if i % 2 == 1 { format!("<code>{part}</code>") } else { part.to_string() }).collect()
+}
+
+/// Where a finding points in the rulebook, and the text there (a misquote
+/// is found by its words): `<br>` then the place, or nothing.
+fn place_of(at: Option<grimoire_interpreter::model::Loc>, sources: &[Source]) -> String {
+    let Some(at) = at else { return String::new() };
+    let Some(s) = sources.get(at.file.idx()) else { return String::new() };
+    let (line, col) = crate::ui::line_col(&s.text, at.span.start);
+    let end = s.text.char_indices().map(|(i, _)| i).find(|i| *i >= at.span.end.min(at.span.start + 300)).unwrap_or(s.text.len());
+    let text = s.text.get(at.span.start..end).unwrap_or("");
+    format!("<br><small>{}:{line}:{col}</small> <q>{}</q>", esc(&s.name), esc(text))
+}
+
 /// The first line of the declaration a record was written at, and the
 /// citations of it that fall in this paragraph of the source `source`.
 fn excerpt(model: &Model, sources: &[Source], record: usize, source: &str, paragraph: &Paragraph) -> String {
@@ -91,7 +107,7 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
     }
     h.push_str("</ul><h2>Findings</h2><ul>");
     for f in &report.findings {
-        let _ = write!(h, "<li><code>{}</code> {}</li>", esc(&f.code), esc(&f.message));
+        let _ = write!(h, "<li><code>{}</code> {}{}</li>", esc(&f.code), with_code_spans(&f.message), place_of(f.at, sources));
     }
     h.push_str("</ul></body></html>\n");
     h

@@ -1753,3 +1753,17 @@ fn test_looks_for_quoted_texts_in_the_sources_folders() {
     let with = run(&["test", file, "--sources", "tests/fixtures/scenarios"]);
     assert!(stderr(&with).contains("S002 the scenario `second_player_moves` cites « prend 3 pièces »"), "{}", stderr(&with));
 }
+
+/// The translator's page shows each finding with where it points and the
+/// text there: a misquote can be found by its words (the list gave only
+/// "this quote is not in `source.txt`").
+#[test]
+fn the_html_page_locates_each_finding() {
+    let page = work_file("misquote.html");
+    let save = save_dir("misquote-html");
+    let out = run(&["validate", "tests/fixtures/validate/misquote.rules", "--games", "5", "--explore-states", "50", "--guided-games", "0", "--save", &save, "--html", page.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).expect("the page is written");
+    let findings = html.split("<h2>Findings</h2>").nth(1).expect("a findings list");
+    assert!(findings.contains("<code>T001</code> this quote is not in <code>source.txt</code><br><small>tests/fixtures/validate/misquote.rules:3:19</small> <q>&quot;Chaque joueur prend trois jetons.&quot;</q>"), "{findings}");
+}
