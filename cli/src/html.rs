@@ -21,10 +21,9 @@ fn with_code_spans(text: &str) -> String {
 fn place_of(at: Option<grimoire_interpreter::model::Loc>, sources: &[Source]) -> String {
     let Some(at) = at else { return String::new() };
     let Some(s) = sources.get(at.file.idx()) else { return String::new() };
-    let (line, col) = crate::ui::line_col(&s.text, at.span.start);
     let end = s.text.char_indices().map(|(i, _)| i).find(|i| *i >= at.span.end.min(at.span.start + 300)).unwrap_or(s.text.len());
     let text = s.text.get(at.span.start..end).unwrap_or("");
-    format!("<br><small>{}:{line}:{col}</small> <q>{}</q>", esc(&s.name), esc(text))
+    format!("<br><small>{}</small> <q>{}</q>", esc(&crate::render::place_in(sources, at)), esc(text))
 }
 
 /// The first line of the declaration a record was written at, and the

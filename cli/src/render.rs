@@ -249,14 +249,15 @@ pub fn finding(f: &grimoire_interpreter::validate::Finding, sources: &[Source], 
     report(&h, md, src, style)
 }
 
-/// `file:line:col` of a place in one of `sources`.
-fn place_in(sources: &[Source], loc: Loc) -> String {
+/// `file:line:col` of a place in one of `sources` (`?` for a file that
+/// is not one of them).
+pub fn place_in(sources: &[Source], loc: Loc) -> String {
     match sources.get(loc.file.idx()) {
         Some(s) => {
             let (line, col) = line_col(&s.text, loc.span.start);
             format!("{}:{line}:{col}", s.name)
         }
-        None => "another file".to_string(),
+        None => "?".to_string(),
     }
 }
 

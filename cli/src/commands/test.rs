@@ -12,7 +12,6 @@
 use super::{load_files, reject, Invalid, Ui, INVALID};
 use grimoire_cli::render::ErrorFormat;
 use grimoire_cli::sources::find_sources;
-use grimoire_cli::ui::line_col;
 use grimoire_interpreter::model::Citation;
 use grimoire_interpreter::validate::trace::quote_in;
 use grimoire_interpreter::engine::Observation;
@@ -114,9 +113,9 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         for (name, quote, source, at) in &unfound {
             let warning = format!("the scenario `{name}` cites « {quote} », which is not in `{source}`");
             if ui.format == ErrorFormat::Short {
-                grimoire_cli::esay!("{}: {UNFOUND_QUOTE} {warning}", place_col(&sources, *at));
+                grimoire_cli::esay!("{}: {UNFOUND_QUOTE} {warning}", grimoire_cli::render::place_in(&sources, *at));
             } else {
-                grimoire_cli::esay!("{}: {}: {UNFOUND_QUOTE} {warning}", place_col(&sources, *at), ui.paint_err("warning", grimoire_cli::ui::colors::YELLOW));
+                grimoire_cli::esay!("{}: {}: {UNFOUND_QUOTE} {warning}", grimoire_cli::render::place_in(&sources, *at), ui.paint_err("warning", grimoire_cli::ui::colors::YELLOW));
             }
         }
     }
@@ -128,16 +127,6 @@ pub const FAILED: &str = "S001";
 /// Code of a scenario's quote its source does not hold (a warning).
 pub const UNFOUND_QUOTE: &str = "S002";
 
-/// `file:line:col` of a place in one of `sources`.
-fn place_col(sources: &[Source], at: Loc) -> String {
-    match sources.get(at.file.idx()) {
-        Some(s) => {
-            let (line, col) = line_col(&s.text, at.span.start);
-            format!("{}:{line}:{col}", s.name)
-        }
-        None => "?".to_string(),
-    }
-}
 
 /// The quotes of the scenarios (and of their steps) that their source text,
 /// when it can be found, does not hold: scenario, quote, source. Scenarios
@@ -202,7 +191,7 @@ fn print_human(model: &Model, sources: &[Source], ran: &[Ran], ui: &Ui) {
         for (r, f) in &failures {
             let step = if f.step == 0 { "at the start".to_string() } else { format!("at step {}", f.step) };
             let line = format!("scenario `{}` failed {step}: expected {}; found {}", r.result.name, f.expected, f.found);
-            grimoire_cli::say!("{}: {FAILED} {}", place_col(&r.sources, f.at), one_line(&line));
+            grimoire_cli::say!("{}: {FAILED} {}", grimoire_cli::render::place_in(&r.sources, f.at), one_line(&line));
         }
     } else if !failures.is_empty() {
         grimoire_cli::say!("\nfailures:");

@@ -87,19 +87,27 @@ impl Game {
     /// players, logs and scenarios see them: [`Game::option_label`] of
     /// each, except that options that would read alike (three moves of
     /// "man of player 1, 1, -1") show each of their pieces with the zone it
-    /// is in: "man of player 1 (board 2,2), 1, -1".
+    /// is in, "man of player 1 (board 2,2), 1, -1", when that tells them
+    /// apart. Alike pieces in one zone (two veterans in the same troop)
+    /// keep their plain labels: the zone would say nothing.
     pub fn option_labels(&self, st: &State) -> Vec<String> {
         let Some((_, options)) = self.choices(st) else { return Vec::new() };
-        let plain: Vec<String> = options.iter().map(|o| self.option_label(o)).collect();
-        let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        for l in &plain {
-            *seen.entry(l.as_str()).or_default() += 1;
+        let mut labels: Vec<String> = options.iter().map(|o| self.option_label(o)).collect();
+        let mut groups: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+        for (i, l) in labels.iter().enumerate() {
+            groups.entry(l.clone()).or_default().push(i);
         }
-        options
-            .iter()
-            .zip(&plain)
-            .map(|(o, l)| if seen.get(l.as_str()).copied().unwrap_or(0) > 1 { self.placed_label(st, o) } else { l.clone() })
-            .collect()
+        for members in groups.into_values().filter(|m| m.len() > 1) {
+            let placed: Vec<String> = members.iter().map(|i| options.get(*i).map(|o| self.placed_label(st, o)).unwrap_or_default()).collect();
+            if placed.iter().any(|p| Some(p) != placed.first()) {
+                for (i, p) in members.into_iter().zip(placed) {
+                    if let Some(l) = labels.get_mut(i) {
+                        *l = p;
+                    }
+                }
+            }
+        }
+        labels
     }
 
     /// An option's label with each piece followed by the zone it is in.

@@ -191,7 +191,7 @@ impl Resolver {
             };
             let Some(cycle) = cycle else { continue };
             reported.extend(cycle.iter().map(|x| x.idx()));
-            let names: Vec<String> = cycle.iter().chain([&start]).map(|x| format!("`{}`", self.model.exceptions[x.idx()].name)).collect();
+            let names: Vec<String> = cycle.iter().chain([&start]).map(|x| format!("`{}`", self.model.exceptions.get(x.idx()).map_or("?", |d| d.name.as_str()))).collect();
             self.file = p.file;
             let at = self.loc(e.name.span);
             let message = if cycle.len() == 1 {
