@@ -415,3 +415,12 @@ scenario read { expect (sum x in deck of x.points) == 1 and shift(-1).v == 10 an
         assert!(r.verdict.passed(), "{}: {:#?}", r.name, r.verdict);
     }
 }
+
+/// Alike pieces in one zone keep their plain label: the zone would tell
+/// them apart no better.
+#[test]
+fn alike_pieces_in_one_zone_keep_their_plain_label() {
+    let g = game(&in_turn("choose m from pieces(pawn, player(1)) by player(1)\n  draw"), 2);
+    let st = g.start(0).expect("starts");
+    assert_eq!(g.option_labels(&st), ["pawn of player 1", "pawn of player 1"]);
+}
