@@ -97,3 +97,14 @@ fn fuel_that_runs_out_inside_a_walk_points_at_the_statement() {
     let line = text[..at.span.start as usize].lines().count();
     assert_eq!(line, 4, "the error should point at `n = sum ...` (line 4), not at {at:?}");
 }
+
+/// A rulebook whose setup does not end the game and that has no `round`
+/// stops with R0010 at the setup that ran out (it had no place).
+#[test]
+fn no_round_after_a_setup_that_does_not_end_points_at_the_setup() {
+    let text = "rulebook x { players 1..1 }\nsetup assume \"x\" { pass }\n";
+    let e = start(text).expect_err("nothing ends the game");
+    assert_eq!(e.kind.code(), "R0010");
+    let at = e.at.expect("the setup");
+    assert_eq!(&text[at.span.start..at.span.start + 5], "setup");
+}

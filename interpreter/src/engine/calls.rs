@@ -154,7 +154,9 @@ impl Game {
         r.st.stage = Stage::Rounds;
         let Some((round, _)) = m.round else {
             if r.err.is_none() {
-                r.err = Some(Box::new(ExecError::new(ExecErrorKind::NoOutcome, "the rulebook has no `round`, and setup did not end the game", None)));
+                // At the end of setup, which ran out without an outcome.
+                let at = m.setup.map(|s| m.proc(s).at);
+                r.err = Some(Box::new(ExecError::new(ExecErrorKind::NoOutcome, "the rulebook has no `round`, and setup did not end the game", at)));
             }
             return;
         };
