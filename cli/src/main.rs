@@ -178,14 +178,14 @@ enum Command {
         /// the search, not exhausted).
         #[arg(long, default_value_t = 10_000_000, value_parser = at_least_one_usize())]
         max_states: usize,
-        /// Do not go deeper than this many decisions.
+        /// Do not expand states deeper than this many steps (decisions, forced plies and chance outcomes); with --perft, the most plies it may count.
         #[arg(long, default_value_t = 10_000, value_parser = at_least_one_u32())]
         max_depth: u32,
         /// Stop as soon as the explorer holds more than this many bytes
         /// (visited states and frontier).
         #[arg(long, default_value_t = grimoire_interpreter::validate::explore::DEFAULT_MAX_BYTES, value_parser = at_least_one_usize())]
         max_bytes: usize,
-        /// Count the move sequences of 1 to N plies instead ("perft").
+        /// Count the move sequences of 1 to N plies instead ("perft"); N may not pass --max-depth, and the other budgets do not apply.
         #[arg(long, value_parser = at_least_one_u32())]
         perft: Option<u32>,
         /// Where counterexample logs (and lassos) are written.

@@ -221,3 +221,34 @@ fn a_cut_search_says_its_shuffles_were_sampled() {
     assert!(!r.exhausted && r.sampled_shuffles);
     assert!(r.verdict().contains("not exhausted") && r.verdict().contains("sampled orders only"), "{}", r.verdict());
 }
+
+/// Perft counts sequences of plies: chance drawn after the last ply counted
+/// is no part of them (each turn rolls a d3, then the player picks 1 to the
+/// roll: one ply has 1 + 2 + 3 = 6 sequences, two have 36).
+#[test]
+fn perft_counts_no_chance_after_its_last_ply() {
+    use grimoire_interpreter::validate::perft::perft;
+    let text = r#"rulebook dice_add { players 2..2 }
+die d3 3
+counter score per_player 0..20 = 0
+round turn { for p in players { roll r = d3 choose x from 1..r by p score[p] += x if score[p] >= 4 { win p } } }
+"#;
+    let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 2, &[]).expect("two players");
+    assert_eq!((perft(&g, 1).expect("counts"), perft(&g, 2).expect("counts")), (6, 36));
+}
+
+/// A game thousands of plies long is counted without overflowing the stack
+/// (a coin decides when a player wins; each turn is one forced ply).
+#[test]
+fn perft_goes_thousands_of_plies_deep() {
+    use grimoire_interpreter::validate::perft::perft;
+    let text = r#"rulebook coin { players 2..2 }
+die coin 2
+round turn { for p in players { choose x from [1] by p roll r = coin if r == 2 { win p } } }
+"#;
+    let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 2, &[]).expect("two players");
+    // One way to reach the 5,000th ply: every coin between two plies comes up 1.
+    assert_eq!(perft(&g, 5000).expect("counts"), 1);
+}

@@ -17,6 +17,11 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
         Err(invalid) => return Ok(reject(ui, &invalid)),
     };
     if let Some(depth) = perft {
+        // A count that deep may never end (a game that can loop): the
+        // depth budget bounds it too.
+        if depth > budget.max_depth {
+            return Err(format!("`--perft {depth}` counts deeper than `--max-depth {}`: raise `--max-depth` to count that deep", budget.max_depth));
+        }
         return move_paths(&game, &sources, depth, ui);
     }
     grimoire_cli::output::check_folder(save)?;
