@@ -365,12 +365,20 @@ fn logs_record_the_zones_and_older_logs_with_plain_labels_replay() {
     assert!(replay(&g, &older).is_err(), "a label of no option is still a mismatch");
 }
 
+/// Compile `text` and run its scenarios: each must pass.
+fn every_scenario_passes(text: &str) {
+    let sources = [Source { name: "t.rules".into(), text: text.into() }];
+    let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
+    for r in grimoire_interpreter::scenario::run_all(&model, &sources, |_| true) {
+        assert!(r.verdict.passed(), "{}: {:#?}", r.name, r.verdict);
+    }
+}
+
 /// Two edges between the same nodes (a road and a river) make one
 /// neighbour with both tags; a ring of two spaces has one neighbour, not
 /// the same one met both ways round.
 #[test]
 fn parallel_edges_and_a_ring_of_two_give_each_neighbour_once() {
-    use grimoire_interpreter::scenario::run_all;
     let text = r#"rulebook roads { players 2..2 }
 spacetype road
 spacetype river
@@ -389,18 +397,13 @@ scenario tags { expect linked(a, b, road) and linked(b, a, river) and not linked
 scenario each_once { expect options == ["b", "c"] }
 scenario ring_of_two { expect (count s in neighbors(space(loop2, 1)) where true) == 1 }
 "#;
-    let sources = [Source { name: "t.rules".into(), text: text.into() }];
-    let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
-    for r in run_all(&model, &sources, |_| true) {
-        assert!(r.verdict.passed(), "{}: {:#?}", r.name, r.verdict);
-    }
+    every_scenario_passes(text);
 }
 
 /// Negative numbers are ints too: as a variant's attribute and as a table
 /// key (both were a syntax error).
 #[test]
 fn attributes_and_table_keys_may_be_negative() {
-    use grimoire_interpreter::scenario::run_all;
     let text = r#"rulebook signs { players 2..2 }
 card c 2 { curse x1 points=-2 blessing x1 points=3 }
 table shift(n) -> (v) { -2..-1 => (10) 0 => (20) 1..3 => (30) }
@@ -409,11 +412,7 @@ setup { move 2 of c from box to deck }
 round turn { choose k from [1, 2] by player(1) }
 scenario read { expect (sum x in deck of x.points) == 1 and shift(-1).v == 10 and shift(-2).v == 10 and shift(0).v == 20 }
 "#;
-    let sources = [Source { name: "t.rules".into(), text: text.into() }];
-    let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
-    for r in run_all(&model, &sources, |_| true) {
-        assert!(r.verdict.passed(), "{}: {:#?}", r.name, r.verdict);
-    }
+    every_scenario_passes(text);
 }
 
 /// Alike pieces in one zone keep their plain label: the zone would tell
