@@ -178,15 +178,13 @@ impl Root {
         if let Some(r) = root_flag() {
             return Some(r.to_path_buf());
         }
-        let log = canonical(log).ok()?;
+        let default = Root::of_log(log).ok()?;
         let files: Vec<PathBuf> = files.iter().filter_map(|f| canonical(f).ok()).collect();
-        let cwd = std::env::current_dir().and_then(|d| canonical(&d)).ok()?;
-        let folder = log.parent()?.to_path_buf();
-        let default = if folder.starts_with(&cwd) { &cwd } else { &folder };
-        if files.iter().all(|f| f.starts_with(default)) {
+        if files.iter().all(|f| default.holds(f)) {
             return None;
         }
-        let mut common = folder.clone();
+        let cwd = std::env::current_dir().and_then(|d| canonical(&d)).ok()?;
+        let mut common = canonical(log).ok()?.parent()?.to_path_buf();
         while !files.iter().all(|f| f.starts_with(&common)) {
             if !common.pop() {
                 return None;

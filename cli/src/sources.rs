@@ -43,6 +43,16 @@ struct Place {
     guard: PathBuf,
 }
 
+/// The `--sources` folders named on the command line, which are read as
+/// asked: one that is not there is the user's mistake (a tool failure),
+/// not a source text that is missing.
+pub fn check_folders(extra: &[PathBuf]) -> Result<(), String> {
+    match extra.iter().find(|d| !d.is_dir()) {
+        Some(bad) => Err(format!("`--sources {}`: there is no folder there", bad.display())),
+        None => Ok(()),
+    }
+}
+
 /// Look each cited source up (see the module's documentation); `sources`
 /// are the rulebook files, for the places of the diagnostics.
 pub fn lookup(model: &Model, sources: &[Source], rulebook: &Path, extra: &[PathBuf]) -> Lookup {
@@ -131,9 +141,7 @@ fn find(name: &str, places: &[Place]) -> Result<Option<String>, String> {
 /// default one): T002, the code of a source that cannot be found, at the
 /// first such citation.
 fn no_source(model: &Model, sources: &[Source]) -> Diagnostic {
-    let at = model.records.iter().flat_map(|r| r.cites.iter()).find(|c| source_of(c).is_empty()).map_or(Loc { file: FileId(0), span: grimoire_grammar::ast::Span { start: 0, end: 0 } }, |c| match c {
-        Citation::Quote { at, .. } | Citation::Lines { at, .. } => *at,
-    });
+    let at = first_citation(model, "").unwrap_or(NOWHERE);
     let file = sources.get(at.file.idx()).map_or("its file", |s| s.name.as_str());
     Diagnostic::new("T002", format!("this citation names no source text, and the header of `{file}` names no default one"), at, "which text?")
         .help("add `source \"FILE\"` to the header of the rulebook or module (`rulebook NAME { source \"rules.txt\" ... }`), or write `cite \"...\" in \"FILE\"`")
@@ -142,9 +150,7 @@ fn no_source(model: &Model, sources: &[Source]) -> Diagnostic {
 /// The refusal of `name`, at the first citation that names it, else at the
 /// `source` of a header that declares it.
 fn diagnostic(model: &Model, sources: &[Source], name: &str, why: String) -> Diagnostic {
-    let cite = model.records.iter().flat_map(|r| r.cites.iter()).find(|c| source_of(c) == name).map(|c| match c {
-        Citation::Quote { at, .. } | Citation::Lines { at, .. } => *at,
-    });
+    let cite = first_citation(model, name);
     let header = || {
         sources.iter().enumerate().find_map(|(i, s)| {
             let tree = grimoire_grammar::parse(&s.text).ok()?;
@@ -152,8 +158,16 @@ fn diagnostic(model: &Model, sources: &[Source], name: &str, why: String) -> Dia
             Some(Loc { file: FileId(u16::try_from(i).ok()?), span: src.span })
         })
     };
-    let at = header().or(cite).unwrap_or(Loc { file: FileId(0), span: grimoire_grammar::ast::Span { start: 0, end: 0 } });
-    Diagnostic::new(files::REFUSED, why, at, "this source text may not be read").help(
-        "source texts are looked up in the `--sources` folders, next to the rulebook, and in `seeds/` and `shared/seeds/` of its folder and the folders above it (README, \"Files Grimoire reads\")",
-    )
+    let at = header().or(cite).unwrap_or(NOWHERE);
+    Diagnostic::new(files::REFUSED, why, at, "this source text may not be read").help(format!("{} (README, \"Files Grimoire reads\")", grimoire_interpreter::validate::trace::WHERE_SOURCES_ARE))
+}
+
+/// The start of the first file, for a diagnostic with no better place.
+const NOWHERE: Loc = Loc { file: FileId(0), span: grimoire_grammar::ast::Span { start: 0, end: 0 } };
+
+/// Where the first citation of source `name` is.
+fn first_citation(model: &Model, name: &str) -> Option<Loc> {
+    model.records.iter().flat_map(|r| r.cites.iter()).find(|c| source_of(c) == name).map(|c| match c {
+        Citation::Quote { at, .. } | Citation::Lines { at, .. } => *at,
+    })
 }

@@ -40,9 +40,7 @@ struct Ran {
 
 /// Run the scenarios.
 pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
-    if let Some(bad) = a.sources.iter().find(|d| !d.is_dir()) {
-        return Err(format!("`--sources {}`: there is no folder there", bad.display()));
-    }
+    grimoire_cli::sources::check_folders(a.sources)?;
     let sources = match load_files(a.files)? {
         Ok(s) => s,
         Err(invalid) => return Ok(reject(ui, &invalid)),

@@ -36,11 +36,7 @@ pub struct Args<'a> {
 
 /// Validate a rulebook.
 pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
-    // A folder named on the command line is read as asked: one that is not
-    // there is the user's mistake, not a source text that is missing.
-    if let Some(bad) = a.sources.iter().find(|d| !d.is_dir()) {
-        return Err(format!("`--sources {}`: there is no folder there", bad.display()));
-    }
+    grimoire_cli::sources::check_folders(a.sources)?;
     let (model, sources) = match compile_files(a.files)? {
         Ok(c) => c,
         Err(invalid) => return Ok(reject(ui, &invalid)),

@@ -206,7 +206,8 @@ fn lasso(game: &Game, rulebook: &[String], choices: &[u32], loop_from: usize, ki
         log.finish(&st, None);
     }
     let moves = choices.len() - loop_from;
-    let endless_help = "replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started; encode what the text says ends the game, or record that it can last forever";
+    let replay = "replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started";
+    let endless_help = format!("{replay}; encode what the text says ends the game, or record that it can last forever");
     let mut f = match kind {
         Loop::Chance => Finding::new(
             CHANCE_LOOP,
@@ -214,7 +215,7 @@ fn lasso(game: &Game, rulebook: &[String], choices: &[u32], loop_from: usize, ki
             format!("the game ends only with probability 1: after {loop_from} step(s), a loop of {moves} step(s) through chance outcomes comes back to the same state, and can repeat for as long as chance repeats them"),
             at,
         )
-        .help("replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started; if the rules bound the game (a round count, a deck that runs out), encode that bound"),
+        .help(format!("{replay}; if the rules bound the game (a round count, a deck that runs out), encode that bound")),
         Loop::Players => Finding::new(
             ENDLESS,
             Severity::Error,

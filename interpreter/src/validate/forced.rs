@@ -39,6 +39,14 @@ struct Node {
     via: u32,
 }
 
+impl Node {
+    /// Its steps, out of all the graph's.
+    fn steps<'e>(&self, edges: &'e [(u32, u32)]) -> &'e [(u32, u32)] {
+        let first = self.first_edge as usize;
+        edges.get(first..first + self.edges as usize).unwrap_or(&[])
+    }
+}
+
 /// A step that may end the game.
 const ENDS: u32 = u32::MAX;
 
@@ -86,7 +94,7 @@ pub fn players_can_go_on_forever<S: BuildHasher>(game: &Game, visited: &HashSet<
         }
         seen.insert(at, choices.len());
         let node = &nodes[at as usize];
-        let out = &edges[node.first_edge as usize..(node.first_edge + node.edges) as usize];
+        let out = node.steps(&edges);
         let Some((option, next)) = out.iter().find(|(_, to)| *to != ENDS && !in_attractor[*to as usize]) else {
             // Cannot happen: a state outside the attractor has such a step.
             return Forced::No;
@@ -172,7 +180,7 @@ fn attractor(nodes: &[Node], edges: &[(u32, u32)]) -> Vec<bool> {
     let mut fill = into_count.clone();
     let mut from = vec![0u32; into_count[nodes.len()] as usize];
     for (n, node) in nodes.iter().enumerate() {
-        for (_, to) in &edges[node.first_edge as usize..(node.first_edge + node.edges) as usize] {
+        for (_, to) in node.steps(edges) {
             if *to != ENDS {
                 from[fill[*to as usize] as usize] = n as u32;
                 fill[*to as usize] += 1;
@@ -184,7 +192,7 @@ fn attractor(nodes: &[Node], edges: &[(u32, u32)]) -> Vec<bool> {
     let mut open: Vec<u32> = nodes.iter().map(|n| n.edges).collect();
     let mut work: Vec<u32> = Vec::new();
     for (n, node) in nodes.iter().enumerate() {
-        let ends = edges[node.first_edge as usize..(node.first_edge + node.edges) as usize].iter().filter(|(_, to)| *to == ENDS).count() as u32;
+        let ends = node.steps(edges).iter().filter(|(_, to)| *to == ENDS).count() as u32;
         open[n] -= ends;
         // A state without a step (a finished game is never a node, but a
         // decision with no option left is) or whose steps all end, and a

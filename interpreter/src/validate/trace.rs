@@ -25,6 +25,9 @@ use unicode_normalization::UnicodeNormalization;
 
 /// Code: a quote is not in its source.
 pub const QUOTE_NOT_FOUND: &str = "T001";
+/// Where the command line looks for source texts, as its messages say it.
+pub const WHERE_SOURCES_ARE: &str = "source texts are looked up in the `--sources` folders, next to the rulebook, and in `seeds/` and `shared/seeds/` of its folder and the folders above it";
+
 /// Code: a cited source file cannot be found.
 pub const SOURCE_MISSING: &str = "T002";
 /// Code: a line citation is outside the file.
@@ -284,11 +287,10 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
             let at = cites.first().map(|(_, c)| at_of(c));
             findings.push(
                 Finding::new(SOURCE_MISSING, Severity::Error, format!("the source text `{name}` cannot be found, so its {} citation(s) cannot be checked", cites.len()), at)
-                    .help(if model.source.as_deref() == Some(name.as_str()) {
-                        "source texts are looked up in the `--sources` folders, next to the rulebook, and in `seeds/` and `shared/seeds/` of its folder and the folders above it: give its folder with `--sources DIR`, or fix the file name in the header's `source \"...\"`"
-                    } else {
-                        "source texts are looked up in the `--sources` folders, next to the rulebook, and in `seeds/` and `shared/seeds/` of its folder and the folders above it: give its folder with `--sources DIR`, or fix the file name in the citation's `in \"...\"` (or in its file's header `source`)"
-                    }),
+                    .help(format!(
+                        "{WHERE_SOURCES_ARE}: give its folder with `--sources DIR`, or fix the file name in {}",
+                        if model.source.as_deref() == Some(name.as_str()) { "the header's `source \"...\"`" } else { "the citation's `in \"...\"` (or in its file's header `source`)" }
+                    )),
             );
             continue;
         };
