@@ -1,7 +1,7 @@
 //! Game logs: the seed and the list of choices, from which `replay`
 //! reproduces the exact same game; plus readable labels for people.
 
-use crate::engine::{ExecError, Game, Outcome, State};
+use crate::engine::{ExecError, Game, Outcome, Rolled, State};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -147,12 +147,16 @@ pub struct Playout {
     pub log: GameLog,
     /// The error that stopped the game, if any.
     pub error: Option<ExecError>,
+    /// The dice rolled, in order (`play --auto` prints them with the
+    /// decisions).
+    pub rolls: Vec<Rolled>,
 }
 
 /// Play a game with random agents up to `max_decisions`, with its log; the
 /// rulebook's declared invariants are checked after every step.
 pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions: u32) -> Result<Playout, ExecError> {
-    let mut st = game.start(seed)?;
+    let (mut st, started) = game.begin_recording(seed);
+    started?;
     let mut agent = RandomAgent::new(seed);
     let mut log = GameLog::begin(game, rulebook, seed);
     let mut error = game.broken_invariant(&mut st).map(|b| b.error());
@@ -169,7 +173,8 @@ pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions
         error = game.broken_invariant(&mut st).map(|b| b.error());
     }
     log.finish(&st, error.as_ref().map(|e: &ExecError| e.message.clone()));
-    Ok(Playout { state: st, log, error })
+    let rolls = st.take_rolls();
+    Ok(Playout { state: st, log, error, rolls })
 }
 
 /// Play a game with random agents up to `max_decisions`, keeping no log

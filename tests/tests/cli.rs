@@ -183,10 +183,57 @@ fn play_with_a_log_file_writes_the_same_log() {
     let said = stdout(&out);
     let last = said.lines().last().unwrap_or("");
     assert_eq!(last, format!("{} after {} decisions (seed 9)", saved.outcome.as_deref().unwrap_or("?"), saved.steps.len()), "{said}");
-    assert_eq!(said.lines().count(), saved.steps.len() + 1, "one line per move, then the outcome: {said}");
+    let moves = said.lines().filter(|l| l.trim_start().split_once(". player ").is_some_and(|(n, _)| n.parse::<usize>().is_ok()));
+    assert_eq!(moves.count(), saved.steps.len(), "one line per move: {said}");
+    let rolls = said.lines().filter(|l| l.starts_with("       `") && l.contains("` rolled "));
+    assert_eq!(rolls.count() + saved.steps.len() + 1, said.lines().count(), "the dice rolled, the moves, then the outcome: {said}");
     let json = run(&["play", GRAIL_CUP, "-p", "5", "-s", "9", "--auto", "--json"]);
     let printed: GameLog = serde_json::from_value(json_of(&json)["report"]["log"].clone()).expect("JSON");
     assert_eq!((printed.steps, printed.final_fingerprint, printed.outcome), (saved.steps, saved.final_fingerprint, saved.outcome));
+}
+
+/// In `ok/luck.rules` each player rolls a d6 into a local, which no screen
+/// shows, then decides whether to bank it.
+const LUCK: &str = "tests/fixtures/ok/luck.rules";
+
+#[test]
+fn play_auto_prints_each_roll_before_the_decision_that_follows_it() {
+    let out = run(&["play", LUCK, "-p", "2", "-s", "4", "--auto"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = stdout(&out);
+    let lines: Vec<&str> = said.lines().collect();
+    let (last, moves) = lines.split_last().expect("some lines");
+    assert!(last.ends_with("(seed 4)"), "{said}");
+    // Roll, decision, roll, decision...: each player rolls before deciding.
+    assert!(moves.len() >= 4 && moves.len() % 2 == 0, "{said}");
+    for (i, pair) in moves.chunks(2).enumerate() {
+        let value = pair[0].strip_prefix("       `d6` rolled ").and_then(|r| r.strip_suffix(" (rule `turn`)")).and_then(|n| n.parse::<u8>().ok());
+        assert!(value.is_some_and(|n| (1..=6).contains(&n)), "a roll in words: {}", pair[0]);
+        assert!(pair[1].starts_with(&format!("{:>5}. player {}: ", i + 1, i % 2 + 1)), "then the decision: {}", pair[1]);
+    }
+    // `-q` prints neither the moves nor the rolls.
+    let quiet = run(&["play", LUCK, "-p", "2", "-s", "4", "--auto", "-q"]);
+    assert_eq!(stdout(&quiet).lines().collect::<Vec<_>>(), vec![*last]);
+}
+
+#[test]
+fn play_shows_each_player_the_dice_rolled_since_his_last_decision() {
+    // Player 1 banks, player 2 does not, player 1 banks; then the input ends.
+    let text = stdout(&typing(&["play", LUCK, "-p", "2", "-s", "4"], "1\n2\n1\n"));
+    let auto = stdout(&run(&["play", LUCK, "-p", "2", "-s", "4", "--auto"]));
+    let rolls: Vec<&str> = auto.lines().filter(|l| l.contains(" rolled ")).map(str::trim).collect();
+    let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
+    assert!(screens.len() >= 4 && rolls.len() >= 4, "{text}");
+    let shown = |screen: &str| -> Vec<String> {
+        let Some((_, after)) = screen.split_once("Dice rolled since your last decision:\n") else { return Vec::new() };
+        after.lines().take_while(|l| l.starts_with("  `")).map(|l| l.trim().to_string()).collect()
+    };
+    // Player 1 sees his roll; player 2 his own and player 1's; player 1,
+    // at his second decision, player 2's and his new one.
+    assert_eq!(shown(screens[0]), vec![rolls[0]], "{}", screens[0]);
+    assert_eq!(shown(screens[1]), vec![rolls[0], rolls[1]], "{}", screens[1]);
+    assert_eq!(shown(screens[2]), vec![rolls[1], rolls[2]], "{}", screens[2]);
+    assert_eq!(shown(screens[3]), vec![rolls[2], rolls[3]], "{}", screens[3]);
 }
 
 #[test]

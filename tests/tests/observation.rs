@@ -159,3 +159,35 @@ fn camelot_at_three_players_shows_each_player_only_what_he_may_see() {
         assert!(own_hands > 100 && scrambled > 100, "{files:?}: too few states compared ({own_hands}, {scrambled})");
     }
 }
+
+/// `play` shows the dice: a game played for people keeps its rolls, each
+/// with how many decisions came before it. In `ok/luck.rules` each player
+/// rolls and then decides whether to bank the roll, so the roll kept just
+/// before a decision is the one that decision banks: the banked rolls add
+/// up to the final scores.
+#[test]
+fn a_recorded_game_keeps_each_roll_before_the_decision_it_leads_to() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ok/luck.rules");
+    let text = std::fs::read_to_string(path).expect("fixture exists");
+    let model = compile(&[Source { name: path.into(), text }]).expect("compiles");
+    let game = Game::new(Arc::new(model), 2, &[]).expect("two players");
+    for seed in 0..40 {
+        let p = grimoire_interpreter::log::random_playout(&game, &[], seed, 1000).expect("starts");
+        assert!(p.error.is_none(), "{:?}", p.error);
+        assert_eq!(p.rolls.len(), p.log.steps.len(), "one roll per decision (seed {seed})");
+        let mut banked = [0i64; 2];
+        for (i, (roll, step)) in p.rolls.iter().zip(&p.log.steps).enumerate() {
+            assert_eq!(roll.after_decisions as usize, i, "rolled after the decisions before it (seed {seed})");
+            let grimoire_interpreter::engine::Value::Int(n) = roll.value else { panic!("a d6 shows a number: {:?}", roll.value) };
+            assert!((1..=6).contains(&n));
+            assert_eq!(game.roll_text(roll), format!("`d6` rolled {n} (rule `turn`)"));
+            if step.label == "yes" {
+                banked[usize::from(step.player - 1)] += n;
+            }
+        }
+        assert_eq!(p.state.counters[..2], banked, "the banked rolls are the scores (seed {seed})");
+        // A game played without keeping its rolls keeps none.
+        let mut st = game.start(seed).expect("starts");
+        assert!(st.take_rolls().is_empty());
+    }
+}

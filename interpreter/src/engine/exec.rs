@@ -277,7 +277,7 @@ impl Game {
                 }
             }
             Op::Reveal { what, to } => self.reveal(r, what, to, at),
-            Op::Roll(slot, die) => self.roll(r, *slot, *die, pc),
+            Op::Roll(slot, die) => self.roll(r, *slot, *die, pc, frame.proc, at),
             Op::Choose { binds, cond, tested, by, otherwise, sites, .. } => {
                 let who = by.as_ref().map(|f| f.get(r));
                 r.st.options.clear();

@@ -370,21 +370,39 @@ impl Game {
     /// Like [`Game::start`], but keeps the state when the rules fail before
     /// the first decision (for coverage and reports).
     pub fn begin(&self, seed: u64) -> (State, Result<(), ExecError>) {
-        if let Some(first) = &*self.first_decision {
-            let mut st = first.clone();
+        self.begin_keeping(seed, false)
+    }
+
+    /// Like [`Game::begin`], in a state that keeps the dice it rolls, from
+    /// the setup on, for [`State::take_rolls`]: a game played for people
+    /// (`play`), who must see the dice.
+    pub fn begin_recording(&self, seed: u64) -> (State, Result<(), ExecError>) {
+        self.begin_keeping(seed, true)
+    }
+
+    fn begin_keeping(&self, seed: u64, keep_rolls: bool) -> (State, Result<(), ExecError>) {
+        let prepare = |st: &mut State| {
             st.reseed(seed);
+            if keep_rolls {
+                st.rolled = Some(Vec::new());
+            }
+        };
+        if let Some(first) = &*self.first_decision {
+            // The setup rolled nothing: it would not have stopped here.
+            let mut st = first.clone();
+            prepare(&mut st);
             return (st, Ok(()));
         }
         if let Some((before, fuel)) = &*self.before_chance {
             let mut st = before.clone();
-            st.reseed(seed);
+            prepare(&mut st);
             let result = self.run_with_fuel(&mut st, *fuel);
             return (st, result);
         }
         match &*self.template {
             Ok(template) => {
                 let mut st = template.clone();
-                st.reseed(seed);
+                prepare(&mut st);
                 let result = self.run(&mut st);
                 (st, result)
             }

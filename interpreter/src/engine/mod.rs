@@ -34,7 +34,7 @@ pub use observe::{Observation, ZoneView};
 pub use options::Options;
 pub use exec::MAX_EXCEPTIONS_PER_RULE;
 pub use invariants::BrokenInvariant;
-pub use state::{Outcome, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
+pub use state::{Outcome, Rolled, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;
 
 /// Steps one `apply` may take before the engine says the rules loop, unless

@@ -7,7 +7,7 @@ use super::compile::{Audience, RevealOp};
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
 use super::run::Run;
-use super::state::{Frame, Pending, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
+use super::state::{Frame, Pending, Rolled, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
 use super::value::Value;
 use crate::model::*;
 
@@ -193,7 +193,8 @@ impl Game {
         r.st.scratch = order;
     }
 
-    pub(super) fn roll(&self, r: &mut Run, slot: u16, die: DieId, pc: u32) {
+    #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
+    pub(super) fn roll(&self, r: &mut Run, slot: u16, die: DieId, pc: u32, rule: ProcId, at: Loc) {
         let d = &self.model.dice[die.idx()];
         if r.st.exploring {
             r.st.options.clear();
@@ -213,6 +214,10 @@ impl Game {
             None => Value::Int(side as i64 + 1),
         };
         r.set_local(slot, v);
+        let after_decisions = r.st.decisions;
+        if let Some(kept) = r.st.rolled.as_mut() {
+            kept.push(Rolled { die, value: v, rule, at, after_decisions });
+        }
     }
 
     /// Apply chance option `k` of a shuffle: the k-th permutation when all are

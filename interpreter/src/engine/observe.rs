@@ -35,6 +35,12 @@ pub struct Observation {
 }
 
 impl Game {
+    /// A roll in words: "`player_die` rolled 4 (rule `roll_dice`)".
+    pub fn roll_text(&self, roll: &super::Rolled) -> String {
+        let die = self.model.dice.get(roll.die.idx()).map_or("?", |d| d.name.as_str());
+        format!("`{die}` rolled {} (rule `{}`)", self.label(roll.value), self.model.proc(roll.rule).name)
+    }
+
     /// A readable label for a value.
     pub fn label(&self, v: Value) -> String {
         let m = &*self.model;

@@ -117,6 +117,25 @@ pub const CHANCE: u8 = u8::MAX - 1;
 /// this many sampled orders.
 pub const SHUFFLE_SAMPLES: u64 = 24;
 
+/// A die rolled in a game whose rolls are kept ([`Game::begin_recording`]):
+/// what `play` shows the players, since the rules may keep a roll in a
+/// local that no screen shows. No rule reads it: fingerprints, canonical
+/// forms and packed states leave it out.
+///
+/// [`Game::begin_recording`]: super::Game::begin_recording
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rolled {
+    pub(crate) die: DieId,
+    /// The face or number it showed.
+    pub value: Value,
+    /// The rule that rolled it.
+    pub(crate) rule: ProcId,
+    /// The `roll` statement.
+    pub at: Loc,
+    /// How many decisions had been taken when it was rolled.
+    pub after_decisions: u32,
+}
+
 /// Everything about a game in progress that can change.
 #[derive(Debug)]
 pub struct State {
@@ -182,6 +201,9 @@ pub struct State {
     pub box_moved_at: Option<Loc>,
     /// The `simultaneous` block being run, if any.
     pub(crate) sim: Option<Box<super::simultaneous::Simultaneous>>,
+    /// The dice rolled and not yet taken (`take_rolls`), when they are
+    /// kept: `None` in random playouts and explorations, which keep none.
+    pub(crate) rolled: Option<Vec<Rolled>>,
 }
 
 impl Clone for State {
@@ -217,6 +239,7 @@ impl Clone for State {
             box_after_setup: self.box_after_setup,
             box_moved_at: self.box_moved_at,
             sim: self.sim.clone(),
+            rolled: self.rolled.clone(),
         }
     }
 
@@ -257,6 +280,7 @@ impl Clone for State {
         self.box_after_setup = o.box_after_setup;
         self.box_moved_at = o.box_moved_at;
         self.sim.clone_from(&o.sim);
+        self.rolled.clone_from(&o.rolled);
     }
 }
 
@@ -317,6 +341,7 @@ impl State {
             box_after_setup: None,
             box_moved_at: None,
             sim: None,
+            rolled: None,
         };
         if n > 0 {
             let b = box_zone as usize;
@@ -325,6 +350,14 @@ impl State {
             st.len[b] = n;
         }
         st
+    }
+
+    /// The dice rolled since the last call, oldest first (none when the
+    /// game keeps no rolls: see [`Game::begin_recording`]).
+    ///
+    /// [`Game::begin_recording`]: super::Game::begin_recording
+    pub fn take_rolls(&mut self) -> Vec<Rolled> {
+        self.rolled.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Reseed the dice and shuffles.

@@ -28,9 +28,15 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     if let Some(path) = log_path {
         grimoire_cli::output::check_file(path)?;
     }
+    // `--auto` prints the dice with the decisions: each roll in words,
+    // after how many decisions it was rolled.
+    let mut rolls: Vec<(u32, String)> = Vec::new();
     let (log, error, end) = if auto {
         match random_playout(&game, &rulebook, seed, AUTO_DECISIONS) {
-            Ok(p) => (p.log, p.error, End::Over),
+            Ok(p) => {
+                rolls = p.rolls.iter().map(|r| (r.after_decisions, game.roll_text(r))).collect();
+                (p.log, p.error, End::Over)
+            }
             Err(e) => (setup_failed(&game, &rulebook, seed, &e), Some(e), End::Over),
         }
     } else {
@@ -78,8 +84,15 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     }
     if auto {
         if !ui.quiet {
+            let mut rolls = rolls.iter().peekable();
             for (i, step) in log.steps.iter().enumerate() {
+                while let Some((_, roll)) = rolls.next_if(|(after, _)| *after as usize <= i) {
+                    grimoire_cli::say!("       {roll}");
+                }
                 grimoire_cli::say!("{:>5}. player {}: {}", i + 1, step.player, step.label);
+            }
+            for (_, roll) in rolls {
+                grimoire_cli::say!("       {roll}");
             }
         }
         let ended = match &log.outcome {

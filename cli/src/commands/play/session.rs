@@ -93,7 +93,11 @@ const HELP: &str = "Type the number of an option to take it, or:
 /// Erase the screen and what scrolled off it, cursor home.
 const CLEAR: &str = "\x1b[H\x1b[2J\x1b[3J";
 
-/// The game so far: the state, its log and the options taken.
+/// At most this many rolls are listed on a screen (the latest ones).
+const ROLLS_SHOWN: usize = 12;
+
+/// The game so far: the state, its log, the options taken and the dice
+/// rolled.
 struct Game_<'a> {
     game: &'a Game,
     rulebook: &'a [String],
@@ -101,39 +105,83 @@ struct Game_<'a> {
     st: State,
     log: GameLog,
     choices: Vec<usize>,
+    /// Every roll of the game, in words, oldest first.
+    rolls: Vec<String>,
+    /// Per player: how many of `rolls` his screens have shown.
+    rolls_seen: Vec<usize>,
 }
 
 impl Game_<'_> {
+    /// The game from its seed: the setup has run (with its rolls kept).
+    fn start(game: &Game, seed: u64) -> Result<State, ExecError> {
+        let (st, started) = game.begin_recording(seed);
+        started.map(|()| st)
+    }
+
     /// Take option `i`: recorded, then applied; a rule that fails or an
     /// invariant that breaks is the rulebook's fault and stops the game.
     fn take(&mut self, i: usize) -> Result<(), ExecError> {
         self.log.record(self.game, &self.st, i);
         self.choices.push(i);
-        self.game.apply(&mut self.st, i)?;
+        let applied = self.game.apply(&mut self.st, i);
+        self.note_rolls();
+        applied?;
         match self.game.broken_invariant(&mut self.st) {
             Some(b) => Err(b.error()),
             None => Ok(()),
         }
     }
 
+    fn note_rolls(&mut self) {
+        let game = self.game;
+        self.rolls.extend(self.st.take_rolls().iter().map(|r| game.roll_text(r)));
+    }
+
+    /// The rolls this player has not seen yet (the latest `ROLLS_SHOWN`,
+    /// after how many earlier ones there were), now seen.
+    fn unseen_rolls(&mut self, player: u8) -> Vec<String> {
+        let seen = self.rolls_seen.get(usize::from(player)).copied().unwrap_or(0).min(self.rolls.len());
+        let new = &self.rolls[seen..];
+        let mut lines = Vec::new();
+        if new.len() > ROLLS_SHOWN {
+            lines.push(format!("({} earlier)", grimoire_cli::ui::plural((new.len() - ROLLS_SHOWN) as u64, "roll")));
+        }
+        lines.extend(new.iter().skip(new.len().saturating_sub(ROLLS_SHOWN)).cloned());
+        if let Some(s) = self.rolls_seen.get_mut(usize::from(player)) {
+            *s = self.rolls.len();
+        }
+        lines
+    }
+
     /// Back to before decision `n`: the game is played again from its
     /// seed with the first `n` options (the engine is deterministic).
+    /// The rolls made since are forgotten, and shown again when they are
+    /// rolled again.
     fn back_to(&mut self, n: usize) -> Result<(), ExecError> {
         let kept: Vec<usize> = self.choices.iter().take(n).copied().collect();
-        self.st = self.game.start(self.seed)?;
+        self.st = Self::start(self.game, self.seed)?;
         self.log = GameLog::begin(self.game, self.rulebook, self.seed);
         self.choices.clear();
-        kept.into_iter().try_for_each(|i| self.take(i))
+        self.rolls.clear();
+        self.note_rolls();
+        kept.into_iter().try_for_each(|i| self.take(i))?;
+        let rolled = self.rolls.len();
+        for s in &mut self.rolls_seen {
+            *s = (*s).min(rolled);
+        }
+        Ok(())
     }
 }
 
 /// Play a game with people at the keyboard.
 pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Display, input: &Input) -> (GameLog, Option<ExecError>, End) {
-    let st = match game.start(seed) {
+    let st = match Game_::start(game, seed) {
         Ok(st) => st,
         Err(e) => return (super::setup_failed(game, rulebook, seed, &e), Some(e), End::Over),
     };
-    let mut g = Game_ { game, rulebook, seed, st, log: GameLog::begin(game, rulebook, seed), choices: Vec::new() };
+    let players = usize::from(game.players);
+    let mut g = Game_ { game, rulebook, seed, st, log: GameLog::begin(game, rulebook, seed), choices: Vec::new(), rolls: Vec::new(), rolls_seen: vec![0; players] };
+    g.note_rolls();
     let mut error = None;
     let mut end = End::Over;
     // Whose screen is up (a hot seat asks before showing another's).
@@ -176,6 +224,13 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             let _ = writeln!(o, "\n{rule} round {} {rule} player {} to decide {rule}", g.st.round, u16::from(player) + 1);
             for line in screen(game, &g.st, player) {
                 let _ = writeln!(o, "{line}");
+            }
+            let rolls = g.unseen_rolls(player);
+            if !rolls.is_empty() {
+                let _ = writeln!(o, "Dice rolled since your last decision:");
+                for r in rolls {
+                    let _ = writeln!(o, "  {r}");
+                }
             }
             if let Some(n) = note.take() {
                 let _ = writeln!(o, "({n})");
