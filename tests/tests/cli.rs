@@ -211,6 +211,15 @@ fn play_auto_prints_each_roll_before_the_decision_that_follows_it() {
         assert!(value.is_some_and(|n| (1..=6).contains(&n)), "a roll in words: {}", pair[0]);
         assert!(pair[1].starts_with(&format!("{:>5}. player {}: ", i + 1, i % 2 + 1)), "then the decision: {}", pair[1]);
     }
+    // With --json, the same rolls, each with its place and when it came.
+    let json = json_of(&run(&["play", LUCK, "-p", "2", "-s", "4", "--auto", "--json"]));
+    let rolls = json["report"]["rolls"].as_array().expect("rolls");
+    assert_eq!(rolls.len(), moves.len() / 2);
+    for (i, (roll, pair)) in rolls.iter().zip(moves.chunks(2)).enumerate() {
+        assert_eq!(roll["after_decisions"], i, "{roll}");
+        assert_eq!((&roll["die"], &roll["rule"], &roll["file"], &roll["line"], &roll["column"]), (&serde_json::json!("d6"), &serde_json::json!("turn"), &serde_json::json!(LUCK), &serde_json::json!(8), &serde_json::json!(5)), "{roll}");
+        assert_eq!(pair[0], format!("       `d6` rolled {} (rule `turn`)", roll["value"].as_str().expect("a string")));
+    }
     // `-q` prints neither the moves nor the rolls.
     let quiet = run(&["play", LUCK, "-p", "2", "-s", "4", "--auto", "-q"]);
     assert_eq!(stdout(&quiet).lines().collect::<Vec<_>>(), vec![*last]);
@@ -1559,6 +1568,7 @@ fn every_command_prints_json_its_schema_accepts() {
         ("check", v(&["check", "no/such/file.rules"], &[]), 2),
         ("check", v(&["check", "--no-such-flag", GRAIL_CUP], &[]), 2),
         ("play", v(&["play", GRAIL_CUP, "-p", "3", "--auto"], &[]), 0),
+        ("play", v(&["play", LUCK, "-p", "2", "--auto"], &[]), 0),
         ("play", v(&["play", SETUP_SHORT, "-p", "4", "--auto"], &[]), 1),
         ("play", v(&["play", TYPO, "-p", "2", "--auto"], &[]), 1),
         ("play", v(&["play", GRAIL_CUP, "-p", "2", "--auto"], &[]), 2),

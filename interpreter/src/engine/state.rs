@@ -125,11 +125,12 @@ pub const SHUFFLE_SAMPLES: u64 = 24;
 /// [`Game::begin_recording`]: super::Game::begin_recording
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rolled {
-    pub(crate) die: DieId,
+    /// The die.
+    pub die: DieId,
     /// The face or number it showed.
     pub value: Value,
     /// The rule that rolled it.
-    pub(crate) rule: ProcId,
+    pub rule: ProcId,
     /// The `roll` statement.
     pub at: Loc,
     /// How many decisions had been taken when it was rolled.

@@ -6,7 +6,7 @@ mod session;
 
 use super::{game_for, names, reject, style, Ui, INVALID};
 use grimoire_cli::render::{exec_error, exec_error_json};
-use grimoire_interpreter::engine::{ExecError, Game};
+use grimoire_interpreter::engine::{ExecError, Game, Rolled};
 use grimoire_interpreter::log::{random_playout, GameLog};
 use serde_json::json;
 use session::{Display, End, Input};
@@ -28,13 +28,12 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     if let Some(path) = log_path {
         grimoire_cli::output::check_file(path)?;
     }
-    // `--auto` prints the dice with the decisions: each roll in words,
-    // after how many decisions it was rolled.
-    let mut rolls: Vec<(u32, String)> = Vec::new();
+    // `--auto` prints the dice with the decisions.
+    let mut rolls: Vec<Rolled> = Vec::new();
     let (log, error, end) = if auto {
         match random_playout(&game, &rulebook, seed, AUTO_DECISIONS) {
             Ok(p) => {
-                rolls = p.rolls.iter().map(|r| (r.after_decisions, game.roll_text(r))).collect();
+                rolls = p.rolls;
                 (p.log, p.error, End::Over)
             }
             Err(e) => (setup_failed(&game, &rulebook, seed, &e), Some(e), End::Over),
@@ -79,20 +78,22 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
             "decisions": log.steps.len(),
             "rule_error": error.as_ref().map(|e| exec_error_json(e, &sources)),
             "log": log,
+            "rolls": rolls.iter().map(|r| roll_json(&game, r, &sources)).collect::<Vec<_>>(),
         });
         return Ok(ui.emit_report(code, report));
     }
     if auto {
         if !ui.quiet {
+            // Each roll before the decision that follows it.
             let mut rolls = rolls.iter().peekable();
             for (i, step) in log.steps.iter().enumerate() {
-                while let Some((_, roll)) = rolls.next_if(|(after, _)| *after as usize <= i) {
-                    grimoire_cli::say!("       {roll}");
+                while let Some(roll) = rolls.next_if(|r| r.after_decisions as usize <= i) {
+                    grimoire_cli::say!("       {}", game.roll_text(roll));
                 }
                 grimoire_cli::say!("{:>5}. player {}: {}", i + 1, step.player, step.label);
             }
-            for (_, roll) in rolls {
-                grimoire_cli::say!("       {roll}");
+            for roll in rolls {
+                grimoire_cli::say!("       {}", game.roll_text(roll));
             }
         }
         let ended = match &log.outcome {
@@ -107,6 +108,23 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
         grimoire_cli::eput!("{}", exec_error(e, &sources, style(ui)));
     }
     Ok(ExitCode::from(code))
+}
+
+/// A roll of `--auto --json`: the die, what it showed, the rule and the
+/// `roll` statement that rolled it, and how many decisions came before.
+fn roll_json(game: &Game, r: &Rolled, sources: &[grimoire_interpreter::Source]) -> serde_json::Value {
+    let die = game.model.dice.get(r.die.idx()).map(|d| d.name.as_str());
+    let (file, line, column) = match sources.get(r.at.file.idx()) {
+        Some(s) => {
+            let (line, column) = grimoire_cli::ui::line_col(&s.text, r.at.span.start);
+            (Some(s.name.as_str()), Some(line), Some(column))
+        }
+        None => (None, None, None),
+    };
+    json!({
+        "after_decisions": r.after_decisions, "die": die, "value": game.label(r.value),
+        "rule": game.model.proc(r.rule).name, "file": file, "line": line, "column": column,
+    })
 }
 
 /// The log of a game whose rules fail before its first decision.
