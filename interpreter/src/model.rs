@@ -373,6 +373,10 @@ pub struct ExceptionDef {
 /// How deep functions may call functions. The engine inlines every call, so
 /// a chain this long is compiled once per use; the resolver rejects longer.
 pub const MAX_CALL_DEPTH: usize = 64;
+/// Most expressions in a function once the functions it calls are inlined.
+pub const MAX_INLINED_EXPRS: u64 = 100_000;
+/// Most expressions in a rulebook once every function call is inlined.
+pub const MAX_INLINED_TOTAL: u64 = 2_000_000;
 
 /// A function: a named expression with parameters.
 #[derive(Debug, Clone, Serialize)]

@@ -3,7 +3,7 @@
 //! phase, and the windows of fresh locals that conditions are evaluated in.
 
 use super::error::{ExecError, ExecErrorKind};
-use super::exec::MAX_EXCEPTIONS_PER_RULE;
+use super::exec::{MAX_EXCEPTIONS_PER_RULE, MAX_RULE_DEPTH};
 use super::layout::Game;
 use super::run::Run;
 use super::state::{Frame, Stage, State};
@@ -18,6 +18,13 @@ impl Game {
     /// `after` exceptions add to it, in declaration order.
     pub(super) fn call(&self, r: &mut Run, proc: ProcId, args: &[Value], actor: u8, depth: u8) {
         let p = self.model.proc(proc);
+        if r.st.frames.len() >= MAX_RULE_DEPTH {
+            // A rule that calls itself without end would otherwise grow the
+            // stack of frames until the fuel runs out: gigabytes at a large
+            // `step_fuel`.
+            r.fail(ExecErrorKind::OutOfRange, format!("rules call rules more than {MAX_RULE_DEPTH} deep: `{}` seems to call itself without end", p.name), p.at);
+            return;
+        }
         let phase = p.kind == ProcKind::Phase;
         if p.exceptions.is_empty() {
             r.st.fired[proc.idx()] += 1;

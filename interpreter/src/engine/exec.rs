@@ -17,6 +17,9 @@ use grimoire_grammar::ast::AssignOp;
 
 /// Most exceptions one rule may have (they are tracked as bits).
 pub const MAX_EXCEPTIONS_PER_RULE: usize = 128;
+/// Most rules running inside each other (`do`, phases, triggers and the
+/// round itself): a rule that calls itself without end stops here.
+pub const MAX_RULE_DEPTH: usize = 10_000;
 
 impl Game {
     /// The player who must decide now and the legal options, or `None` when

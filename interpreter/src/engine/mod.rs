@@ -32,7 +32,7 @@ pub use error::{ExecError, ExecErrorKind};
 pub use layout::{Game, SetupError, ZoneInfo};
 pub use observe::{Observation, ZoneView};
 pub use options::Options;
-pub use exec::MAX_EXCEPTIONS_PER_RULE;
+pub use exec::{MAX_EXCEPTIONS_PER_RULE, MAX_RULE_DEPTH};
 pub use invariants::BrokenInvariant;
 pub use state::{Outcome, Rolled, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;

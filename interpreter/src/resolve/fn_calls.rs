@@ -12,17 +12,7 @@ impl Resolver {
     #[allow(clippy::indexing_slicing, reason = "indexes run over 0..fns.len() and the calls found in those bodies")]
     pub(super) fn check_fn_cycles(&mut self) {
         let n = self.model.fns.len();
-        let calls: Vec<Vec<usize>> = (0..n)
-            .map(|i| {
-                let mut out = Vec::new();
-                self.model.walk_expr(self.model.fns[i].body, &mut |e| {
-                    if let Expr::CallFn(f, _) = self.model.expr(e) {
-                        out.push(f.idx());
-                    }
-                });
-                out
-            })
-            .collect();
+        let calls = self.fn_calls();
         // Depth-first search without recursion, marking the functions on
         // the current path: a call to one of them closes a cycle.
         #[derive(Clone, Copy, PartialEq)]
@@ -66,6 +56,83 @@ impl Resolver {
         }
     }
 
+    /// Every call is inlined, so a function that calls another twice, which
+    /// calls another twice, and so on, doubles its code at each level: 30
+    /// levels are a billion expressions, which no memory holds. The size of
+    /// each function with its calls inlined, and of the whole rulebook so
+    /// compiled, is bounded here (callee first, without recursion, as the
+    /// depth is), once the whole rulebook is resolved without error (so
+    /// the calls are acyclic and every body is there).
+    #[allow(clippy::indexing_slicing, reason = "indexes run over 0..calls.len(), an acyclic call graph")]
+    pub(super) fn check_inlined_size(&mut self) {
+        let calls = self.fn_calls();
+        let n = calls.len();
+        let own: Vec<u64> = (0..n)
+            .map(|f| {
+                let mut count = 0u64;
+                self.model.walk_expr(self.model.fns[f].body, &mut |_| count += 1);
+                count
+            })
+            .collect();
+        let mut size: Vec<Option<u64>> = vec![None; n];
+        for root in 0..n {
+            let mut todo = vec![(root, false)];
+            while let Some((f, callees_done)) = todo.pop() {
+                if size[f].is_some() {
+                    continue;
+                }
+                if callees_done {
+                    size[f] = Some(calls[f].iter().fold(own[f], |s, &g| s.saturating_add(size[g].unwrap_or(0))));
+                } else {
+                    todo.push((f, true));
+                    todo.extend(calls[f].iter().filter(|&&g| size[g].is_none()).map(|&g| (g, false)));
+                }
+            }
+        }
+        let size: Vec<u64> = size.into_iter().map(|s| s.unwrap_or(0)).collect();
+        // Report the smallest function over the limit: the one to change.
+        if let Some(f) = (0..n).filter(|&f| size[f] > MAX_INLINED_EXPRS).min_by_key(|&f| size[f]) {
+            let def = &self.model.fns[f];
+            let (name, at) = (def.name.clone(), def.at);
+            self.error(
+                Diagnostic::new(codes::ARITY, format!("the function `{name}` is {} expressions long once the functions it calls are inlined, more than the {MAX_INLINED_EXPRS} allowed", size[f]), at, "too large")
+                    .help("each call is replaced by the body of the function it calls, so a function that calls another twice doubles; keep a value computed once in a `let` of the rule, or call the function once"),
+            );
+            return;
+        }
+        // The rules, conditions and invariants, with every call inlined.
+        let mut in_fn = vec![false; self.model.exprs.len()];
+        for def in &self.model.fns {
+            self.model.walk_expr(def.body, &mut |e| {
+                if let Some(x) = in_fn.get_mut(e.0 as usize) {
+                    *x = true;
+                }
+            });
+        }
+        let mut total = 0u64;
+        let mut biggest: Option<(u64, Loc)> = None;
+        for (i, e) in self.model.exprs.iter().enumerate() {
+            if in_fn[i] {
+                continue;
+            }
+            total = total.saturating_add(1);
+            if let Expr::CallFn(f, _) = e {
+                let s = size[f.idx()];
+                total = total.saturating_add(s);
+                if biggest.is_none_or(|(b, _)| s > b) {
+                    biggest = self.model.expr_at.get(i).map(|at| (s, *at));
+                }
+            }
+        }
+        if total > MAX_INLINED_TOTAL {
+            let at = biggest.map(|(_, at)| at).unwrap_or(self.model.fns[0].at);
+            self.error(
+                Diagnostic::new(codes::ARITY, format!("the rulebook is {total} expressions long once every function call is inlined, more than the {MAX_INLINED_TOTAL} allowed"), at, "the largest call")
+                    .help("each call is replaced by the body of the function it calls: call the largest functions in fewer places (keep a value computed once in a `let`)"),
+            );
+        }
+    }
+
     /// Every call is inlined, so a chain of calls deeper than
     /// `MAX_CALL_DEPTH` is refused here rather than failing in each game.
     /// Depths are computed callee first, without recursion: the input that
@@ -97,5 +164,21 @@ impl Resolver {
                     .help("functions are inlined where they are used: merge some of the chain into one function"),
             );
         }
+    }
+
+    /// The functions each function's body calls (by index).
+    #[allow(clippy::indexing_slicing, reason = "indexes run over 0..fns.len()")]
+    fn fn_calls(&self) -> Vec<Vec<usize>> {
+        (0..self.model.fns.len())
+            .map(|i| {
+                let mut out = Vec::new();
+                self.model.walk_expr(self.model.fns[i].body, &mut |e| {
+                    if let Expr::CallFn(f, _) = self.model.expr(e) {
+                        out.push(f.idx());
+                    }
+                });
+                out
+            })
+            .collect()
     }
 }

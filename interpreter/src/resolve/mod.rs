@@ -123,6 +123,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
     r.scenarios(&items, &modules);
     if r.diags.is_empty() {
         r.check_layout_size();
+        r.check_inlined_size();
         r.check_simultaneous_blocks();
     }
     if r.diags.is_empty() {
