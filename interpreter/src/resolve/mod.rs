@@ -166,9 +166,20 @@ impl Resolver {
     fn header(&mut self, files: &[Parsed]) {
         // The first module that sets `players`: its range and where it is.
         let mut module_range: Option<(i64, i64, Loc)> = None;
+        // The name in each header: a scenario's `with NAME` picks a module
+        // by it, so two files may not share one.
+        let mut named: HashMap<&str, Loc> = HashMap::new();
         for (i, f) in files.iter().enumerate() {
             let h = &f.file.header;
             self.file = FileId(i as u16);
+            let at = self.loc(h.name.span);
+            if let Some(first) = named.insert(&h.name.name, at) {
+                self.error(
+                    Diagnostic::new(codes::MODULE, format!("two files are named `{}`", h.name.name), at, "named again")
+                        .related(first, "first named here")
+                        .help("a module is known by the name in its header (a scenario's `with NAME` picks it by that name): give each module a name of its own, other than its base's"),
+                );
+            }
             let is_module = matches!(h.kind, HeaderKind::Module { .. });
             if i == 0 && is_module {
                 let at = self.loc(h.name.span);
