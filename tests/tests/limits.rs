@@ -108,3 +108,33 @@ fn no_round_after_a_setup_that_does_not_end_points_at_the_setup() {
     let at = e.at.expect("the setup");
     assert_eq!(&text[at.span.start..at.span.start + 5], "setup");
 }
+
+/// A setup that fails before any draw from the random generator fails the
+/// same way whatever the seed (the game keeps that failure instead of
+/// running out of fuel again for each game); one that fails after a roll
+/// fails only for the seeds that roll that way.
+#[test]
+fn a_setup_fails_for_every_seed_only_when_no_chance_came_before() {
+    let game = |setup: &str| {
+        let text = format!("rulebook s {{ players 1..1 step_fuel 1000 }}\ndie d6 6 assume \"x\"\nsetup assume \"x\" {{ {setup} }}\nround turn assume \"x\" {{ win player(1) }}");
+        let model = compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:#?}"));
+        Game::new(Arc::new(model), 1, &[]).expect("one player")
+    };
+    let always = game("while true { pass }");
+    let (first, result) = always.begin(0);
+    assert_eq!(result.map_err(|e| e.kind.code()), Err("R0002"));
+    for seed in 1..20 {
+        let (state, result) = always.begin(seed);
+        assert_eq!(result.map_err(|e| e.kind.code()), Err("R0002"), "loops for every seed");
+        assert_eq!((state.round, &state.fired, &state.counters), (first.round, &first.fired, &first.counters), "stopped where the first game stopped");
+        let mut reused = first.clone();
+        assert_eq!(always.restart(&mut reused, seed).map_err(|e| e.kind.code()), Err("R0002"));
+    }
+    let on_six = game("roll r = d6\n if r == 6 { while true { pass } }");
+    let failed: Vec<u64> = (0..60).filter(|s| on_six.start(*s).is_err()).collect();
+    assert!(!failed.is_empty() && failed.len() < 30, "about one seed in six fails: {failed:?}");
+    for s in 0..60u64 {
+        let mut st = on_six.begin(0).0;
+        assert_eq!(on_six.restart(&mut st, s).is_err(), failed.contains(&s), "restart agrees with start (seed {s})");
+    }
+}

@@ -107,6 +107,11 @@ pub struct Game {
     /// from the RNG (in the middle of setup, say before its first shuffle),
     /// and the fuel left there: a new game starts from it.
     before_chance: Arc<Option<(State, u64)>>,
+    /// When setup fails before it draws a random number, it fails the same
+    /// way for every seed: the state it stopped in and the error, kept, so
+    /// that a setup that loops runs out of fuel once, not once per game
+    /// (validate plays a thousand).
+    setup_failure: Arc<Option<(State, ExecError)>>,
     /// What a state's canonical form keeps (exploration).
     pub(crate) canon: Arc<super::canonical::Canon>,
     /// The rulebook's limits, or the engine's defaults.
@@ -281,6 +286,7 @@ impl Game {
             template: Arc::new(Err(ExecError::new(super::ExecErrorKind::NoOutcome, "the game is not laid out yet", None))),
             first_decision: Arc::new(None),
             before_chance: Arc::new(None),
+            setup_failure: Arc::new(None),
             canon: Arc::default(),
             step_fuel: if model_fuel == 0 { super::STEP_FUEL } else { model_fuel },
             trigger_depth: if model_depth == 0 { super::TRIGGER_DEPTH } else { model_depth },
@@ -289,8 +295,11 @@ impl Game {
         game.canon = Arc::new(super::canonical::Canon::new(&game));
         game.template = Arc::new(game.initial_state());
         let (st, result) = game.begin(0);
-        if result.is_ok() && !st.drew_randomness() {
-            game.first_decision = Arc::new(Some(st));
+        if !st.drew_randomness() {
+            match result {
+                Ok(()) => game.first_decision = Arc::new(Some(st)),
+                Err(e) => game.setup_failure = Arc::new(Some((st, e))),
+            }
         } else if let Ok(template) = &*game.template {
             let mut st = template.clone();
             if let Some(fuel) = game.run_to_chance(&mut st) {
@@ -393,6 +402,11 @@ impl Game {
             prepare(&mut st);
             return (st, Ok(()));
         }
+        if let Some((failed, e)) = &*self.setup_failure {
+            let mut st = failed.clone();
+            prepare(&mut st);
+            return (st, Err(e.clone()));
+        }
         if let Some((before, fuel)) = &*self.before_chance {
             let mut st = before.clone();
             prepare(&mut st);
@@ -420,6 +434,11 @@ impl Game {
             st.clone_from(first);
             st.reseed(seed);
             return Ok(());
+        }
+        if let Some((failed, e)) = &*self.setup_failure {
+            st.clone_from(failed);
+            st.reseed(seed);
+            return Err(e.clone());
         }
         if let Some((before, fuel)) = &*self.before_chance {
             st.clone_from(before);
