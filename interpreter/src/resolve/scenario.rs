@@ -77,14 +77,20 @@ impl Resolver {
         self.model.scenarios.push(def);
     }
 
+    /// `choose N` with a number that can be no option's.
+    fn bad_option_number(&mut self, n: &str, why: &str, span: grimoire_grammar::ast::Span) {
+        let at = self.loc(span);
+        self.error(Diagnostic::new(codes::TYPE, format!("`choose {n}` names no option: {why}"), at, "not an option number").help("write `choose 1` for the first option, `choose \"label\"` for an option by its label"));
+    }
+
     fn step(&mut self, sc: &mut Scope, step: &ast::Step) -> StepDef {
         match &step.kind {
             StepKind::Choose(e) => match &e.kind {
                 ExprKind::Str(label) => StepDef::ChooseLabel(label.clone()),
                 ExprKind::Int(n) => {
                     if *n < 1 || *n > i64::from(u32::MAX) {
-                        let at = self.loc(e.span);
-                        self.error(Diagnostic::new(codes::TYPE, format!("`choose {n}` names no option: options are numbered from 1"), at, "not an option number").help("write `choose 1` for the first option, `choose \"label\"` for an option by its label"));
+                        let why = if *n < 1 { "options are numbered from 1" } else { "no decision has that many options" };
+                        self.bad_option_number(&n.to_string(), why, e.span);
                     }
                     StepDef::ChooseIndex((*n).clamp(1, i64::from(u32::MAX)) as u32)
                 }
@@ -92,11 +98,15 @@ impl Resolver {
                 _ => StepDef::ChooseValue(vec![self.expect(sc, e, Ty::Any, "the option chosen")]),
             },
             StepKind::Play(n) => {
-                if *n < 0 || *n > i64::from(u32::MAX) {
+                let most = i64::from(crate::scenario::PLAY_UNTIL_LIMIT);
+                if !(0..=most).contains(n) {
                     let at = self.loc(step.span);
-                    self.error(Diagnostic::new(codes::TYPE, format!("`play {n}`: the number of decisions must be 0 or more"), at, "not a number of decisions"));
+                    self.error(
+                        Diagnostic::new(codes::TYPE, format!("`play {n}`: a scenario plays 0 to {most} decisions in one step"), at, "not a number of decisions")
+                            .help(format!("a game still running after {most} decisions is not a scenario's to wait for (`play until` stops there too)")),
+                    );
                 }
-                StepDef::Play((*n).clamp(0, i64::from(u32::MAX)) as u32)
+                StepDef::Play((*n).clamp(0, most) as u32)
             }
             StepKind::PlayUntil(c) => StepDef::PlayUntil(self.expect(sc, c, Ty::Bool, "the condition of `play until`")),
             StepKind::Place { what, to, bottom } => {
