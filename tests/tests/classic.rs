@@ -55,7 +55,7 @@ fn game(file: &str) -> Game {
 
 
 fn library_perft(game: &Game, depth: usize) -> u64 {
-    perft(game, depth as u32).unwrap_or_else(|e| panic!("perft({depth}): {e:?}"))
+    perft(game, depth as u32).unwrap_or_else(|e| panic!("perft({depth}): {e:?}")).paths
 }
 
 // ---------------------------------------------------------------------------

@@ -1584,6 +1584,7 @@ fn every_command_prints_json_its_schema_accepts() {
         ("explore", v(&["explore", EMPTY_DECK, "-p", "2", "--save", &save], &[]), 1),
         ("explore", v(&["explore", TIC_TAC_TOE, "-p", "2", "--perft", "3"], &[]), 0),
         ("explore", v(&["explore", EMPTY_DECK, "-p", "2", "--perft", "5"], &[]), 1),
+        ("explore", v(&["explore", "tests/fixtures/validate/warn_chance_loop.rules", "-p", "2", "--perft", "2"], &[]), 1),
         ("explore", v(&["explore", TYPO, "-p", "2"], &[]), 1),
         ("explore", v(&["explore", GRAIL_CUP, "-p", "9"], &[]), 2),
         ("replay", v(&["replay", &log], &[]), 0),

@@ -235,7 +235,7 @@ round turn { for p in players { roll r = d3 choose x from 1..r by p score[p] += 
 "#;
     let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
     let g = Game::new(Arc::new(model), 2, &[]).expect("two players");
-    assert_eq!((perft(&g, 1).expect("counts"), perft(&g, 2).expect("counts")), (6, 36));
+    assert_eq!((perft(&g, 1).expect("counts").paths, perft(&g, 2).expect("counts").paths), (6, 36));
 }
 
 /// A game thousands of plies long is counted without overflowing the stack
@@ -250,5 +250,44 @@ round turn { for p in players { choose x from [1] by p roll r = coin if r == 2 {
     let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
     let g = Game::new(Arc::new(model), 2, &[]).expect("two players");
     // One way to reach the 5,000th ply: every coin between two plies comes up 1.
-    assert_eq!(perft(&g, 5000).expect("counts"), 1);
+    assert_eq!(perft(&g, 5000).expect("counts").paths, 1);
+}
+
+/// When chance can come back to a state with no ply in between (a roll of
+/// 1 passes the turn back to the roller), the sequences of one ply are
+/// endlessly many: perft says so at the loop instead of walking it for
+/// ever. Where every loop has a ply in it, the count is finite.
+#[test]
+fn perft_has_no_count_when_chance_loops_without_a_ply() {
+    use grimoire_interpreter::validate::perft::{perft, PerftError};
+    let game = |text: &str| {
+        let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+        Game::new(Arc::new(model), 1, &[]).expect("one player")
+    };
+    let looping = game("rulebook l { players 1..1 }\ndie coin 2\nround turn { for p in players { roll r = coin if r == 2 { choose x from [1, 2] by p win p } } }");
+    match perft(&looping, 1) {
+        Err(PerftError::Endless { chance_steps, plies }) => assert_eq!((chance_steps, plies), (1, 0)),
+        other => panic!("endless, not {other:?}"),
+    }
+    // The same coin, with the player's choice before it: each loop has a
+    // ply. Three plies: two options each, and the coin must come up 1
+    // twice in between (a 2 ends the game first).
+    let with_ply = game("rulebook l { players 1..1 }\ndie coin 2\nround turn { for p in players { choose x from [1, 2] by p roll r = coin if r == 2 { win p } } }");
+    assert_eq!(perft(&with_ply, 3).expect("counts").paths, 2 * 2 * 2);
+}
+
+/// A shuffle of more orders than the explorer enumerates is counted
+/// through a sample of its orders, and perft says so.
+#[test]
+fn perft_says_when_it_counted_sampled_shuffles() {
+    use grimoire_interpreter::validate::perft::perft;
+    let game = |cards: u32| {
+        let text = format!("rulebook s {{ players 1..1 }}\ncard c {cards}\nzone deck of c hidden ordered\nsetup {{ move {cards} of c from box to deck\n shuffle deck }}\nround turn {{ choose x from [1, 2] by player(1)\n win player(1) }}");
+        let model = compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"));
+        Game::new(Arc::new(model), 1, &[]).expect("one player")
+    };
+    // 3 cards: 6 orders, all enumerated (interchangeable cards make them one state each).
+    assert!(!perft(&game(3), 1).expect("counts").sampled_shuffle);
+    // 5 cards: 120 orders, more than the 24 the explorer enumerates.
+    assert!(perft(&game(5), 1).expect("counts").sampled_shuffle);
 }

@@ -77,11 +77,16 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
 /// count them to check a move generator. A rule that fails on the way is a
 /// fault of the rulebook (exit 1).
 fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_interpreter::Source], depth: u32, ui: &Ui) -> Result<ExitCode, String> {
+    use grimoire_interpreter::validate::perft::{perft, PerftError};
     let mut counts = Vec::new();
     let mut failure = None;
+    let mut sampled = false;
     for d in 1..=depth {
-        match grimoire_interpreter::validate::perft::perft(game, d) {
-            Ok(n) => counts.push(n),
+        match perft(game, d) {
+            Ok(n) => {
+                counts.push(n.paths);
+                sampled |= n.sampled_shuffle;
+            }
             Err(e) => {
                 failure = Some((d, e));
                 break;
@@ -91,20 +96,41 @@ fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_int
             grimoire_cli::say!("perft({d}) = {}", counts.last().copied().unwrap_or(0));
         }
     }
-    let code = if failure.is_some() { INVALID } else { 0 };
-    if ui.json {
-        let rule_error = failure.as_ref().map(|(d, e)| {
-            let mut v = exec_error_json(e, sources);
-            if let Some(o) = v.as_object_mut() {
-                o.insert("plies".into(), json!(d));
-            }
-            v
-        });
-        return Ok(ui.emit_report(code, json!({ "players": game.players, "perft": counts, "rule_error": rule_error })));
+    let sampled_note = "shuffles of more orders than the explorer enumerates were sampled: these counts are for the sampled orders only";
+    if sampled && !ui.json && !ui.quiet {
+        grimoire_cli::say!("({sampled_note})");
     }
-    if let Some((d, e)) = failure {
-        grimoire_cli::esay!("the rules failed while counting {d} plies:");
-        grimoire_cli::eput!("{}", exec_error(&e, sources, style(ui)));
+    let code = if failure.is_some() { INVALID } else { 0 };
+    // Endless paths: chance can loop with no ply in between.
+    let endless = |d: u32, chance_steps: usize, plies: u32| {
+        let taken = match plies {
+            0 => "from the start".to_string(),
+            1 => "after 1 ply".to_string(),
+            n => format!("after {n} plies"),
+        };
+        format!("perft({d}) has no count: {taken}, chance can come back to the state it was in with no ply in between (a loop of {}), so there are endlessly many sequences", grimoire_cli::ui::plural(chance_steps as u64, "chance outcome"))
+    };
+    if ui.json {
+        let (rule_error, endless) = match &failure {
+            Some((d, PerftError::Rule(e))) => {
+                let mut v = exec_error_json(e, sources);
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("plies".into(), json!(d));
+                }
+                (Some(v), None)
+            }
+            Some((d, PerftError::Endless { chance_steps, plies })) => (None, Some(endless(*d, *chance_steps, *plies))),
+            None => (None, None),
+        };
+        return Ok(ui.emit_report(code, json!({ "players": game.players, "perft": counts, "rule_error": rule_error, "endless": endless, "sampled_shuffle": sampled })));
+    }
+    match failure {
+        Some((d, PerftError::Rule(e))) => {
+            grimoire_cli::esay!("the rules failed while counting {d} plies:");
+            grimoire_cli::eput!("{}", exec_error(&e, sources, style(ui)));
+        }
+        Some((d, PerftError::Endless { chance_steps, plies })) => grimoire_cli::esay!("{}", endless(d, chance_steps, plies)),
+        None => {}
     }
     Ok(ExitCode::from(code))
 }

@@ -8,17 +8,55 @@
 //! `depth`-th ply (what chance draws after it is no part of the path). A game
 //! that ends on its `depth`-th ply is a path of that length; one that ends
 //! before contributes none.
+//!
+//! When chance can come back to a state it was in with no ply in between (a
+//! roll of 1 that passes the turn to the roller again), the paths are
+//! endlessly many: each turn around that loop is another one. Perft then has
+//! no count, and says so ([`PerftError::Endless`]) as soon as the walk
+//! meets the loop, instead of walking it for ever.
 
 use crate::engine::{ExecError, ExecErrorKind, Game, State, CHANCE};
+
+/// What perft counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Perft {
+    /// The move sequences of exactly `depth` plies.
+    pub paths: u64,
+    /// A shuffle of more orders than the explorer enumerates was met: its
+    /// outcomes were a sample of its orders, so `paths` counts those only.
+    pub sampled_shuffle: bool,
+}
+
+/// Why perft has no count.
+#[derive(Debug, Clone)]
+pub enum PerftError {
+    /// A rule failed on the way.
+    Rule(ExecError),
+    /// Chance comes back to a state it was in with no ply in between:
+    /// endlessly many paths.
+    Endless {
+        /// The chance outcomes that make the loop.
+        chance_steps: usize,
+        /// The plies taken before it.
+        plies: u32,
+    },
+}
+
+impl From<ExecError> for PerftError {
+    fn from(e: ExecError) -> Self {
+        PerftError::Rule(e)
+    }
+}
 
 /// The number of move sequences of exactly `depth` plies from the start.
 ///
 /// Depth first, with a stack of its own rather than the thread's: a game
 /// can last thousands of plies (one state per level is kept either way).
-pub fn perft(game: &Game, depth: u32) -> Result<u64, ExecError> {
+pub fn perft(game: &Game, depth: u32) -> Result<Perft, PerftError> {
     let root = game.start_exploring()?;
+    let mut sampled_shuffle = root.sampled_shuffle;
     if let Some(n) = done(game, &root, depth) {
-        return Ok(n);
+        return Ok(Perft { paths: n, sampled_shuffle });
     }
     let mut total = 0u64;
     let mut stack = vec![Level::of(game, root, depth)];
@@ -31,15 +69,29 @@ pub fn perft(game: &Game, depth: u32) -> Result<u64, ExecError> {
         top.next += 1;
         let mut next = top.state.clone();
         game.apply(&mut next, i)?;
+        sampled_shuffle |= next.sampled_shuffle;
         let left = if top.ply { top.depth - 1 } else { top.depth };
         match done(game, &next, left) {
             Some(n) => {
                 total = total.checked_add(n).ok_or_else(|| ExecError::new(ExecErrorKind::OutOfRange, format!("more than {} move sequences of {depth} plies", u64::MAX), None))?;
             }
-            None => stack.push(Level::of(game, next, left)),
+            None => {
+                let level = Level::of(game, next, left);
+                if let Some(fp) = level.chance {
+                    // The chance outcomes drawn since the last ply, most
+                    // recent first: one that led to this very state closes
+                    // a loop.
+                    let since_ply = stack.iter().rev().take_while(|l| l.chance.is_some());
+                    if let Some(k) = since_ply.clone().position(|l| l.chance == Some(fp)) {
+                        let plies = depth - left;
+                        return Err(PerftError::Endless { chance_steps: k + 1, plies });
+                    }
+                }
+                stack.push(level);
+            }
         }
     }
-    Ok(total)
+    Ok(Perft { paths: total, sampled_shuffle })
 }
 
 /// The count of a state without going further: the sequence is complete
@@ -61,11 +113,15 @@ struct Level {
     options: usize,
     /// A player decides here (a ply), not chance.
     ply: bool,
+    /// At a chance node, the state's canonical fingerprint: what a loop of
+    /// chance outcomes would come back to.
+    chance: Option<u64>,
 }
 
 impl Level {
     fn of(game: &Game, state: State, depth: u32) -> Level {
         let (options, ply) = game.choices(&state).map_or((0, false), |(who, o)| (o.len(), who != CHANCE));
-        Level { state, depth, next: 0, options, ply }
+        let chance = (options > 0 && !ply).then(|| game.canonical_fingerprint(&state));
+        Level { state, depth, next: 0, options, ply, chance }
     }
 }
