@@ -180,9 +180,14 @@ pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions
 /// Play a game with random agents up to `max_decisions`, keeping no log
 /// (`simulate`): the final state, and the problem that stopped the game.
 /// With `checked`, the rulebook's declared invariants are checked after
-/// every step.
+/// every step. A game whose rules fail in its setup never started (`Err`);
+/// one that fails after it, even before its first decision, is a game
+/// played up to its failure.
 pub fn quick_playout(game: &Game, seed: u64, max_decisions: u32, checked: bool) -> Result<(State, Option<ExecError>), ExecError> {
-    let mut st = game.start(seed)?;
+    let (mut st, started) = game.begin(seed);
+    if let Err(e) = started {
+        return if st.round == 0 { Err(e) } else { Ok((st, Some(e))) };
+    }
     let mut agent = RandomAgent::new(seed);
     let check = |st: &mut State| if checked { game.broken_invariant(st).map(|b| b.error()) } else { None };
     let mut error = check(&mut st);

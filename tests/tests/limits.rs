@@ -138,3 +138,35 @@ fn a_setup_fails_for_every_seed_only_when_no_chance_came_before() {
         assert_eq!(on_six.restart(&mut st, s).is_err(), failed.contains(&s), "restart agrees with start (seed {s})");
     }
 }
+
+/// `simulate` counts every game that started: one whose rules fail after
+/// its setup, even before its first decision, is played up to its failure
+/// (it counts in the statistics); one that fails in its setup never
+/// started.
+#[test]
+fn a_game_that_fails_before_its_first_decision_but_after_setup_was_played() {
+    use grimoire_interpreter::log::quick_playout;
+    let game = |setup: &str| {
+        let text = format!("rulebook s {{ players 1..1 step_fuel 1000 }}\ndie coin 2 assume \"x\"\nsetup assume \"x\" {{ {setup} }}\nround turn assume \"x\" {{ roll r = coin\n if r == 2 and round_number == 2 {{ while true {{ pass }} }}\n if round_number == 3 {{ win player(1) }} }}");
+        let model = compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:#?}"));
+        Game::new(Arc::new(model), 1, &[]).expect("one player")
+    };
+    let g = game("pass");
+    let (mut failed, mut won) = (0, 0);
+    for seed in 0..100 {
+        let (st, error) = quick_playout(&g, seed, 100, true).expect("every game starts");
+        match error {
+            Some(e) => {
+                assert_eq!((e.kind.code(), st.round), ("R0002", 2), "failed in round 2 (seed {seed})");
+                failed += 1;
+            }
+            None => {
+                assert!(st.is_over());
+                won += 1;
+            }
+        }
+    }
+    assert!(failed > 20 && won > 20, "a coin decides: {failed} failed, {won} won");
+    let in_setup = game("while true { pass }");
+    assert!(quick_playout(&in_setup, 0, 100, true).is_err(), "a setup that fails is no game");
+}
