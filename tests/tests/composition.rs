@@ -94,3 +94,21 @@ fn a_use_of_what_a_module_removed_names_the_module() {
     assert_eq!(errs[0].code, "E0101");
     assert!(errs[0].help.as_deref().is_some_and(|h| h.contains("removed by the module `gone.rules`")), "{:?}", errs[0].help);
 }
+
+/// A scenario of the base runs on the base alone: a module that removes
+/// what it reads still composes with the base, and the scenario is checked
+/// (and run) on the base. One of the module itself is checked with it.
+#[test]
+fn a_module_may_remove_what_a_scenario_of_the_base_reads() {
+    let base = "rulebook e { players 1..1 }\ncounter bonus 0..5 = 0\nround turn assume \"x\" { choose x from [1, 2] by player(1)\n win player(1) }\nscenario reads_bonus { expect bonus == 0 }\n";
+    let gone = "module nobonus extends \"e.rules\" { }\nremove counter bonus\nscenario mine { expect bonus == 0 }\n";
+    let errs = compile(&[source("e.rules", base), source("nobonus.rules", gone)]).expect_err("the module's own scenario reads what it removed");
+    assert_eq!(errs.iter().map(|e| (e.code, e.at.file.idx())).collect::<Vec<_>>(), vec![("E0101", 1)], "{errs:#?}");
+    let kept = "module nobonus extends \"e.rules\" { }\nremove counter bonus\nscenario mine { expect true }\n";
+    let model = compile(&[source("e.rules", base), source("nobonus.rules", kept)]).expect("the base's scenario runs on the base");
+    assert!(model.scenarios.iter().any(|s| s.name == "reads_bonus" && s.steps.is_empty()), "listed, checked where it runs");
+    let alone = compile(&[source("e.rules", base)]).expect("the base alone");
+    assert!(alone.scenarios.iter().any(|s| s.name == "reads_bonus" && s.steps.len() == 1));
+    let typo = base.replace("bonus == 0 }\n", "bonu == 0 }\n");
+    assert!(compile(&[source("e.rules", &typo)]).is_err(), "a base scenario is checked with the base");
+}

@@ -50,10 +50,19 @@ impl Resolver {
             Some((n, _)) => n as u64,
             None => 0,
         };
+        // The files it runs on: the base, its own file and the modules its
+        // `with` names (as `grimoire test` runs it).
+        let mut runs_on: Vec<usize> = vec![0, self.file.idx()];
+        runs_on.extend(needs.iter().map(|f| f.idx()));
+        runs_on.sort_unstable();
+        runs_on.dedup();
+        let runs_here = runs_on.len() == modules.len();
         let mut def = ScenarioDef { name: s.name.name.clone(), file: self.file, needs, missing, players, seed, options: Vec::new(), steps: Vec::new(), locals: SCENARIO_LOCALS, cites, assumes, at };
-        if !def.missing.is_empty() {
-            // The names it uses may come from the module that is not loaded:
-            // it is listed, skipped, and not checked.
+        if !def.missing.is_empty() || !runs_here {
+            // The names it uses may come from a module that is not loaded,
+            // or be ones a module loaded here removes or changes (a
+            // scenario of the base runs on the base alone): it is listed,
+            // and checked where it runs, not here.
             self.model.scenarios.push(def);
             return;
         }
