@@ -257,9 +257,12 @@ fn a_leak_points_at_the_move_into_the_box() {
 /// unreachable: the games stopped before it.
 #[test]
 fn a_branch_after_a_rule_error_is_not_called_unreachable() {
-    let (report, _) = run("branch_after_error.rules");
-    let dead: Vec<_> = report.findings.iter().filter(|f| f.code == "V204").collect();
-    assert_eq!(dead.len(), 1, "{:#?}", report.findings);
-    assert!(dead[0].message.contains("rule errors found above stop the games"), "{}", dead[0].message);
-    assert!(!dead[0].help.as_deref().unwrap_or("").contains("no game can reach it"), "{:?}", dead[0].help);
+    // After a rule error, and after a broken invariant: both stop the games.
+    for fixture in ["branch_after_error.rules", "branch_after_invariant.rules"] {
+        let (report, _) = run(fixture);
+        let dead: Vec<_> = report.findings.iter().filter(|f| f.code == "V204").collect();
+        assert_eq!(dead.len(), 1, "{fixture}: {:#?}", report.findings);
+        assert!(dead[0].message.contains("rule errors and broken invariants found above stop the games"), "{fixture}: {}", dead[0].message);
+        assert!(!dead[0].help.as_deref().unwrap_or("").contains("no game can reach it"), "{fixture}: {:?}", dead[0].help);
+    }
 }

@@ -283,7 +283,11 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
         }
     }
     // A rule error ends the games that meet it: what lies after it cannot run.
-    let cut_short = findings.iter().any(|f| f.severity == Severity::Error && f.code.starts_with('R'));
+    // What stops the games that meet it: a rule error, or a broken
+    // invariant (components that appear or vanish, a stuck game, a declared
+    // invariant).
+    let stops_games = |code: &str| code.starts_with('R') || [invariants::LEAK, invariants::STUCK, invariants::DECLARED].contains(&code);
+    let cut_short = findings.iter().any(|f| f.severity == Severity::Error && stops_games(&f.code));
     findings.extend(search::dead_branches(cfg, &sim.branches, &fired, &searched, cut_short));
     let (trace, trace_findings) = trace::check(&model, sources);
     findings.extend(trace_findings);

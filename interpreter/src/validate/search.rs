@@ -92,7 +92,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
 
 /// A branch that ran in no random game and in no explored state (none
 /// when the run was interrupted: the games and states it lacked may run it).
-/// When rule errors cut games short (`cut_short`), a search that visited
+/// When rule errors or broken invariants cut games short (`cut_short`), a search that visited
 /// every state it could does not show that no game reaches the branch.
 pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &HashSet<String>, summaries: &[SearchSummary], cut_short: bool) -> Vec<Finding> {
     if cfg.stop.requested() {
@@ -102,7 +102,7 @@ pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &Ha
     let searched = if summaries.is_empty() {
         String::new()
     } else if all_exhausted && cut_short {
-        ", nor in the states the exhaustive search reached (rule errors found above stop the games that meet them: it may lie beyond one)".to_string()
+        ", nor in the states the exhaustive search reached (the rule errors and broken invariants found above stop the games that meet them: it may lie beyond one)".to_string()
     } else if all_exhausted {
         ", nor in any reachable state (the exhaustive search visited them all)".to_string()
     } else {
@@ -113,7 +113,7 @@ pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &Ha
         .filter(|b| b.runs == 0 && !b.explored && fired_rules.contains(&b.rule))
         .map(|b| {
             Finding::new(DEAD_BRANCH, Severity::Warning, format!("{} in `{}` never ran in {} random games per configuration{searched}", b.what, b.rule, cfg.games), Some(b.at)).help(if all_exhausted && cut_short {
-                "fix the rule errors first: a branch after one cannot run"
+                "fix the rule errors and broken invariants first: a branch after one cannot run"
             } else if all_exhausted {
                 "no game can reach it: its condition may be impossible, or the rule it encodes misread"
             } else {
