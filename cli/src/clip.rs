@@ -29,9 +29,10 @@ pub struct Clipped {
 struct Cut {
     /// Its number, from 0.
     line: usize,
-    /// Bytes of the real line left out before the window.
+    /// Characters of the real line left out before the window.
     removed: usize,
-    /// Bytes of the mark put before the window (0 when nothing was removed).
+    /// Characters of the mark put before the window (0 when nothing was
+    /// removed).
     mark: usize,
 }
 
@@ -75,7 +76,8 @@ impl Clipped {
             let keep = if line.chars().nth(MAX_LINE).is_some() { window(line, start, labels) } else { (start, end) };
             let opening = if keep.0 > start { mark.len() } else { 0 };
             if keep != (start, end) {
-                cuts.push(Cut { line: number, removed: keep.0 - start, mark: opening });
+                let removed = text.get(start..keep.0).map_or(0, |r| r.chars().count());
+                cuts.push(Cut { line: number, removed, mark: if opening > 0 { mark.chars().count() } else { 0 } });
             }
             pieces.push(Piece { start, end, keep, new_start: out.len(), mark: opening });
             if opening > 0 {
@@ -147,8 +149,12 @@ impl SourceCode for Clipped {
         let c = self.text.read_span(span, before, after)?;
         let mut column = c.column();
         // Without lines before, the column is the span's (the snippet's
-        // header): that of the real line.
+        // header): that of the real line, in characters as `short` and the
+        // JSON count it (miette counts bytes).
         if before == 0 {
+            let at = span.offset().min(self.text.len());
+            let line_start = self.text.get(..at).and_then(|t| t.rfind(['\n', '\r'])).map_or(0, |i| i + 1);
+            column = self.text.get(line_start..at).map_or(column, |p| p.chars().count());
             if let Some(cut) = self.cuts.iter().find(|k| k.line == c.line()) {
                 column = column.saturating_sub(cut.mark) + cut.removed;
             }
@@ -185,9 +191,23 @@ mod tests {
         assert_eq!(&c.text()[moved[0].offset()..moved[0].offset() + moved[0].len()], "oops");
         assert_eq!(&c.text()[moved[1].offset()..moved[1].offset() + moved[1].len()], "last");
         assert_eq!(lines[1].find("oops"), Some(MARK.len() + BEFORE), "{BEFORE} characters before the label");
-        // The header's column is the real one (miette's, in bytes from 0).
+        // The header's column is the real one (in characters, from 0).
         let header = c.read_span(moved[0].inner(), 0, 0).map(|s| (s.line(), s.column())).ok();
         assert_eq!(header, Some((1, oops - "first line\n".len())));
+    }
+
+    #[test]
+    fn the_header_column_counts_characters_on_cut_lines_and_others() {
+        let short = "titre « été » oops";
+        let long = format!("{} oops", "é".repeat(1_000));
+        for (line, mark) in [(short.to_string(), MARK), (long.clone(), MARK), (long, ASCII_MARK)] {
+            let text = format!("first\n{line}\n");
+            let oops = text.find("oops").unwrap_or(0);
+            let labels = [LabeledSpan::at(oops..oops + 4, "here")];
+            let (c, moved) = Clipped::new("r.rules", &text, &labels, mark);
+            let column = c.read_span(moved[0].inner(), 0, 0).map(|s| s.column()).ok();
+            assert_eq!(column, Some(line.chars().count() - 4), "{mark}: {}", c.text());
+        }
     }
 
     #[test]
