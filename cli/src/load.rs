@@ -166,7 +166,15 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
             match loaded {
                 Err(LoadError::Read { err, .. }) => {
                     let message = format!("cannot read the base `{}` that this module extends: {err}", extends.value);
-                    return Err(invalid(path, text, module, message, extends.span, "this file", "the path is relative to the module's folder"));
+                    // There, but not a file Grimoire reads (too large, not a
+                    // regular file): refused, as a source would be (E0501).
+                    let refused = matches!(err.kind(), std::io::ErrorKind::InvalidData | std::io::ErrorKind::InvalidInput);
+                    let (code, help) = if refused {
+                        (crate::files::REFUSED, "Grimoire reads regular files of at most 8 MiB (docs/language.md, Limits)")
+                    } else {
+                        (module, "the path is relative to the module's folder")
+                    };
+                    return Err(invalid(path, text, code, message, extends.span, "this file", help));
                 }
                 other => other?,
             }

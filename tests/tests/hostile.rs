@@ -184,7 +184,16 @@ fn devices_pipes_and_large_files_are_refused() {
     sb.write("project/uses_big.rules", "module m extends \"big.rules\" { title \"x\" }\n");
     let out = run_in(&sb.project(), &["check", "uses_big.rules"]);
     assert_eq!(out.status.code(), Some(1), "{}", said(&out));
-    assert!(said(&out).contains("larger than 8 MiB"), "{}", said(&out));
+    assert!(said(&out).contains("E0501") && said(&out).contains("larger than 8 MiB"), "refused at the `extends`: {}", said(&out));
+    // A base that is a folder is refused the same way; one that is not
+    // there cannot be read (E0402).
+    std::fs::create_dir_all(sb.project().join("folder.rules")).expect("a folder");
+    sb.write("project/uses_folder.rules", "module m extends \"folder.rules\" { title \"x\" }\n");
+    let out = run_in(&sb.project(), &["check", "uses_folder.rules"]);
+    assert!(said(&out).contains("E0501") && said(&out).contains("a folder, not a regular"), "{}", said(&out));
+    sb.write("project/uses_nothing.rules", "module m extends \"nothing.rules\" { title \"x\" }\n");
+    let out = run_in(&sb.project(), &["check", "uses_nothing.rules"]);
+    assert!(said(&out).contains("E0402"), "{}", said(&out));
     // A source text too: refused at the `source` that names it.
     sb.write("project/huge.txt", &big);
     sb.write("project/huge.rules", &book("huge.txt", None));
