@@ -135,3 +135,15 @@ fn a_grid_names_its_limit() {
         assert!(errs[0].message.contains("1 to 64 rows and columns"), "{dims}: {}", errs[0].message);
     }
 }
+
+/// A number written in the text is at most 2^63 - 1 either way: a bound
+/// of a counter too (-2^63 was accepted there, refused in an expression).
+#[test]
+fn a_written_number_is_at_most_2_pow_63_minus_1_either_way() {
+    let counter = |lo: &str| format!("rulebook t {{ players 2..2 }}\ncounter c {lo}..9223372036854775807 = 0\n");
+    assert!(compiled(&counter("-9223372036854775807")).is_ok());
+    let e = only_error(&counter("-9223372036854775808"));
+    assert_eq!(e.code, "E0001");
+    assert!(e.message.contains("fits in 64 bits"), "{}", e.message);
+    assert_eq!(only_error(&with_value("", "9223372036854775808")).code, "E0001");
+}

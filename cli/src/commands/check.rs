@@ -25,13 +25,14 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
         });
         return Ok(ui.emit_report(0, report));
     }
+    use grimoire_cli::ui::plural;
     grimoire_cli::esay!(
-        "`{}` is valid: {} component kinds, {} zones, {} procedures, {} citations, for {}..{} players",
+        "`{}` is valid: {}, {}, {}, {}, for {}..{} players",
         model.name,
-        model.kinds.len(),
-        model.zones.len(),
-        model.procs.len(),
-        cites,
+        plural(model.kinds.len() as u64, "component kind"),
+        plural(model.zones.len() as u64, "zone"),
+        plural(model.procs.len() as u64, "procedure"),
+        plural(cites as u64, "citation"),
         model.min_players,
         model.max_players
     );

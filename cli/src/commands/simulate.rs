@@ -298,10 +298,10 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
     }
     if ui.quiet {
         grimoire_cli::say!(
-            "{} of `{}` at {} players: {} failed, {} unfinished",
+            "{} of `{}` at {}: {} failed, {} unfinished",
             plural(u64::from(report.games), "game"),
             report.rulebook.first().map(String::as_str).unwrap_or(""),
-            report.players,
+            plural(u64::from(report.players), "player"),
             count(report.failures.len() as u64),
             count(u64::from(report.unfinished))
         );
@@ -316,7 +316,7 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
 
 fn print_human(r: &Report, jobs: usize) {
     let threads = if jobs == 1 { "1 thread".to_string() } else { format!("{jobs} threads") };
-    grimoire_cli::say!("{} games of `{}` at {} players in {:.2} s on {threads}: {:.0} games/s", r.games, r.rulebook.first().map(String::as_str).unwrap_or(""), r.players, r.seconds, r.games_per_second);
+    grimoire_cli::say!("{} of `{}` at {} in {:.2} s on {threads}: {:.0} games/s", plural(u64::from(r.games), "game"), r.rulebook.first().map(String::as_str).unwrap_or(""), plural(u64::from(r.players), "player"), r.seconds, r.games_per_second);
     grimoire_cli::say!("decisions per game: min {}, median {}, max {}; median rounds {}", r.decisions_min, r.decisions_median, r.decisions_max, r.rounds_median);
     grimoire_cli::say!("plies per game: min {}, median {}, max {}, mean {:.4}", r.plies_min, r.plies_median, r.plies_max, r.plies_mean);
     let seats: Vec<String> = r.wins_by_seat.iter().enumerate().map(|(i, w)| format!("{}: {w}", i + 1)).collect();

@@ -193,8 +193,10 @@ fn string(p: P) -> Str {
     Str { value, span: sp }
 }
 
+/// A number written in the text (`-` included where the grammar allows
+/// one): at most 2^63 - 1 either way, the numbers the engine computes with.
 fn int(p: &P) -> Result<i64, ParseError> {
-    p.as_str().parse().map_err(|_| ParseError {
+    p.as_str().parse().ok().filter(|n| *n != i64::MIN).ok_or_else(|| ParseError {
         expected: "a number that fits in 64 bits".into(),
         span: span(p),
         help: None,

@@ -6,6 +6,7 @@ mod session;
 
 use super::{game_for, names, reject, style, Ui, INVALID};
 use grimoire_cli::render::{exec_error, exec_error_json};
+use grimoire_cli::ui::plural;
 use grimoire_interpreter::engine::{ExecError, Game, Rolled};
 use grimoire_interpreter::log::{random_playout, GameLog};
 use serde_json::json;
@@ -68,8 +69,8 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     };
     if let Some(why) = stopped {
         match log_path {
-            Some(path) => grimoire_cli::say!("\n{why} after {} decisions: the log is saved in {}", log.steps.len(), path.display()),
-            None => grimoire_cli::say!("\n{why} after {} decisions; the log was not kept (`--log FILE` keeps it, for `grimoire replay`)", log.steps.len()),
+            Some(path) => grimoire_cli::say!("\n{why} after {}: the log is saved in {}", plural(log.steps.len() as u64, "decision"), path.display()),
+            None => grimoire_cli::say!("\n{why} after {}; the log was not kept (`--log FILE` keeps it, for `grimoire replay`)", plural(log.steps.len() as u64, "decision")),
         }
     }
     if ui.json {
@@ -97,9 +98,9 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
             }
         }
         let ended = match &log.outcome {
-            Some(o) => format!("{o} after {} decisions", log.steps.len()),
+            Some(o) => format!("{o} after {}", plural(log.steps.len() as u64, "decision")),
             None if error.is_some() && log.steps.is_empty() => "the rules failed before the first decision".to_string(),
-            None if error.is_some() => format!("the game stopped after {} decisions", log.steps.len()),
+            None if error.is_some() => format!("the game stopped after {}", plural(log.steps.len() as u64, "decision")),
             None => format!("the game did not end within {AUTO_DECISIONS} decisions, the most `--auto` plays"),
         };
         grimoire_cli::say!("{ended} (seed {seed})");
