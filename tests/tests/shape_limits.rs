@@ -147,3 +147,34 @@ fn a_written_number_is_at_most_2_pow_63_minus_1_either_way() {
     assert!(e.message.contains("fits in 64 bits"), "{}", e.message);
     assert_eq!(only_error(&with_value("", "9223372036854775808")).code, "E0001");
 }
+
+/// docs/language.md lists the keywords the grammar has (its `keyword`
+/// rule, less the soft ones it lists apart), and each one used as a name
+/// gets a help that names it.
+#[test]
+fn the_keywords_are_listed_and_a_keyword_used_as_a_name_is_named() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let grammar = std::fs::read_to_string(root.join("grammar/src/rules.pest")).expect("the grammar");
+    let words = |rule: &str| -> Vec<String> {
+        let start = grammar.find(&format!("{rule} = @{{")).expect("the rule");
+        let body = &grammar[start..start + grammar[start..].find("!ident_char").expect("its end")];
+        body.split('"').skip(1).step_by(2).map(str::to_string).collect()
+    };
+    let soft = words("soft_name");
+    // A word the rule lists after one of its prefixes (`linear` after
+    // `line`) never matches it: it is a name.
+    let as_name = |word: &str| compiled(&format!("rulebook t {{ players 2..2 }}\ncounter {word} 0..1 = 0\n"));
+    let hard: Vec<String> = words("keyword").into_iter().filter(|w| !soft.contains(w) && as_name(w).is_err()).collect();
+    assert!(hard.len() > 50 && hard.iter().any(|w| w == "from"), "{hard:?}");
+    let doc = std::fs::read_to_string(root.join("docs/language.md")).expect("the docs");
+    let line = doc.lines().find(|l| l.starts_with("Keywords cannot be names:")).expect("the list of keywords");
+    let listed: Vec<&str> = line.split('`').skip(1).step_by(2).collect();
+    let mut sorted = hard.clone();
+    sorted.sort();
+    assert_eq!(listed, sorted, "docs/language.md lists the grammar's keywords");
+    for word in &hard {
+        let e = only_error(&format!("rulebook t {{ players 2..2 }}\ncounter {word} 0..1 = 0\n"));
+        assert_eq!(e.code, "E0001", "{word}");
+        assert!(e.help.as_deref().is_some_and(|h| h.contains(&format!("`{word}` is a keyword"))), "{word}: {:?}", e.help);
+    }
+}

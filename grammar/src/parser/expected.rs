@@ -3,7 +3,7 @@
 
 use super::*;
 
-pub(super) fn to_parse_error(e: pest::error::Error<Rule>) -> ParseError {
+pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseError {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match e.location {
         InputLocation::Pos(p) => (p, p),
@@ -14,7 +14,14 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>) -> ParseError {
             let mut words: Vec<&str> = positives.iter().map(|r| phrase(*r)).collect();
             words.sort_unstable();
             words.dedup();
-            let help = hint(&words);
+            let help = match keyword_at(text, start) {
+                Some(word) if words.contains(&"a name") => Some(if RulesParser::parse(Rule::soft_name, word).is_ok() {
+                    format!("`{word}` is a keyword here, and a name only where no keyword can stand: choose another name (docs/language.md lists the keywords)")
+                } else {
+                    format!("`{word}` is a keyword of the language and cannot be a name: choose another (docs/language.md lists the keywords)")
+                }),
+                _ => hint(&words),
+            };
             (join_or(&words), help)
         }
         // pest gives up before its own stack runs out on input nested
@@ -30,6 +37,16 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>) -> ParseError {
         span: Span::new(start, end.max(start)),
         help,
     }
+}
+
+/// The keyword written at `at`, if a keyword starts there (the grammar's
+/// own `keyword` rule decides).
+fn keyword_at(text: &str, at: usize) -> Option<&str> {
+    let rest = text.get(at..)?;
+    let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let word = rest.get(..len)?;
+    let whole = RulesParser::parse(Rule::keyword, word).ok()?.next()?;
+    (whole.as_str().len() == word.len() && !word.is_empty()).then_some(word)
 }
 
 fn join_or(words: &[&str]) -> String {

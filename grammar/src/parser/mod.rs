@@ -28,7 +28,7 @@ type P<'a> = Pair<'a, Rule>;
 /// Parse a whole rulebook or module.
 pub fn parse(text: &str) -> Result<File, ParseError> {
     check_nesting(text)?;
-    let mut pairs = RulesParser::parse(Rule::file, text).map_err(to_parse_error)?;
+    let mut pairs = RulesParser::parse(Rule::file, text).map_err(|e| to_parse_error(e, text))?;
     let file = pairs.next().ok_or_else(|| internal("empty parse", 0))?;
     check_expression_depth(&file)?;
     build_file(file)
