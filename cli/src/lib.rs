@@ -2,6 +2,7 @@
 //! base a module extends) and rendering diagnostics. Only this crate reads
 //! files and prints.
 
+pub mod ascii;
 pub mod clip;
 pub mod html;
 pub mod files;
@@ -17,9 +18,13 @@ pub mod ui;
 /// (`grimoire play --auto | head`): output to a closed pipe is dropped.
 #[macro_export]
 macro_rules! say {
+    () => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout());
+    }};
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($t)*);
+        let _ = writeln!(std::io::stdout(), "{}", $crate::ascii::plain(format!($($t)*)));
     }};
 }
 
@@ -28,7 +33,7 @@ macro_rules! say {
 macro_rules! put {
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stdout(), $($t)*);
+        let _ = write!(std::io::stdout(), "{}", $crate::ascii::plain(format!($($t)*)));
     }};
 }
 
@@ -37,9 +42,13 @@ macro_rules! put {
 /// closed stream is dropped. Nothing in the CLI writes to stderr otherwise.
 #[macro_export]
 macro_rules! esay {
+    () => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr());
+    }};
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
+        let _ = writeln!(std::io::stderr(), "{}", $crate::ascii::plain(format!($($t)*)));
     }};
 }
 
@@ -48,6 +57,6 @@ macro_rules! esay {
 macro_rules! eput {
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($t)*);
+        let _ = write!(std::io::stderr(), "{}", $crate::ascii::plain(format!($($t)*)));
     }};
 }

@@ -72,6 +72,7 @@ impl Ui {
     /// From the flags; colour is decided once, per stream.
     pub fn new(command: &'static str, format: ErrorFormat, json: bool, quiet: bool, color: ColorChoice) -> Ui {
         let json = json || format == ErrorFormat::Json;
+        crate::ascii::set(format == ErrorFormat::Plain && !json);
         Ui { command, format, json, quiet, color_err: color.colors(std::io::stderr().is_terminal()), color_out: color.colors(std::io::stdout().is_terminal()) }
     }
 

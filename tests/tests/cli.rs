@@ -254,6 +254,20 @@ fn play_reads_choices_from_the_terminal() {
     assert!(text.contains("type a number from 1 to"), "a choice out of range is refused: {text}");
 }
 
+/// `--error-format plain` prints the tool's own symbols in ASCII (the
+/// rulebook's letters stay as written): the counts of a screen, explore's
+/// bound.
+#[test]
+fn plain_prints_the_tools_symbols_in_ascii() {
+    let out = typing(&["play", "tests/fixtures/ok/labels.rules", "--players", "2", "--error-format", "plain"], "2\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Banque: pièce d'or x4") && !text.contains('×'), "{text}");
+    let out = run(&["explore", TIC_TAC_TOE, "-p", "2", "--error-format", "plain"]);
+    assert!(stdout(&out).contains("collision probability <= ") && stdout(&out).is_ascii(), "{}", stdout(&out));
+    let unicode = run(&["explore", TIC_TAC_TOE, "-p", "2"]);
+    assert!(stdout(&unicode).contains("collision probability ≤ "), "{}", stdout(&unicode));
+}
+
 #[test]
 fn play_names_what_the_rulebook_labels_with_its_labels() {
     // tests/fixtures/ok/labels.rules labels its coin, zones, counter and var.

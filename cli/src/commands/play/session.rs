@@ -223,21 +223,21 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             let rule = if display.ascii { "--" } else { "──" };
             let _ = writeln!(o, "\n{rule} round {} {rule} player {} to decide {rule}", g.st.round, u16::from(player) + 1);
             for line in screen(game, &g.st, player) {
-                let _ = writeln!(o, "{line}");
+                let _ = writeln!(o, "{}", grimoire_cli::ascii::plain(line));
             }
             let rolls = g.unseen_rolls(player);
             if !rolls.is_empty() {
                 let _ = writeln!(o, "Dice rolled since your last decision:");
                 for r in rolls {
-                    let _ = writeln!(o, "  {r}");
+                    let _ = writeln!(o, "  {}", grimoire_cli::ascii::plain(r));
                 }
             }
             if let Some(n) = note.take() {
-                let _ = writeln!(o, "({n})");
+                let _ = writeln!(o, "({})", grimoire_cli::ascii::plain(n));
             }
             let _ = writeln!(o, "{}", game.prompt(&g.st).unwrap_or("Choose:"));
             for (i, l) in labels.iter().enumerate() {
-                let _ = writeln!(o, "  {}) {l}", i + 1);
+                let _ = writeln!(o, "  {}) {}", i + 1, grimoire_cli::ascii::plain(l.clone()));
             }
         }
         loop {
