@@ -4,6 +4,7 @@
 
 pub mod ascii;
 pub mod clip;
+pub mod histogram;
 pub mod html;
 pub mod files;
 pub mod interrupt;

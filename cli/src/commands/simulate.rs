@@ -5,6 +5,7 @@ use grimoire_cli::interrupt::INTERRUPTED;
 use grimoire_cli::render::exec_error;
 use grimoire_cli::ui::{count, plural};
 use grimoire_interpreter::engine::{ExecError, Game, Outcome};
+use grimoire_cli::histogram::Histogram;
 use grimoire_interpreter::log::quick_playout;
 use grimoire_interpreter::parallel::in_chunks_until;
 use serde::Serialize;
@@ -95,11 +96,8 @@ struct Spread {
     mean: f64,
 }
 
-fn spread(mut v: Vec<i64>) -> Spread {
-    v.sort_unstable();
-    let at = |q: f64| v.get(((v.len() as f64 - 1.0) * q).round().max(0.0) as usize).copied().unwrap_or(0);
-    let mean = if v.is_empty() { 0.0 } else { v.iter().sum::<i64>() as f64 / v.len() as f64 };
-    Spread { min: at(0.0), p10: at(0.1), median: at(0.5), p90: at(0.9), max: at(1.0), mean }
+fn spread(v: Histogram) -> Spread {
+    Spread { min: v.quantile(0.0), p10: v.quantile(0.1), median: v.quantile(0.5), p90: v.quantile(0.9), max: v.quantile(1.0), mean: v.mean() }
 }
 
 /// What the games of a chunk of consecutive seeds gave, in seed order.
@@ -108,13 +106,13 @@ struct Tally {
     played: u32,
     /// Runs of each procedure, and in how many games.
     fired: Vec<(u64, u32)>,
-    /// Decisions, plies and rounds of each game that started.
-    decisions: Vec<u32>,
-    plies: Vec<u32>,
-    rounds: Vec<u32>,
-    /// Final score of each seat, and of each winner.
-    scores: Vec<Vec<i64>>,
-    winner_scores: Vec<i64>,
+    /// Decisions, plies and rounds of the games that started.
+    decisions: Histogram,
+    plies: Histogram,
+    rounds: Histogram,
+    /// Final scores of each seat, and of the winners.
+    scores: Vec<Histogram>,
+    winner_scores: Histogram,
     wins: Vec<u32>,
     draws: u32,
     unfinished: u32,
@@ -127,11 +125,11 @@ impl Tally {
         Tally {
             played: 0,
             fired: vec![(0, 0); procs],
-            decisions: Vec::new(),
-            plies: Vec::new(),
-            rounds: Vec::new(),
-            scores: vec![Vec::new(); players as usize],
-            winner_scores: Vec::new(),
+            decisions: Histogram::default(),
+            plies: Histogram::default(),
+            rounds: Histogram::default(),
+            scores: vec![Histogram::default(); players as usize],
+            winner_scores: Histogram::default(),
             wins: vec![0; players as usize],
             draws: 0,
             unfinished: 0,
@@ -163,17 +161,17 @@ impl Tally {
                 f.1 += u32::from(*n > 0);
             }
         }
-        self.decisions.push(state.decisions);
-        self.plies.push(state.plies);
+        self.decisions.add(i64::from(state.decisions));
+        self.plies.add(i64::from(state.plies));
         if let Some(base) = score_slot {
             for (seat, v) in self.scores.iter_mut().enumerate() {
-                v.push(state.counters[base + seat]);
+                v.add(state.counters[base + seat]);
             }
             if let Some(o) = state.outcome {
-                self.winner_scores.extend(o.winners().map(|w| state.counters[base + w as usize]));
+                o.winners().for_each(|w| self.winner_scores.add(state.counters[base + w as usize]));
             }
         }
-        self.rounds.push(state.round);
+        self.rounds.add(i64::from(state.round));
         match (state.outcome, error) {
             (_, Some(e)) => {
                 self.failures.push(Failure { seed: s, message: e.message.clone() });
@@ -192,13 +190,13 @@ impl Tally {
             f.0 += n.0;
             f.1 += n.1;
         }
-        self.decisions.extend(next.decisions);
-        self.plies.extend(next.plies);
-        self.rounds.extend(next.rounds);
+        self.decisions.merge(next.decisions);
+        self.plies.merge(next.plies);
+        self.rounds.merge(next.rounds);
         for (v, more) in self.scores.iter_mut().zip(next.scores) {
-            v.extend(more);
+            v.merge(more);
         }
-        self.winner_scores.extend(next.winner_scores);
+        self.winner_scores.merge(next.winner_scores);
         for (w, more) in self.wins.iter_mut().zip(next.wins) {
             *w += more;
         }
@@ -252,12 +250,9 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
         false => format!("simulated {} in {s:.2} s", plural(u64::from(played), "game")),
         true => format!("interrupted: simulated {} of {} in {s:.2} s", count(u64::from(played)), plural(u64::from(games), "game")),
     });
-    let Tally { played: _, fired, mut decisions, mut plies, mut rounds, scores, winner_scores, wins, draws, unfinished, failures, first_error } = t;
-    let plies_mean = if plies.is_empty() { 0.0 } else { plies.iter().map(|&p| u64::from(p)).sum::<u64>() as f64 / plies.len() as f64 };
-    decisions.sort_unstable();
-    plies.sort_unstable();
-    rounds.sort_unstable();
-    let median = |v: &[u32]| v.get(v.len() / 2).copied().unwrap_or(0);
+    let Tally { played: _, fired, decisions, plies, rounds, scores, winner_scores, wins, draws, unfinished, failures, first_error } = t;
+    // Counts of decisions, plies and rounds are u32 in the engine.
+    let as_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
     let rules: Vec<RuleCount> = game.model.procs.iter().zip(&fired).map(|(p, &(fired, games))| RuleCount { rule: p.name.clone(), fired, games }).collect();
     let never_fired = rules.iter().filter(|r| r.fired == 0).map(|r| r.rule.clone()).collect();
     let report = Report {
@@ -267,14 +262,14 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
         first_seed: seed,
         seconds,
         games_per_second: f64::from(played) / seconds.max(1e-9),
-        decisions_min: decisions.first().copied().unwrap_or(0),
-        decisions_median: median(&decisions),
-        decisions_max: decisions.last().copied().unwrap_or(0),
-        plies_min: plies.first().copied().unwrap_or(0),
-        plies_median: median(&plies),
-        plies_max: plies.last().copied().unwrap_or(0),
-        plies_mean,
-        rounds_median: median(&rounds),
+        decisions_min: as_u32(decisions.min()),
+        decisions_median: as_u32(decisions.median()),
+        decisions_max: as_u32(decisions.max()),
+        plies_min: as_u32(plies.min()),
+        plies_median: as_u32(plies.median()),
+        plies_max: as_u32(plies.max()),
+        plies_mean: plies.mean(),
+        rounds_median: as_u32(rounds.median()),
         wins_by_seat: wins,
         draws,
         unfinished,
