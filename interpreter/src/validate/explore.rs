@@ -372,7 +372,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         depth += 1;
     }
     if cut && report.stopped_by.is_none() {
-        report.stopped_by = Some(format!("the depth budget ({} decisions)", budget.max_depth));
+        report.stopped_by = Some(format!("the depth budget ({} steps)", budget.max_depth));
     }
     report.distinct = visited.len().min(nodes.len());
     report.exhausted = report.stopped_by.is_none();
