@@ -109,17 +109,21 @@ fn no_round_after_a_setup_that_does_not_end_points_at_the_setup() {
     assert_eq!(&text[at.span.start..at.span.start + 5], "setup");
 }
 
+/// A game for one player, at a fuel of 1,000 steps: `decls`, then the
+/// setup and the round's bodies.
+fn one_player_with_fuel_1000(decls: &str, setup: &str, round: &str) -> Game {
+    let text = format!("rulebook s {{ players 1..1 step_fuel 1000 }}\n{decls}\nsetup assume \"x\" {{ {setup} }}\nround turn assume \"x\" {{ {round} }}");
+    let model = compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:#?}"));
+    Game::new(Arc::new(model), 1, &[]).expect("one player")
+}
+
 /// A setup that fails before any draw from the random generator fails the
 /// same way whatever the seed (the game keeps that failure instead of
 /// running out of fuel again for each game); one that fails after a roll
 /// fails only for the seeds that roll that way.
 #[test]
 fn a_setup_fails_for_every_seed_only_when_no_chance_came_before() {
-    let game = |setup: &str| {
-        let text = format!("rulebook s {{ players 1..1 step_fuel 1000 }}\ndie d6 6 assume \"x\"\nsetup assume \"x\" {{ {setup} }}\nround turn assume \"x\" {{ win player(1) }}");
-        let model = compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:#?}"));
-        Game::new(Arc::new(model), 1, &[]).expect("one player")
-    };
+    let game = |setup: &str| one_player_with_fuel_1000("die d6 6 assume \"x\"", setup, "win player(1)");
     let always = game("while true { pass }");
     let (first, result) = always.begin(0);
     assert_eq!(result.map_err(|e| e.kind.code()), Err("R0002"));
@@ -146,11 +150,8 @@ fn a_setup_fails_for_every_seed_only_when_no_chance_came_before() {
 #[test]
 fn a_game_that_fails_before_its_first_decision_but_after_setup_was_played() {
     use grimoire_interpreter::log::quick_playout;
-    let game = |setup: &str| {
-        let text = format!("rulebook s {{ players 1..1 step_fuel 1000 }}\ndie coin 2 assume \"x\"\nsetup assume \"x\" {{ {setup} }}\nround turn assume \"x\" {{ roll r = coin\n if r == 2 and round_number == 2 {{ while true {{ pass }} }}\n if round_number == 3 {{ win player(1) }} }}");
-        let model = compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:#?}"));
-        Game::new(Arc::new(model), 1, &[]).expect("one player")
-    };
+    let round = "roll r = coin\n if r == 2 and round_number == 2 { while true { pass } }\n if round_number == 3 { win player(1) }";
+    let game = |setup: &str| one_player_with_fuel_1000("die coin 2 assume \"x\"", setup, round);
     let g = game("pass");
     let (mut failed, mut won) = (0, 0);
     for seed in 0..100 {
