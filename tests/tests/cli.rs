@@ -243,6 +243,15 @@ fn play_shows_each_player_the_dice_rolled_since_his_last_decision() {
     assert_eq!(shown(screens[1]), vec![rolls[0], rolls[1]], "{}", screens[1]);
     assert_eq!(shown(screens[2]), vec![rolls[1], rolls[2]], "{}", screens[2]);
     assert_eq!(shown(screens[3]), vec![rolls[2], rolls[3]], "{}", screens[3]);
+    // An undo at player 1's second decision takes him back to his first:
+    // the screen shows again what was rolled before it, and player 2's
+    // what was rolled since player 2 last decided (never, now).
+    let text = stdout(&typing(&["play", LUCK, "-p", "2", "-s", "4"], "1\n2\nundo\n1\n"));
+    let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
+    assert!(screens.len() >= 5, "{text}");
+    assert!(screens[3].contains("(undone: your decision"), "{}", screens[3]);
+    assert_eq!(shown(screens[3]), vec![rolls[0]], "{}", screens[3]);
+    assert_eq!(shown(screens[4]), vec![rolls[0], rolls[1]], "{}", screens[4]);
 }
 
 #[test]

@@ -105,10 +105,9 @@ struct Game_<'a> {
     st: State,
     log: GameLog,
     choices: Vec<usize>,
-    /// Every roll of the game, in words, oldest first.
-    rolls: Vec<String>,
-    /// Per player: how many of `rolls` his screens have shown.
-    rolls_seen: Vec<usize>,
+    /// Every roll of the game, in words, oldest first, with how many
+    /// decisions came before it.
+    rolls: Vec<(u32, String)>,
 }
 
 impl Game_<'_> {
@@ -134,29 +133,27 @@ impl Game_<'_> {
 
     fn note_rolls(&mut self) {
         let game = self.game;
-        self.rolls.extend(self.st.take_rolls().iter().map(|r| game.roll_text(r)));
+        self.rolls.extend(self.st.take_rolls().iter().map(|r| (r.after_decisions, game.roll_text(r))));
     }
 
-    /// The rolls this player has not seen yet (the latest `ROLLS_SHOWN`,
-    /// after how many earlier ones there were), now seen.
-    fn unseen_rolls(&mut self, player: u8) -> Vec<String> {
-        let seen = self.rolls_seen.get(usize::from(player)).copied().unwrap_or(0).min(self.rolls.len());
-        let new = &self.rolls[seen..];
+    /// The rolls since this player's last decision (all of them before his
+    /// first): the latest `ROLLS_SHOWN`, after how many earlier ones there
+    /// were. Worked out from the log, so that an undo shows them again.
+    fn rolls_since_decision(&self, player: u8) -> Vec<String> {
+        let number = grimoire_interpreter::log::player_number(player);
+        // Rolled after his last decision: after more decisions than came before it.
+        let after = self.log.steps.iter().rposition(|s| s.player == number).map_or(0, |i| i as u32 + 1);
+        let new: Vec<&String> = self.rolls.iter().filter(|(n, _)| *n >= after).map(|(_, text)| text).collect();
         let mut lines = Vec::new();
         if new.len() > ROLLS_SHOWN {
             lines.push(format!("({} earlier)", grimoire_cli::ui::plural((new.len() - ROLLS_SHOWN) as u64, "roll")));
         }
-        lines.extend(new.iter().skip(new.len().saturating_sub(ROLLS_SHOWN)).cloned());
-        if let Some(s) = self.rolls_seen.get_mut(usize::from(player)) {
-            *s = self.rolls.len();
-        }
+        lines.extend(new.iter().skip(new.len().saturating_sub(ROLLS_SHOWN)).map(|t| (*t).clone()));
         lines
     }
 
     /// Back to before decision `n`: the game is played again from its
     /// seed with the first `n` options (the engine is deterministic).
-    /// The rolls made since are forgotten, and shown again when they are
-    /// rolled again.
     fn back_to(&mut self, n: usize) -> Result<(), ExecError> {
         let kept: Vec<usize> = self.choices.iter().take(n).copied().collect();
         self.st = Self::start(self.game, self.seed)?;
@@ -164,12 +161,7 @@ impl Game_<'_> {
         self.choices.clear();
         self.rolls.clear();
         self.note_rolls();
-        kept.into_iter().try_for_each(|i| self.take(i))?;
-        let rolled = self.rolls.len();
-        for s in &mut self.rolls_seen {
-            *s = (*s).min(rolled);
-        }
-        Ok(())
+        kept.into_iter().try_for_each(|i| self.take(i))
     }
 }
 
@@ -179,8 +171,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
         Ok(st) => st,
         Err(e) => return (super::setup_failed(game, rulebook, seed, &e), Some(e), End::Over),
     };
-    let players = usize::from(game.players);
-    let mut g = Game_ { game, rulebook, seed, st, log: GameLog::begin(game, rulebook, seed), choices: Vec::new(), rolls: Vec::new(), rolls_seen: vec![0; players] };
+    let mut g = Game_ { game, rulebook, seed, st, log: GameLog::begin(game, rulebook, seed), choices: Vec::new(), rolls: Vec::new() };
     g.note_rolls();
     let mut error = None;
     let mut end = End::Over;
@@ -225,7 +216,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             for line in screen(game, &g.st, player) {
                 let _ = writeln!(o, "{}", grimoire_cli::ascii::plain(line));
             }
-            let rolls = g.unseen_rolls(player);
+            let rolls = g.rolls_since_decision(player);
             if !rolls.is_empty() {
                 let _ = writeln!(o, "Dice rolled since your last decision:");
                 for r in rolls {
