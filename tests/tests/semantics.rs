@@ -369,3 +369,36 @@ end swords when rounds_played == 2 {
     assert_eq!(value(&g, &st, "runs"), "1");
     assert_eq!(st.outcome, Some(Outcome::Draw));
 }
+
+/// `move all of` and `move N of` move each piece "as a `move` does": the
+/// triggers of one arrival, and an end condition it makes hold, run before
+/// the next piece moves, as in a `for` loop of `move`s (they ran once every
+/// piece had moved).
+#[test]
+fn move_all_and_move_n_of_run_each_arrivals_triggers_before_the_next_piece() {
+    let game = |moves: &str| {
+        format!(
+            "rulebook m {{ players 1..1 }}\npiece stone 3\nzone pool of stone\nzone target of stone\ncounter seen 0..999 = 0\n\
+             setup {{ move 3 of stone from box to pool }}\n\
+             trigger t on arrive(s: stone, z) when z == target {{ seen = seen * 10 + count(target) }}\n\
+             round turn {{ {moves}\n win player(1) }}"
+        )
+    };
+    for moves in ["move all of pool to target", "move 3 of stone from pool to target", "for s in pool { move s to target }"] {
+        let (g, st) = finished(&game(moves), 1);
+        assert_eq!(value(&g, &st, "seen"), "123", "{moves}: each trigger sees the pieces moved so far");
+    }
+    // An end condition that one arrival makes hold ends the game there.
+    let ends = |moves: &str| {
+        format!(
+            "rulebook m {{ players 1..1 }}\npiece stone 3\nzone pool of stone\nzone target of stone\ncounter at_end 0..9 = 0\n\
+             setup {{ move 3 of stone from box to pool }}\n\
+             end two when count(target) == 2 {{ at_end = count(target)\n win player(1) }}\n\
+             round turn {{ {moves}\n draw }}"
+        )
+    };
+    for moves in ["move all of pool to target", "move 3 of stone from pool to target"] {
+        let (g, st) = finished(&ends(moves), 1);
+        assert_eq!((value(&g, &st, "at_end"), st.outcome), ("2".to_string(), Some(Outcome::Winner(0))), "{moves}");
+    }
+}

@@ -257,21 +257,55 @@ impl Game {
                     }
                 }
             }
-            Op::MoveAll { from, to, bottom } => {
+            Op::MoveAllStart { from, to, zones, exit } => {
                 let (f, z) = (from.get(r), to.get(r));
-                if r.err.is_some() || f == z {
+                if r.err.is_some() {
                     return;
                 }
-                while let Some(p) = r.st.zone_pieces(f).next() {
-                    self.move_piece(r, frame, p, z, *bottom, at);
-                    if r.err.is_some() {
-                        return;
-                    }
+                if f == z || r.st.zone_len(f) == 0 {
+                    Self::jump(r, index, *exit);
+                    return;
                 }
+                r.set_local(*zones, Value::zone(f));
+                r.set_local(zones + 1, Value::zone(z));
             }
-            Op::MoveCount { n, kind, from, to, bottom } => {
+            Op::MoveAllNext { zones, bottom, exit } => {
+                let (Value::Zone(f), Value::Zone(z)) = (r.local(*zones), r.local(zones + 1)) else { return };
+                let (f, z) = (f as u16, z as u16);
+                let Some(p) = r.st.zone_pieces(f).next() else {
+                    Self::jump(r, index, *exit);
+                    return;
+                };
+                self.move_piece(r, frame, p, z, *bottom, at);
+                // Again for the next piece, after what this arrival fired.
+                let target = if r.st.zone_len(f) == 0 { *exit } else { pc };
+                Self::jump(r, index, target);
+            }
+            Op::MoveCountStart { n, kind, from, to, state, exit } => {
                 let (n, f, z) = (n.get(r), from.get(r), to.get(r));
-                self.move_count(r, frame, n, *kind, f, z, *bottom, at);
+                if r.err.is_some() {
+                    return;
+                }
+                if !self.count_available(r, n, *kind, f, z, at) || n <= 0 {
+                    Self::jump(r, index, *exit);
+                    return;
+                }
+                r.set_local(*state, Value::zone(f));
+                r.set_local(state + 1, Value::zone(z));
+                r.set_local(state + 2, Value::Int(n));
+            }
+            Op::MoveCountNext { kind, state, bottom, exit } => {
+                let (Value::Zone(f), Value::Zone(z), Value::Int(left)) = (r.local(*state), r.local(state + 1), r.local(state + 2)) else { return };
+                let (f, z) = (f as u16, z as u16);
+                // A trigger may have taken the rest away meanwhile.
+                let Some(p) = self.top_of_kind(r.st, *kind, f, z) else {
+                    Self::jump(r, index, *exit);
+                    return;
+                };
+                self.move_piece(r, frame, p, z, *bottom, at);
+                r.set_local(state + 2, Value::Int(left - 1));
+                let target = if left <= 1 { *exit } else { pc };
+                Self::jump(r, index, target);
             }
             Op::Shuffle(z) => {
                 let z = z.get(r);

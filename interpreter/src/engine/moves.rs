@@ -81,35 +81,35 @@ impl Game {
         }
     }
 
-    #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
-    pub(super) fn move_count(&self, r: &mut Run, frame: Frame, count: i64, kind: KindId, f: u16, z: u16, bottom: bool, at: Loc) {
-        if r.err.is_some() {
-            return;
-        }
-        // Out of the box, a player's zone receives that player's own pieces
-        // of a per-player kind, never another player's.
-        let owner = if f == self.box_zone && self.model.kinds[kind.idx()].per_player { self.zones[z as usize].owner } else { None };
-        let takes = |p: &u16| self.inst_kind[*p as usize] == kind && (owner.is_none() || self.inst_owner[*p as usize] == owner);
-        let have = r.st.zone_pieces(f).filter(takes).count() as i64;
+    /// Whether the pieces a `move N of KIND from F to Z` takes are all in
+    /// `F` (else the error, said here): they move one per step afterwards
+    /// (`Op::MoveCountNext`), but the rule takes N or fails at once.
+    #[allow(clippy::too_many_arguments, reason = "the operation's operands")]
+    pub(super) fn count_available(&self, r: &mut Run, count: i64, kind: KindId, f: u16, z: u16, at: Loc) -> bool {
+        let have = r.st.zone_pieces(f).filter(|p| self.takes(*p, kind, f, z)).count() as i64;
         if have < count {
             let msg = format!("the rule takes {count} `{}` from `{}`, which holds {have}: the text does not say what happens then", self.model.kinds[kind.idx()].name, self.zones[f as usize].name);
             r.fail(ExecErrorKind::Underflow, msg, at);
-            return;
+            return false;
         }
-        for _ in 0..count.max(0) {
-            // The top-most piece of the kind: walk from the back.
-            let mut p = r.st.zone_top(f).unwrap_or(NIL);
-            while p != NIL && !takes(&p) {
-                p = r.st.prev[p as usize];
-            }
-            if p == NIL {
-                return;
-            }
-            self.move_piece(r, frame, p, z, bottom, at);
-            if r.err.is_some() {
-                return;
-            }
+        true
+    }
+
+    /// The top-most piece of `F` that a `move N of KIND from F to Z` takes.
+    pub(super) fn top_of_kind(&self, st: &State, kind: KindId, f: u16, z: u16) -> Option<u16> {
+        let mut p = st.zone_top(f).unwrap_or(NIL);
+        while p != NIL && !self.takes(p, kind, f, z) {
+            p = st.prev[p as usize];
         }
+        (p != NIL).then_some(p)
+    }
+
+    /// Whether `move N of KIND from F to Z` may take piece `p`: one of the
+    /// kind and, out of the box into a player's zone, of a per-player kind,
+    /// that player's own (never another player's).
+    fn takes(&self, p: u16, kind: KindId, f: u16, z: u16) -> bool {
+        let owner = if f == self.box_zone && self.model.kinds[kind.idx()].per_player { self.zones[z as usize].owner } else { None };
+        self.inst_kind[p as usize] == kind && (owner.is_none() || self.inst_owner[p as usize] == owner)
     }
 
     /// `reveal`: the players of the audience now know which pieces these are.

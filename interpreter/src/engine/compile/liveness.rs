@@ -40,7 +40,9 @@ fn successors(op: &Op, pc: u32, out: &mut Vec<u32>) {
     out.clear();
     match op {
         Op::Jump(t) => out.push(*t),
-        Op::JumpUnless(_, t, _) | Op::ForStart { exit: t, .. } | Op::RepeatStart { exit: t, .. } => out.extend([pc + 1, *t]),
+        Op::JumpUnless(_, t, _) | Op::ForStart { exit: t, .. } | Op::RepeatStart { exit: t, .. } | Op::MoveAllStart { exit: t, .. } | Op::MoveCountStart { exit: t, .. } => out.extend([pc + 1, *t]),
+        // One piece, then the same operation again, or out.
+        Op::MoveAllNext { exit: t, .. } | Op::MoveCountNext { exit: t, .. } => out.extend([pc, *t]),
         Op::ForNext { body, .. } | Op::RepeatNext { body, .. } => out.extend([*body, pc + 1]),
         Op::Match { arms, default, .. } => {
             out.extend(arms.iter().map(|(_, t)| *t));

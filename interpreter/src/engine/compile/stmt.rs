@@ -125,7 +125,16 @@ impl Emit<'_, '_> {
     /// Point the jump of operation `i` at `target`.
     fn patch(&mut self, i: u32, target: u32) {
         match self.ops.get_mut(i as usize) {
-            Some(Op::Jump(t) | Op::JumpUnless(_, t, _) | Op::ForStart { exit: t, .. } | Op::RepeatStart { exit: t, .. }) => *t = target,
+            Some(
+                Op::Jump(t)
+                | Op::JumpUnless(_, t, _)
+                | Op::ForStart { exit: t, .. }
+                | Op::RepeatStart { exit: t, .. }
+                | Op::MoveAllStart { exit: t, .. }
+                | Op::MoveAllNext { exit: t, .. }
+                | Op::MoveCountStart { exit: t, .. }
+                | Op::MoveCountNext { exit: t, .. },
+            ) => *t = target,
             Some(Op::Choose { otherwise, .. }) => *otherwise = Some(target),
             Some(Op::Match { default, .. }) => *default = target,
             _ => {}
@@ -185,15 +194,30 @@ impl Emit<'_, '_> {
                 self.emit(Op::MoveTop { from, to, bottom }, at);
             }
             Stmt::MoveAll { from, to, bottom } => {
+                let zones = self.c.alloc(2);
                 self.uses(&[from, to]);
+                self.sets(&[zones, zones + 1]);
                 let (from, to) = (self.c.zone_req(from), self.c.zone_req(to));
-                self.emit(Op::MoveAll { from, to, bottom }, at);
+                let start = self.emit(Op::MoveAllStart { from, to, zones, exit: 0 }, at);
+                self.reads(&[zones, zones + 1]);
+                let next = self.emit(Op::MoveAllNext { zones, bottom, exit: 0 }, at);
+                let end = self.here();
+                self.patch(start, end);
+                self.patch(next, end);
             }
             Stmt::MoveCount { n, kind, from, to, bottom } => {
+                let state = self.c.alloc(3);
                 self.uses(&[n, from, to]);
+                self.sets(&[state, state + 1, state + 2]);
                 let n = self.c.int_req(n);
                 let (from, to) = (self.c.zone_req(from), self.c.zone_req(to));
-                self.emit(Op::MoveCount { n, kind, from, to, bottom }, at);
+                let start = self.emit(Op::MoveCountStart { n, kind, from, to, state, exit: 0 }, at);
+                self.reads(&[state, state + 1, state + 2]);
+                self.sets(&[state + 2]);
+                let next = self.emit(Op::MoveCountNext { kind, state, bottom, exit: 0 }, at);
+                let end = self.here();
+                self.patch(start, end);
+                self.patch(next, end);
             }
             Stmt::Shuffle(z) => {
                 self.uses(&[z]);
