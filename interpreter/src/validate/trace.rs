@@ -125,9 +125,38 @@ fn fold(c: char) -> Option<char> {
     Some(match c {
         '’' | '‘' | 'ʼ' | '′' | '`' | '´' => '\'',
         '“' | '”' | '„' | '«' | '»' | '‹' | '›' => '"',
-        '*' => return None,
+        // Emphasis, and the soft hyphen a word processor hides in a word.
+        '*' | '\u{AD}' => return None,
         c if c.is_whitespace() => ' ',
         c => c,
+    })
+}
+
+/// Where the next line starts when only spaces, tabs and a line break
+/// (LF or CR LF) follow place `i`: a hyphen there ends its line.
+fn line_end_after(chars: &[char], mut i: usize) -> Option<usize> {
+    while matches!(chars.get(i), Some(' ' | '\t')) {
+        i += 1;
+    }
+    if chars.get(i) == Some(&'\r') {
+        i += 1;
+    }
+    (chars.get(i) == Some(&'\n')).then_some(i + 1)
+}
+
+/// Letters typeset as one character, written out (« cœur » is « coeur »).
+fn ligature(c: char) -> Option<&'static str> {
+    Some(match c {
+        'œ' => "oe",
+        'Œ' => "oe",
+        'æ' => "ae",
+        'Æ' => "ae",
+        'ﬀ' => "ff",
+        'ﬁ' => "fi",
+        'ﬂ' => "fl",
+        'ﬃ' => "ffi",
+        'ﬄ' => "ffl",
+        _ => return None,
     })
 }
 
@@ -138,17 +167,35 @@ fn normalise(text: &str) -> Normalised {
     // Composed first (NFC), so that a letter and its combining accent are one
     // character whichever way the file stores them; a line break is never
     // composed with anything, so the line count is unchanged.
-    let mut chars = text.nfc().peekable();
-    while let Some(c) = chars.next() {
-        if c == '-' && chars.peek() == Some(&'\n') {
-            // A word cut at the end of a PDF line: join its halves.
-            chars.next();
-            line += 1;
-            continue;
+    let chars: Vec<char> = text.nfc().collect();
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        i += 1;
+        if c == '-' {
+            if let Some(after) = line_end_after(&chars, i) {
+                // A word cut at the end of a PDF line: join its halves. A
+                // number cut there (« 3- » then « 5 ») keeps its hyphen: it
+                // is a range, and « 35 » is another number.
+                let digits = chars.get(i.wrapping_sub(2)).is_some_and(char::is_ascii_digit) && chars.get(after).is_some_and(char::is_ascii_digit);
+                if digits {
+                    out.push('-');
+                    line_of.push(line);
+                }
+                i = after;
+                line += 1;
+                continue;
+            }
         }
         let here = line;
         if c == '\n' {
             line += 1;
+        }
+        if let Some(letters) = ligature(c) {
+            for l in letters.chars() {
+                out.push(l);
+                line_of.push(here);
+            }
+            continue;
         }
         let Some(f) = fold(c) else { continue };
         if f == ' ' {
@@ -343,7 +390,13 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                             from = end;
                         }
                     }
-                    if !found {
+                    if !found && q.is_empty() {
+                        report.not_found += 1;
+                        findings.push(
+                            Finding::new(QUOTE_NOT_FOUND, Severity::Error, "this quote is empty: it quotes nothing of the source".to_string(), Some(*at))
+                                .help("copy the sentence the rule encodes from the source"),
+                        );
+                    } else if !found {
                         report.not_found += 1;
                         findings.push(
                             Finding::new(QUOTE_NOT_FOUND, Severity::Error, format!("this quote is not in `{name}`"), Some(*at))
@@ -445,6 +498,30 @@ mod tests {
         assert!(src.text.contains(&normalise_quote("le dragon \"vole\" sur la case rouge")));
         assert!(src.text.contains(&normalise_quote("l'épée")));
         assert!(!src.text.contains(&normalise_quote("l'epee")));
+    }
+
+    #[test]
+    fn a_hyphen_that_ends_a_line_joins_a_word_and_keeps_a_range() {
+        // LF, CR LF, spaces before the break: the halves of a word join.
+        for text in ["Il pose son mar-\nteau.", "Il pose son mar-\r\nteau.", "Il pose son mar-  \nteau."] {
+            let n = normalise(text);
+            assert!(n.text.contains(&normalise_quote("son marteau")), "{text:?}: {}", n.text);
+            assert_eq!(n.line_of.len(), n.text.len());
+        }
+        // A number range cut there keeps its hyphen: « 35 » is not in it.
+        let n = normalise("de 3-\n5 joueurs");
+        assert!(n.text.contains(&normalise_quote("de 3-5 joueurs")), "{}", n.text);
+        assert!(!n.text.contains(&normalise_quote("de 35 joueurs")));
+        assert_eq!(n.line_of.len(), n.text.len());
+    }
+
+    #[test]
+    fn ligatures_and_soft_hyphens_are_the_letters_they_stand_for() {
+        let n = normalise("le cœur du jeu, la ﬁn de l\u{2019}é\u{AD}pée");
+        for quote in ["le coeur du jeu", "le cœur", "la fin", "l'épée"] {
+            assert!(n.text.contains(&normalise_quote(quote)), "{quote}: {}", n.text);
+        }
+        assert_eq!(n.line_of.len(), n.text.len());
     }
 
     #[test]
