@@ -457,6 +457,16 @@ impl Resolver {
                 if c.bounds.lo > c.bounds.hi {
                     let loc = self.loc(c.bounds.span);
                     self.error(Diagnostic::new(codes::TOTAL, format!("the counter `{}` has an empty range", c.name.name), loc, "low end above high end"));
+                } else if let Some((v, e)) = c.init.as_ref().and_then(|e| literal_int(e).map(|v| (v, e))) {
+                    // A number written there outside the range fails every
+                    // game at its start: said here, before any game.
+                    if !(c.bounds.lo..=c.bounds.hi).contains(&v) {
+                        let loc = self.loc(e.span);
+                        self.error(
+                            Diagnostic::new(codes::TOTAL, format!("the counter `{}` would start at {v}, outside {}..{}", c.name.name, c.bounds.lo, c.bounds.hi), loc, "outside the range")
+                                .help("start it within its range, or widen the range"),
+                        );
+                    }
                 }
                 let per_piece = c.per_piece.as_ref().and_then(|k| self.kind_named(k));
                 if let Some(def) = self.model.counters.get_mut(id.idx()) {
@@ -551,5 +561,14 @@ impl Resolver {
             ItemKind::Narrative { text, .. } => self.record(RecordKind::Narrative, name, Some(text.value.clone()), &item.provenance, at),
             _ => {}
         }
+    }
+}
+
+/// The number an expression writes out (`7`, `-3`), if it is one.
+fn literal_int(e: &ast::Expr) -> Option<i64> {
+    match &e.kind {
+        ast::ExprKind::Int(n) => Some(*n),
+        ast::ExprKind::Neg(x) => literal_int(x).map(|n| -n),
+        _ => None,
     }
 }
