@@ -394,6 +394,17 @@ impl Resolver {
             BinOp::Eq | BinOp::Ne => {
                 let x = self.expr(sc, a);
                 let y = self.expr(sc, b);
+                // Values compare; collections do not (the game would fail
+                // when it runs the comparison).
+                for (t, side) in [(&x, a), (&y, b)] {
+                    if t.coll.is_some() {
+                        let at = self.loc(side.span);
+                        self.error(
+                            Diagnostic::new(codes::COLLECTION, "a side of `==` or `!=` must be a single value, not a collection".to_string(), at, "a collection")
+                                .help("compare what you mean of it: `count x in ...`, `all x in ... where ...`, or `v in ...` for membership"),
+                        );
+                    }
+                }
                 let piece_vs_variant = matches!((x.ty, y.ty), (Ty::Piece(_), Ty::Variant(_)) | (Ty::Variant(_), Ty::Piece(_)));
                 if !piece_vs_variant && !fits(y.ty, x.ty) {
                     self.type_error(b.span, y.ty, x.ty, "the right side of the comparison");
