@@ -101,7 +101,9 @@ impl Resolver {
             }
             StmtKind::Choose { binds, cond, by, prompt, otherwise } => {
                 // Who decides and what happens without options cannot see the bindings.
+                let before = self.diags.len();
                 let by = self.expect(sc, by, Ty::Player, "who chooses (`by`)");
+                self.explain_bindings_in_by(before, binds);
                 let otherwise = otherwise.as_ref().map(|b| self.block(sc, b));
                 let (binds, cond) = self.choose_binds(sc, binds, cond.as_ref());
                 Stmt::Choose { binds, cond, by, prompt: prompt.as_ref().map(|p| p.value.clone()), otherwise }
@@ -185,6 +187,16 @@ impl Resolver {
     /// The bindings of a `choose`, each seeing the ones before it, and the
     /// `where` condition seeing them all. The names stay bound after the
     /// statement, holding the choice.
+    /// An unknown name in `by` that is one of the `choose`'s own bindings:
+    /// say why it is unknown there, rather than "declare it".
+    fn explain_bindings_in_by(&mut self, from: usize, binds: &[(ast::Ident, ast::Expr)]) {
+        for d in self.diags.iter_mut().skip(from).filter(|d| d.code == codes::UNKNOWN_NAME) {
+            if let Some((name, _)) = binds.iter().find(|(b, _)| d.message == format!("unknown name `{}`", b.name)) {
+                d.help = Some(format!("`by` names who decides before anything is chosen, so it cannot read `{}`, which the decision chooses", name.name));
+            }
+        }
+    }
+
     fn choose_binds(&mut self, sc: &mut Scope, binds: &[(ast::Ident, ast::Expr)], cond: Option<&ast::Expr>) -> (Vec<(u16, ExprId)>, Option<ExprId>) {
         let mut out = Vec::new();
         for (var, from) in binds {
