@@ -359,12 +359,31 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     // A rule unfired in an interrupted run may only have lacked the games.
     if cfg.games > 0 && !cfg.stop.requested() {
         for c in &coverage {
-            if c.fired == 0 {
-                findings.push(
-                    Finding::new(NEVER_FIRED, Severity::Warning, format!("the {} `{}` never fired in {} random games per configuration", c.kind, c.rule, cfg.games), Some(c.at))
-                        .help("a rule no game reaches may be dead, or need more games (`--games`) or an option to reach"),
-                );
+            if c.fired != 0 {
+                continue;
             }
+            // Called, but replaced each time by an `instead` exception: the
+            // rule is not dead, its own body is.
+            let proc = (c.kind != "end").then(|| model.procs.iter().position(|p| p.name == c.rule)).flatten();
+            let replaced_by: Vec<String> = model
+                .exceptions
+                .iter()
+                .filter(|x| Some(x.target.idx()) == proc && x.mode == grimoire_grammar::ast::ExceptionMode::Instead && fired.get(x.body.idx()).is_some_and(|n| *n > 0))
+                .map(|x| format!("`{}` ({} times)", x.name, fired.get(x.body.idx()).copied().unwrap_or(0)))
+                .collect();
+            let finding = if replaced_by.is_empty() {
+                Finding::new(NEVER_FIRED, Severity::Warning, format!("the {} `{}` never fired in {} random games per configuration", c.kind, c.rule, cfg.games), Some(c.at))
+                    .help("a rule no game reaches may be dead, or need more games (`--games`) or an option to reach")
+            } else {
+                Finding::new(
+                    NEVER_FIRED,
+                    Severity::Warning,
+                    format!("the {} `{}` never ran its own body in {} random games per configuration: its `instead` exception {} ran in its place every time", c.kind, c.rule, cfg.games, replaced_by.join(", ")),
+                    Some(c.at),
+                )
+                .help("the rule is reached; if its own body should sometimes run, check the exception's `when`")
+            };
+            findings.push(finding);
         }
     }
     let branches = sites
