@@ -67,7 +67,7 @@ pub fn lookup(model: &Model, sources: &[Source], rulebook: &Path, extra: &[PathB
         if name.is_empty() {
             // A citation without `in "FILE"` in a file whose header names
             // no default source.
-            refused.push(no_source(model, sources));
+            refused.extend(no_source(model, sources));
             texts.push(SourceText { name, text: None });
             continue;
         }
@@ -137,14 +137,17 @@ fn find(name: &str, places: &[Place]) -> Result<Option<String>, String> {
     Ok(None)
 }
 
-/// A citation that names no source text (and whose file's header names no
-/// default one): T002, the code of a source that cannot be found, at the
-/// first such citation.
-fn no_source(model: &Model, sources: &[Source]) -> Diagnostic {
-    let at = first_citation(model, "").unwrap_or(NOWHERE);
-    let file = sources.get(at.file.idx()).map_or("its file", |s| s.name.as_str());
-    Diagnostic::new("T002", format!("this citation names no source text, and the header of `{file}` names no default one"), at, "which text?")
-        .help("add `source \"FILE\"` to the header of the rulebook or module (`rulebook NAME { source \"rules.txt\" ... }`), or write `cite \"...\" in \"FILE\"`")
+/// The citations that name no source text (in a file whose header names
+/// no default one): T002, the code of a source that cannot be found, at
+/// each of them.
+fn no_source(model: &Model, sources: &[Source]) -> Vec<Diagnostic> {
+    citations_of(model, "")
+        .map(|at| {
+            let file = sources.get(at.file.idx()).map_or("its file", |s| s.name.as_str());
+            Diagnostic::new("T002", format!("this citation names no source text, and the header of `{file}` names no default one"), at, "which text?")
+                .help("add `source \"FILE\"` to the header of the rulebook or module (`rulebook NAME { source \"rules.txt\" ... }`), or write `cite \"...\" in \"FILE\"`")
+        })
+        .collect()
 }
 
 /// The refusal of `name`, at the first citation that names it, else at the
@@ -167,7 +170,12 @@ const NOWHERE: Loc = Loc { file: FileId(0), span: grimoire_grammar::ast::Span { 
 
 /// Where the first citation of source `name` is.
 fn first_citation(model: &Model, name: &str) -> Option<Loc> {
-    model.records.iter().flat_map(|r| r.cites.iter()).find(|c| source_of(c) == name).map(|c| match c {
+    citations_of(model, name).next()
+}
+
+/// Where the citations of source `name` are, in the order of the records.
+fn citations_of<'a>(model: &'a Model, name: &'a str) -> impl Iterator<Item = Loc> + 'a {
+    model.records.iter().flat_map(|r| r.cites.iter()).filter(move |c| source_of(c) == name).map(|c| match c {
         Citation::Quote { at, .. } | Citation::Lines { at, .. } => *at,
     })
 }

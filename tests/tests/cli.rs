@@ -1784,11 +1784,13 @@ fn the_printed_replay_command_runs_as_printed() {
 #[test]
 fn a_citation_without_any_source_is_reported_at_the_citation() {
     let file = work_file("sourceless.rules");
-    std::fs::write(&file, "rulebook sourceless { players 2..2 cite \"two players\" }\nround turn assume \"x\" { win player(1) }\n").expect("written");
+    std::fs::write(&file, "rulebook sourceless { players 2..2 cite \"two players\" }\nround turn cite line 3 { win player(1) }\n").expect("written");
     let out = run(&["validate", file.to_str().expect("utf-8 path"), "--games", "5", "--explore-states", "50", "--guided-games", "0", "--error-format", "short"]);
     assert_eq!(out.status.code(), Some(1));
     let said = stderr(&out);
+    // Each such citation, not only the first.
     assert!(said.contains("sourceless.rules:1:41: T002 this citation names no source text"), "{said}");
+    assert!(said.contains("sourceless.rules:2:22: T002 this citation names no source text"), "{said}");
 }
 
 /// A counterexample replays as its log records, stop included: the JSON
