@@ -137,3 +137,13 @@ fn a_line_range_counts_for_the_file_it_names_only() {
     assert!(t003.help.as_deref().is_some_and(|h| h.contains("cite lines 1..3")), "{:?}", t003.help);
     assert_eq!(source(&report, "source.txt").covered, 0);
 }
+
+/// `citations` counts every quote and line range, those of a source that
+/// cannot be found too (T002 says it cannot be found).
+#[test]
+fn citations_of_a_missing_source_are_counted() {
+    let rules = rulebook(&["cite \"Chaque joueur prend deux jetons.\"", "cite \"On pioche\" in \"gone.txt\"", "cite line 3 in \"gone.txt\""]);
+    let (report, findings) = check(&rules, &[("source.txt", TEXT)]);
+    assert_eq!((report.citations, report.not_found), (3, 0), "{report:#?}");
+    assert!(codes(&findings).contains(&"T002"), "{findings:#?}");
+}

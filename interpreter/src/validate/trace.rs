@@ -331,6 +331,8 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
         // counts for the source it names and for no other.
         let cites: Vec<(usize, &Citation)> = model.records.iter().enumerate().flat_map(|(i, r)| r.cites.iter().map(move |c| (i, c))).filter(|(_, c)| source_of(c) == name).collect();
         let Some(text) = text else {
+            // Counted, though they cannot be checked (T002 says so).
+            report.citations += cites.len();
             let at = cites.first().map(|(_, c)| at_of(c));
             findings.push(
                 Finding::new(SOURCE_MISSING, Severity::Error, format!("the source text `{name}` cannot be found, so its {} citation(s) cannot be checked", cites.len()), at)
