@@ -309,8 +309,13 @@ impl<'a> Runner<'a> {
         match step {
             StepDef::ChooseLabel(label) => {
                 let labels = self.pending("an option labelled")?;
-                match labels.iter().position(|l| l == label) {
-                    Some(i) => self.apply(i),
+                let matching: Vec<usize> = labels.iter().enumerate().filter(|(_, l)| *l == label).map(|(i, _)| i).collect();
+                match matching.first() {
+                    Some(&i) if matching.len() > 1 && !self.all_interchangeable(&matching) => Err(miss(
+                        format!("one option labelled {label:?}"),
+                        format!("{} options read {label:?} and are not the same move (their pieces differ in their per-piece values): choose one by its number (`choose {}`) or by its value", matching.len(), i + 1),
+                    )),
+                    Some(&i) => self.apply(i),
                     None => {
                         // The plain label of options that read alike: which one is meant?
                         let alike = self.game.choices(&self.st).map_or(0, |(_, o)| o.iter().filter(|x| self.game.option_label(x) == *label).count());
@@ -409,6 +414,14 @@ impl<'a> Runner<'a> {
             StepDef::ExpectOver(false) if !self.st.is_over() => Ok(()),
             StepDef::ExpectOver(over) => Err(miss(if *over { "the game to be over" } else { "the game not to be over" }, self.situation())),
         }
+    }
+
+    /// Whether the options at these places of the pending decision are one
+    /// move but for which interchangeable pieces they take.
+    fn all_interchangeable(&self, places: &[usize]) -> bool {
+        let Some((_, options)) = self.game.choices(&self.st) else { return true };
+        let Some(first) = places.first().and_then(|i| options.get(*i)) else { return true };
+        places.iter().filter_map(|i| options.get(*i)).all(|o| self.game.interchangeable(&self.st, first, o))
     }
 
     /// The labels of the pending decision; a miss when the game is over.

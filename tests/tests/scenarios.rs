@@ -304,3 +304,30 @@ fn the_scenarios_of_the_real_rulebooks_pass() {
     assert_eq!(results.len(), 1);
     results.iter().for_each(passes);
 }
+
+/// `choose "label"` where several options read alike takes the first only
+/// when they are one move but for which interchangeable piece they take;
+/// when their pieces differ in their per-piece values, it fails and says
+/// to choose by number or value.
+#[test]
+fn a_label_several_different_options_share_is_refused() {
+    let game = |weights: &str, scenario: &str| {
+        let text = format!(
+            "rulebook dup {{ players 2..2 }}\npiece stone 2\nzone pool of stone\ncounter w per_piece stone 0..5 = 0\ncounter got 0..5 = 0\n\
+             setup {{ move 2 of stone from box to pool\n {weights} }}\n\
+             round turn {{ choose s from pool by player(1)\n got = w[s]\n choose x from [1, 2] by player(1)\n end }}\n{scenario}"
+        );
+        let sources = vec![Source { name: "dup.rules".into(), text: text.clone() }];
+        let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
+        let mut results = run_all(&model, &sources, |_| true);
+        assert_eq!(results.len(), 1);
+        results.remove(0)
+    };
+    // Alike stones: either one is the same move.
+    passes(&game("pass", "scenario alike { choose \"stone\" expect got == 0 }"));
+    // Stones of different weights: which one is meant?
+    let r = game("w[top(pool)] = 5", "scenario different { choose \"stone\" expect got == 0 }");
+    let f = failure(&r);
+    assert!(f.found.contains("2 options read \"stone\" and are not the same move") && f.found.contains("`choose 1`"), "{}", f.found);
+    passes(&game("w[top(pool)] = 5", "scenario by_number { choose 2 expect got == 5 }"));
+}

@@ -116,6 +116,40 @@ impl Game {
         labels
     }
 
+    /// Whether two options are the same move but for which of several
+    /// interchangeable pieces it takes: part by part, the same value, or
+    /// pieces of one kind, variant and owner in one zone with the same
+    /// per-piece counters and vars. Options that read alike and are not
+    /// interchangeable cannot be told apart by their label.
+    pub fn interchangeable(&self, st: &State, a: &[Value], b: &[Value]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.same_but_for_instance(st, *x, *y))
+    }
+
+    fn same_but_for_instance(&self, st: &State, x: Value, y: Value) -> bool {
+        let (Value::Piece(p), Value::Piece(q)) = (x, y) else { return self.same(x, y) };
+        let (p, q) = (p as usize, q as usize);
+        let alike = |v: &dyn Fn(usize) -> Option<u64>| v(p) == v(q);
+        if !(alike(&|i| self.inst_kind.get(i).map(|k| k.idx() as u64))
+            && alike(&|i| self.inst_variant.get(i).map(|v| v.map_or(u64::MAX, |v| u64::from(v.0))))
+            && alike(&|i| self.inst_owner.get(i).map(|o| o.map_or(u64::MAX, u64::from)))
+            && alike(&|i| st.loc.get(i).map(|z| u64::from(*z))))
+        {
+            return false;
+        }
+        let Some(kind) = self.inst_kind.get(p) else { return false };
+        let first = self.kind_range[kind.idx()].0 as usize;
+        let m = &self.model;
+        let counters_alike = m.counters.iter().enumerate().filter(|(_, c)| c.per_piece == Some(*kind)).all(|(c, _)| {
+            let base = self.counter_base[c] as usize;
+            st.counters.get(base + p - first) == st.counters.get(base + q - first)
+        });
+        let vars_alike = m.vars.iter().enumerate().filter(|(_, v)| v.per_piece == Some(*kind)).all(|(v, _)| {
+            let base = self.var_base[v] as usize;
+            st.vars.get(base + p - first) == st.vars.get(base + q - first)
+        });
+        counters_alike && vars_alike
+    }
+
     /// An option's label with each piece followed by the zone it is in.
     fn placed_label(&self, st: &State, option: &[Value]) -> String {
         let parts: Vec<String> = option
