@@ -72,6 +72,8 @@ pub mod codes {
     pub const SIMULTANEOUS: &str = "E0305";
     /// Exceptions are `over` one another in a cycle.
     pub const OVER_CYCLE: &str = "E0306";
+    /// The body of an end condition never ends the game.
+    pub const END_BODY: &str = "E0307";
 }
 
 /// The closest name to `wanted` among `candidates`, if close enough to be a typo.

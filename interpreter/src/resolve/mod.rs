@@ -3,6 +3,7 @@
 
 mod declare;
 mod define;
+mod end_bodies;
 mod expr;
 mod fn_calls;
 mod scenario;
@@ -125,6 +126,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
         r.check_layout_size();
         r.check_inlined_size();
         r.check_simultaneous_blocks();
+        r.check_end_bodies();
     }
     if r.diags.is_empty() {
         Ok(r.model)

@@ -105,7 +105,7 @@ fn look_at(m: &Model, b: BlockId) -> (Option<Forbidden>, Vec<(ProcId, Loc)>) {
 }
 
 /// Every statement of a block, nested blocks included, with where it is.
-fn walk(m: &Model, b: BlockId, f: &mut dyn FnMut(&Stmt, Loc)) {
+pub(super) fn walk(m: &Model, b: BlockId, f: &mut dyn FnMut(&Stmt, Loc)) {
     let mut todo = vec![b];
     while let Some(b) = todo.pop() {
         for s in m.block(b) {

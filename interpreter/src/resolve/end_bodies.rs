@@ -1,0 +1,61 @@
+//! An end condition's body must end the game (`win`, `draw` or `end`): one
+//! that has no such statement, in itself or in the rules it runs (and the
+//! exceptions to them), can never do it, and is refused here rather than
+//! failing (R0010) in the first game where the condition holds.
+
+use super::simultaneous::walk;
+use super::Resolver;
+use crate::diagnostic::{codes, Diagnostic};
+use crate::model::*;
+
+impl Resolver {
+    pub(crate) fn check_end_bodies(&mut self) {
+        let m = &self.model;
+        let ends_game = rules_that_may_end_the_game(m);
+        let mut found = Vec::new();
+        for e in &m.ends {
+            if !ends_game.get(e.body.idx()).copied().unwrap_or(true) {
+                found.push((e.name.clone(), m.proc(e.body).at));
+            }
+        }
+        for (name, at) in found {
+            self.error(
+                Diagnostic::new(codes::END_BODY, format!("the body of the end condition `{name}` never ends the game"), at, "no `win`, `draw` or `end`")
+                    .help("an end condition's body must end the game: add `win ...`, `draw` or `end` to it (or to a rule it runs)"),
+            );
+        }
+    }
+}
+
+/// For each procedure: whether it may end the game, itself or through the
+/// rules it runs and the exceptions to them (a fixpoint over the calls).
+fn rules_that_may_end_the_game(m: &Model) -> Vec<bool> {
+    let looked: Vec<(bool, Vec<ProcId>)> = m
+        .procs
+        .iter()
+        .map(|p| {
+            let mut ends = false;
+            let mut calls = Vec::new();
+            walk(m, p.body, &mut |stmt, _| match stmt {
+                Stmt::Win(_) | Stmt::WinAll(_) | Stmt::Draw | Stmt::End => ends = true,
+                Stmt::Call(c, _) | Stmt::Proceed(c) => calls.push(*c),
+                _ => {}
+            });
+            calls.extend(p.exceptions.iter().filter_map(|e| m.exceptions.get(e.idx())).map(|e| e.body));
+            (ends, calls)
+        })
+        .collect();
+    let mut may: Vec<bool> = looked.iter().map(|(ends, _)| *ends).collect();
+    loop {
+        let mut changed = false;
+        for (p, (_, calls)) in looked.iter().enumerate() {
+            if !may[p] && calls.iter().any(|c| may.get(c.idx()).copied().unwrap_or(false)) {
+                may[p] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return may;
+        }
+    }
+}
