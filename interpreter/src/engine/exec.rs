@@ -222,6 +222,13 @@ impl Game {
         }
     }
 
+    /// Whether the move just made left something to run before the next
+    /// one: a trigger or an end condition's body pushed above the frame at
+    /// `index`, the end of the game, or a decision.
+    fn arrival_fired(r: &Run, index: usize) -> bool {
+        r.st.frames.len() != index + 1 || r.st.outcome.is_some() || r.st.pending.is_some()
+    }
+
     /// Set the next operation of the frame at `index` of the stack.
     fn jump(r: &mut Run, index: usize, target: u32) {
         if let Some(f) = r.st.frames.get_mut(index) {
@@ -272,14 +279,26 @@ impl Game {
             Op::MoveAllNext { zones, bottom, exit } => {
                 let (Value::Zone(f), Value::Zone(z)) = (r.local(*zones), r.local(zones + 1)) else { return };
                 let (f, z) = (f as u16, z as u16);
-                let Some(p) = r.st.zone_pieces(f).next() else {
-                    Self::jump(r, index, *exit);
-                    return;
-                };
-                self.move_piece(r, frame, p, z, *bottom, at);
-                // Again for the next piece, after what this arrival fired.
-                let target = if r.st.zone_len(f) == 0 { *exit } else { pc };
-                Self::jump(r, index, target);
+                loop {
+                    let Some(p) = r.st.zone_pieces(f).next() else {
+                        Self::jump(r, index, *exit);
+                        return;
+                    };
+                    self.move_piece(r, frame, p, z, *bottom, at);
+                    if r.err.is_some() {
+                        return;
+                    }
+                    if r.st.zone_len(f) == 0 {
+                        Self::jump(r, index, *exit);
+                        return;
+                    }
+                    if Self::arrival_fired(r, index) {
+                        // Back here for the next piece, once what this
+                        // arrival fired has run.
+                        Self::jump(r, index, pc);
+                        return;
+                    }
+                }
             }
             Op::MoveCountStart { n, kind, from, to, state, exit } => {
                 let (n, f, z) = (n.get(r), from.get(r), to.get(r));
@@ -295,17 +314,29 @@ impl Game {
                 r.set_local(state + 2, Value::Int(n));
             }
             Op::MoveCountNext { kind, state, bottom, exit } => {
-                let (Value::Zone(f), Value::Zone(z), Value::Int(left)) = (r.local(*state), r.local(state + 1), r.local(state + 2)) else { return };
+                let (Value::Zone(f), Value::Zone(z), Value::Int(mut left)) = (r.local(*state), r.local(state + 1), r.local(state + 2)) else { return };
                 let (f, z) = (f as u16, z as u16);
-                // A trigger may have taken the rest away meanwhile.
-                let Some(p) = self.top_of_kind(r.st, *kind, f, z) else {
-                    Self::jump(r, index, *exit);
-                    return;
-                };
-                self.move_piece(r, frame, p, z, *bottom, at);
-                r.set_local(state + 2, Value::Int(left - 1));
-                let target = if left <= 1 { *exit } else { pc };
-                Self::jump(r, index, target);
+                loop {
+                    // A trigger may have taken the rest away meanwhile.
+                    let Some(p) = self.top_of_kind(r.st, *kind, f, z) else {
+                        Self::jump(r, index, *exit);
+                        return;
+                    };
+                    self.move_piece(r, frame, p, z, *bottom, at);
+                    left -= 1;
+                    if r.err.is_some() {
+                        return;
+                    }
+                    if left <= 0 {
+                        Self::jump(r, index, *exit);
+                        return;
+                    }
+                    if Self::arrival_fired(r, index) {
+                        r.set_local(state + 2, Value::Int(left));
+                        Self::jump(r, index, pc);
+                        return;
+                    }
+                }
             }
             Op::Shuffle(z) => {
                 let z = z.get(r);

@@ -175,17 +175,19 @@ pub(crate) enum Op {
     /// slots `zones` and `zones + 1`; to `exit` when there is nothing to
     /// move (an empty zone, or a zone moved to itself).
     MoveAllStart { from: IdOp, to: IdOp, zones: u16, exit: u32 },
-    /// Move the front piece of the zone in `zones` to the one in `zones + 1`,
-    /// then this again, to `exit` once the zone is empty. One piece per
-    /// step, so that the triggers and end conditions of each arrival run
-    /// before the next piece moves, as after a `move`.
+    /// Move the front pieces of the zone in `zones` to the one in
+    /// `zones + 1`, to `exit` once the zone is empty; when an arrival fires
+    /// a trigger or an end condition, it stops there and comes back to
+    /// itself after them, so that they run before the next piece moves, as
+    /// after a `move`. (Pausing only then keeps a deal of cards without
+    /// triggers one operation: Grail Cup 1.03x against a step per piece.)
     MoveAllNext { zones: u16, bottom: bool, exit: u32 },
     /// `move N of KIND from FROM to TO` starts: checks that FROM holds N of
     /// them, and keeps the two zones and how many are left to move in the
     /// hidden slots `state..state + 3`; to `exit` when N is 0 or less.
     MoveCountStart { n: IntOp, kind: KindId, from: IdOp, to: IdOp, state: u16, exit: u32 },
-    /// Move the top-most piece of the kind, then this again, to `exit` once
-    /// N have moved (one piece per step, as `MoveAllNext`).
+    /// Move the top-most pieces of the kind, to `exit` once N have moved,
+    /// pausing after an arrival that fires something, as `MoveAllNext`.
     MoveCountNext { kind: KindId, state: u16, bottom: bool, exit: u32 },
     /// Random order.
     Shuffle(IdOp),
