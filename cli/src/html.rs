@@ -37,7 +37,9 @@ fn excerpt(model: &Model, sources: &[Source], record: usize, source: &str, parag
         .filter_map(|c| match c {
             // A citation of another source file never belongs here, whatever its lines.
             Citation::Quote { source: s, .. } | Citation::Lines { source: s, .. } if s != source => None,
-            Citation::Quote { quote, .. } if trace::quote_in(&paragraph.text, quote) => Some(format!("  cite \"{quote}\"")),
+            // Every quote the check found reaching this paragraph, one that
+            // runs on into the next paragraph included.
+            Citation::Quote { quote, at, .. } if paragraph.quoted_at.contains(at) => Some(format!("  cite \"{quote}\"")),
             Citation::Lines { from, to, .. } if *from <= paragraph.last_line && paragraph.first_line <= *to => Some(format!("  cite lines {from}..{to}")),
             Citation::Lines { .. } | Citation::Quote { .. } => None,
         })
@@ -69,14 +71,24 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
         nf = report.trace.not_found
     );
     for s in &report.trace.sources {
-        let _ = write!(h, "<h2>{} — {} of {} paragraphs cited ({:.1} %)</h2><table>", esc(&s.source), s.covered, s.paragraphs, s.percent);
+        let _ = write!(h, "<h2>{} — {} of {} paragraphs cited ({:.1} %)</h2>", esc(&s.source), s.covered, s.paragraphs, s.percent);
+        // Links to the paragraphs a translator has to look at.
+        for (what, list) in [("Not cited", &s.uncited), ("Only short quotes", &s.short_only)] {
+            if !list.is_empty() {
+                let links: Vec<String> = list.iter().map(|u| format!("<a href=\"#{0}-{1}\">{1}</a>", esc(&s.source), u.line)).collect();
+                let _ = write!(h, "<p>{what} (line): {}</p>", links.join(", "));
+            }
+        }
+        h.push_str("<table>");
         for p in &s.side_by_side {
             let class = match (p.cited_by.is_empty(), p.short_by.is_empty()) {
                 (true, true) => " class=\"uncited\"",
                 (true, false) => " class=\"short\"",
                 _ => "",
             };
-            let _ = write!(h, "<tr{class}><td class=\"src\"><span class=\"ln\">{}–{}</span>\n{}</td><td>", p.first_line, p.last_line, esc(&p.text));
+            // Each row can be linked to: `#SOURCE-LINE`.
+            let anchor = format!("{}-{}", esc(&s.source), p.first_line);
+            let _ = write!(h, "<tr{class} id=\"{anchor}\"><td class=\"src\"><a class=\"ln\" href=\"#{anchor}\">{}–{}</a>\n{}</td><td>", p.first_line, p.last_line, esc(&p.text));
             for r in p.cited_by.iter().chain(&p.short_by) {
                 let Some(rec) = model.records.get(*r) else { continue };
                 let kind = match rec.kind {

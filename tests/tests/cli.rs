@@ -495,6 +495,35 @@ fn validate_writes_the_side_by_side_page() {
     assert!(html.contains("trigger grail_reached"), "next to the rule that encodes it");
 }
 
+/// The side-by-side page shows, next to each paragraph, every quote that
+/// reaches it (one that runs over two paragraphs in both), each row can be
+/// linked to, and the paragraphs nothing cites are listed as links.
+#[test]
+fn the_side_by_side_page_shows_every_quote_that_reaches_a_paragraph() {
+    let source = work_file("split.txt");
+    std::fs::write(&source, "Le jeu se joue à deux joueurs autour\nd'une table.\n\nLe joueur qui prend la dernière allumette\n\na perdu la partie.\n\nUn paragraphe que rien ne cite.\n").expect("written");
+    let book = work_file("split.rules");
+    std::fs::write(
+        &book,
+        "rulebook split { source \"split.txt\" players 2..2 cite \"Le jeu se joue à deux joueurs autour d'une table.\" }\n\
+         round turn cite \"Le joueur qui prend la dernière allumette a perdu la partie.\" { win player(1) }\n",
+    )
+    .expect("written");
+    let page = work_file("split.html");
+    let out = run(&["validate", book.to_str().expect("utf-8"), "--games", "2", "--explore-states", "100", "--guided-games", "0", "--html", page.to_str().expect("utf-8")]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).expect("page written");
+    let row = |line: u32| -> &str {
+        let start = html.find(&format!("id=\"split.txt-{line}\"")).unwrap_or_else(|| panic!("a row for line {line}: {html}"));
+        let rest = &html[start..];
+        &rest[..rest.find("</tr>").unwrap_or(rest.len())]
+    };
+    for line in [4, 6] {
+        assert!(row(line).contains("cite &quot;Le joueur qui prend la dernière allumette a perdu la partie.&quot;"), "line {line}: {}", row(line));
+    }
+    assert!(html.contains("Not cited (line): <a href=\"#split.txt-8\">8</a>"), "{html}");
+}
+
 #[test]
 fn simulate_checks_declared_invariants_unless_told_not_to() {
     let drift = "tests/fixtures/validate/drift.rules";

@@ -78,6 +78,9 @@ pub struct Paragraph {
     /// Indexes in `Model::records` of what quotes it too briefly to cover it
     /// (and does not cover it otherwise).
     pub short_by: Vec<usize>,
+    /// Where the quotes that reach it are written (a quote that runs over
+    /// two paragraphs reaches both), in the order they were checked.
+    pub quoted_at: Vec<Loc>,
 }
 
 /// Coverage of one source text.
@@ -291,11 +294,18 @@ struct Reach {
     short_by: Vec<Vec<usize>>,
     /// The first short citation of each paragraph, to point at.
     short_at: Vec<Option<Loc>>,
+    /// The quotes that reach each paragraph, by where they are written.
+    quoted_at: Vec<Vec<Loc>>,
 }
 
 impl Reach {
     /// Record `record` quoting `words` whole words of paragraph `para`.
     fn quote(&mut self, record: usize, para: usize, words: usize, at: Loc) {
+        if let Some(quoted) = self.quoted_at.get_mut(para) {
+            if !quoted.contains(&at) {
+                quoted.push(at);
+            }
+        }
         let whole = self.words.get(para).copied().unwrap_or(0);
         let (Some(cited), Some(short)) = (self.cited_by.get_mut(para), self.short_by.get_mut(para)) else { return };
         if words >= self.min_words.min(whole) {
@@ -361,6 +371,7 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
             cited_by: vec![Vec::new(); paras.len()],
             short_by: vec![Vec::new(); paras.len()],
             short_at: vec![None; paras.len()],
+            quoted_at: vec![Vec::new(); paras.len()],
         };
         for (record, c) in cites {
             report.citations += 1;
@@ -427,7 +438,7 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                 }
             }
         }
-        let Reach { cited_by, short_by, short_at, .. } = reach;
+        let Reach { cited_by, short_by, short_at, quoted_at, .. } = reach;
         let listed = |short: bool| -> Vec<Uncited> {
             paras
                 .iter()
@@ -441,13 +452,14 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
         let lines: Vec<&str> = text.lines().collect();
         let side_by_side = paras
             .iter()
-            .zip(cited_by.into_iter().zip(short_by))
-            .map(|((a, b, _), (by, short))| Paragraph {
+            .zip(cited_by.into_iter().zip(short_by).zip(quoted_at))
+            .map(|((a, b, _), ((by, short), quoted_at))| Paragraph {
                 first_line: *a,
                 last_line: *b,
                 text: lines.get(*a as usize - 1..*b as usize).map(|l| l.join("\n")).unwrap_or_default(),
                 cited_by: by,
                 short_by: short,
+                quoted_at,
             })
             .collect();
         let n = paras.len();
