@@ -291,7 +291,8 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
     findings.extend(search::dead_branches(cfg, &sim.branches, &fired, &searched, cut_short));
     let (trace, trace_findings) = trace::check(&model, sources);
     findings.extend(trace_findings);
-    findings.sort_by_key(|f| (f.severity == Severity::Warning, f.code.clone()));
+    // Errors first, by code, then in the order of the rulebook's text.
+    findings.sort_by_key(|f| (f.severity == Severity::Warning, f.code.clone(), f.at.map(|a| (a.file.0, a.span.start))));
     let mut assumptions = Vec::new();
     let mut discrepancies = Vec::new();
     for r in &model.records {
