@@ -61,6 +61,15 @@ pub fn check(game: &Game, st: &mut State, base: &Baseline) -> Option<Violation> 
                 at: st.box_moved_at,
             });
         }
+        if let Some(at) = st.box_moved_at {
+            // As many in as out since the last check: still a piece that
+            // vanished and one that appeared.
+            return Some(Violation {
+                code: LEAK,
+                message: "components went into the box and came out of it during play: components must move between zones of the game, never appear or vanish".into(),
+                at: Some(at),
+            });
+        }
     }
     if let Some(b) = game.broken_invariant(st) {
         return Some(Violation { code: DECLARED, message: b.message(), at: Some(b.def.at) });
