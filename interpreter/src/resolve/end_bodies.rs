@@ -1,7 +1,8 @@
 //! An end condition's body must end the game (`win`, `draw` or `end`): one
-//! that has no such statement, in itself or in the rules it runs (and the
-//! exceptions to them), can never do it, and is refused here rather than
-//! failing (R0010) in the first game where the condition holds.
+//! that has no such statement, in itself, in the rules it runs (and the
+//! exceptions to them) or in the triggers its moves may fire, can never do
+//! it, and is refused here rather than failing (R0010) in the first game
+//! where the condition holds.
 
 use super::simultaneous::walk;
 use super::Resolver;
@@ -27,29 +28,34 @@ impl Resolver {
     }
 }
 
-/// For each procedure: whether it may end the game, itself or through the
-/// rules it runs and the exceptions to them (a fixpoint over the calls).
+/// For each procedure: whether it may end the game, itself, through the
+/// rules it runs and the exceptions to them, or through the triggers its
+/// moves fire (a fixpoint over the calls).
 fn rules_that_may_end_the_game(m: &Model) -> Vec<bool> {
-    let looked: Vec<(bool, Vec<ProcId>)> = m
+    // What each procedure ends, calls, and whether it moves pieces.
+    let looked: Vec<(bool, Vec<ProcId>, bool)> = m
         .procs
         .iter()
         .map(|p| {
-            let mut ends = false;
+            let (mut ends, mut moves) = (false, false);
             let mut calls = Vec::new();
             walk(m, p.body, &mut |stmt, _| match stmt {
                 Stmt::Win(_) | Stmt::WinAll(_) | Stmt::Draw | Stmt::End => ends = true,
                 Stmt::Call(c, _) | Stmt::Proceed(c) => calls.push(*c),
+                Stmt::MovePiece { .. } | Stmt::MoveTop { .. } | Stmt::MoveAll { .. } | Stmt::MoveCount { .. } => moves = true,
                 _ => {}
             });
             calls.extend(p.exceptions.iter().filter_map(|e| m.exceptions.get(e.idx())).map(|e| e.body));
-            (ends, calls)
+            (ends, calls, moves)
         })
         .collect();
-    let mut may: Vec<bool> = looked.iter().map(|(ends, _)| *ends).collect();
+    let mut may: Vec<bool> = looked.iter().map(|(ends, ..)| *ends).collect();
     loop {
+        // A move may fire any trigger: one that may end the game.
+        let a_trigger_may_end = m.procs.iter().zip(&may).any(|(p, may)| p.kind == ProcKind::Trigger && *may);
         let mut changed = false;
-        for (p, (_, calls)) in looked.iter().enumerate() {
-            if !may[p] && calls.iter().any(|c| may.get(c.idx()).copied().unwrap_or(false)) {
+        for (p, (_, calls, moves)) in looked.iter().enumerate() {
+            if !may[p] && (calls.iter().any(|c| may.get(c.idx()).copied().unwrap_or(false)) || (*moves && a_trigger_may_end)) {
                 may[p] = true;
                 changed = true;
             }
