@@ -220,6 +220,12 @@ fn play_auto_prints_each_roll_before_the_decision_that_follows_it() {
         assert_eq!((&roll["die"], &roll["rule"], &roll["file"], &roll["line"], &roll["column"]), (&serde_json::json!("d6"), &serde_json::json!("turn"), &serde_json::json!(LUCK), &serde_json::json!(8), &serde_json::json!(5)), "{roll}");
         assert_eq!(pair[0], format!("       `d6` rolled {} (rule `turn`)", roll["value"].as_str().expect("a string")));
     }
+    // A face is given by its name in JSON (its label is for people).
+    let faced = work_file("faces.rules");
+    std::fs::write(&faced, "rulebook faces { players 1..1 }\ndie village 3 { seal \"Sceau\" x1 thief \"Voleur\" x2 }\nround turn { roll r = village\n choose k from [1, 2] by player(1)\n win player(1) }\n").expect("written");
+    let json = json_of(&run(&["play", faced.to_str().expect("utf-8"), "-p", "1", "--auto", "--json"]));
+    let value = json["report"]["rolls"][0]["value"].as_str().unwrap_or("").to_string();
+    assert!(value == "seal" || value == "thief", "{json}");
     // `-q` prints neither the moves nor the rolls.
     let quiet = run(&["play", LUCK, "-p", "2", "-s", "4", "--auto", "-q"]);
     assert_eq!(stdout(&quiet).lines().collect::<Vec<_>>(), vec![*last]);

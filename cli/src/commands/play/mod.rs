@@ -122,8 +122,13 @@ fn roll_json(game: &Game, r: &Rolled, sources: &[grimoire_interpreter::Source]) 
         }
         None => (None, None, None),
     };
+    // The number, or the face by its name (its label is for people).
+    let value = match r.value {
+        grimoire_interpreter::engine::Value::Face(f) => game.model.faces.get(f as usize).map_or_else(|| game.label(r.value), |face| face.name.clone()),
+        other => game.label(other),
+    };
     json!({
-        "after_decisions": r.after_decisions, "die": die, "value": game.label(r.value),
+        "after_decisions": r.after_decisions, "die": die, "value": value,
         "rule": game.model.proc(r.rule).name, "file": file, "line": line, "column": column,
     })
 }
