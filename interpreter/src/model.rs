@@ -751,6 +751,18 @@ pub struct ScenarioDef {
     pub at: Loc,
 }
 
+impl ScenarioDef {
+    /// The files it runs on, by index in the files compiled, in order: the
+    /// base, its own file and the modules its `with` names.
+    pub fn runs_on(&self) -> Vec<usize> {
+        let mut files = vec![0, self.file.idx()];
+        files.extend(self.needs.iter().map(|f| f.idx()));
+        files.sort_unstable();
+        files.dedup();
+        files
+    }
+}
+
 /// One step of a scenario.
 #[derive(Debug, Clone, Serialize)]
 pub struct ScenarioStep {

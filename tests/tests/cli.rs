@@ -501,6 +501,23 @@ fn validate_writes_the_side_by_side_page() {
     assert!(html.contains("trigger grail_reached"), "next to the rule that encodes it");
 }
 
+/// `check` checks each scenario on the files it runs on: a module's
+/// scenario with a typo is found even when another module is given too.
+#[test]
+fn check_finds_an_error_in_a_scenario_that_runs_on_fewer_files() {
+    let dir = work_file("scenario-files");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(dir.join("base.rules"), "rulebook base { players 1..1 }\ncounter s 0..9 = 0\nround turn { choose k from [1, 2] by player(1)\n win player(1) }\n").expect("written");
+    std::fs::write(dir.join("other.rules"), "module other extends \"base.rules\" { }\ncounter t 0..9 = 0\n").expect("written");
+    std::fs::write(dir.join("typo.rules"), "module typo extends \"base.rules\" { }\nscenario typo { play 1\n expect sss == 0 }\n").expect("written");
+    let file = |name: &str| dir.join(name).display().to_string();
+    let out = run(&["check", &file("base.rules"), &file("other.rules"), &file("typo.rules"), "--error-format", "short"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("typo.rules:3:9: E0101 unknown name `sss`"), "{}", stderr(&out));
+    let fine = run(&["check", &file("base.rules"), &file("other.rules")]);
+    assert_eq!(fine.status.code(), Some(0), "{}", stderr(&fine));
+}
+
 /// The side-by-side page shows, next to each paragraph, every quote that
 /// reaches it (one that runs over two paragraphs in both), each row can be
 /// linked to, and the paragraphs nothing cites are listed as links.

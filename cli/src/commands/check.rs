@@ -11,6 +11,18 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
         Ok(c) => c,
         Err(invalid) => return Ok(reject(ui, &invalid)),
     };
+    // A scenario that runs on fewer files than these (one of the base, one
+    // of a module given with others) is checked on its own files, as
+    // `grimoire test` will run it.
+    let mut subsets: Vec<Vec<usize>> = model.scenarios.iter().filter(|d| d.missing.is_empty()).map(|d| d.runs_on()).filter(|f| f.len() < sources.len()).collect();
+    subsets.sort();
+    subsets.dedup();
+    for files in subsets {
+        let subset: Vec<grimoire_interpreter::Source> = files.iter().filter_map(|i| sources.get(*i).cloned()).collect();
+        if let Err(diags) = grimoire_interpreter::compile(&subset) {
+            return Ok(reject(ui, &super::Invalid { diags, sources: subset }));
+        }
+    }
     let cites: usize = model.records.iter().map(|r| r.cites.len()).sum();
     if ui.json {
         let report = json!({

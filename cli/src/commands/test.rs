@@ -54,10 +54,7 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     let mut groups: Vec<(Vec<usize>, Vec<String>)> = Vec::new();
     let mut order: Vec<(String, usize)> = Vec::new();
     for def in model.scenarios.iter().filter(|d| wanted(&d.name)) {
-        let mut files: Vec<usize> = vec![0, def.file.idx()];
-        files.extend(def.needs.iter().map(|f| f.idx()));
-        files.sort_unstable();
-        files.dedup();
+        let files = def.runs_on();
         let g = match groups.iter().position(|(f, _)| *f == files) {
             Some(g) => g,
             None => {

@@ -50,14 +50,9 @@ impl Resolver {
             Some((n, _)) => n as u64,
             None => 0,
         };
-        // The files it runs on: the base, its own file and the modules its
-        // `with` names (as `grimoire test` runs it).
-        let mut runs_on: Vec<usize> = vec![0, self.file.idx()];
-        runs_on.extend(needs.iter().map(|f| f.idx()));
-        runs_on.sort_unstable();
-        runs_on.dedup();
-        let runs_here = runs_on.len() == modules.len();
         let mut def = ScenarioDef { name: s.name.name.clone(), file: self.file, needs, missing, players, seed, options: Vec::new(), steps: Vec::new(), locals: SCENARIO_LOCALS, cites, assumes, at };
+        // It is checked on the files it runs on (as `grimoire test` runs it).
+        let runs_here = def.runs_on().len() == modules.len();
         if !def.missing.is_empty() || !runs_here {
             // The names it uses may come from a module that is not loaded,
             // or be ones a module loaded here removes or changes (a
