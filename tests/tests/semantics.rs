@@ -402,3 +402,12 @@ fn move_all_and_move_n_of_run_each_arrivals_triggers_before_the_next_piece() {
         assert_eq!((value(&g, &st, "at_end"), st.outcome), ("2".to_string(), Some(Outcome::Winner(0))), "{moves}");
     }
 }
+
+/// `move N of` takes a number of pieces: a negative one is an error
+/// (R0012), not a move of nothing.
+#[test]
+fn move_a_negative_number_of_pieces_is_an_error() {
+    let text = "rulebook n { players 1..1 }\npiece gem 3\nzone src of gem\nzone dst of gem\ncounter k 0..9 = 1\nsetup { move 3 of gem from box to src\n move k - 3 of gem from src to dst }\nround turn { win player(1) }\n";
+    assert_eq!(error_code(text, 1), "R0012");
+    assert!(run(&text.replace("k - 3", "k - 1"), 1).1.is_ok(), "0 pieces is no error");
+}

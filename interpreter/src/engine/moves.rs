@@ -86,6 +86,10 @@ impl Game {
     /// (`Op::MoveCountNext`), but the rule takes N or fails at once.
     #[allow(clippy::too_many_arguments, reason = "the operation's operands")]
     pub(super) fn count_available(&self, r: &mut Run, count: i64, kind: KindId, f: u16, z: u16, at: Loc) -> bool {
+        if count < 0 {
+            r.fail(ExecErrorKind::OutOfRange, format!("the rule takes {count} `{}`: a number of pieces is 0 or more", self.model.kinds[kind.idx()].name), at);
+            return false;
+        }
         let have = r.st.zone_pieces(f).filter(|p| self.takes(*p, kind, f, z)).count() as i64;
         if have < count {
             let msg = format!("the rule takes {count} `{}` from `{}`, which holds {have}: the text does not say what happens then", self.model.kinds[kind.idx()].name, self.zones[f as usize].name);
