@@ -249,6 +249,16 @@ fn play_shows_each_player_the_dice_rolled_since_his_last_decision() {
     assert_eq!(shown(screens[1]), vec![rolls[0], rolls[1]], "{}", screens[1]);
     assert_eq!(shown(screens[2]), vec![rolls[1], rolls[2]], "{}", screens[2]);
     assert_eq!(shown(screens[3]), vec![rolls[2], rolls[3]], "{}", screens[3]);
+    // The end shows everybody the rolls after the last decision: in a race
+    // that dice alone decide (no decision at all), every roll.
+    let race = "tests/fixtures/ok/race.rules";
+    let text = stdout(&typing(&["play", race, "-p", "2", "-s", "1"], ""));
+    let auto = stdout(&run(&["play", race, "-p", "2", "-s", "1", "--auto"]));
+    let rolled: Vec<&str> = auto.lines().filter(|l| l.contains(" rolled ")).map(str::trim).collect();
+    let (_, end) = text.split_once("Dice rolled since the last decision:\n").unwrap_or_else(|| panic!("{text}"));
+    let at_the_end: Vec<&str> = end.lines().take_while(|l| l.starts_with("  `")).map(str::trim).collect();
+    assert!(!rolled.is_empty() && at_the_end == rolled, "{text}");
+    assert!(end.contains(" wins"), "{text}");
     // An undo at player 1's second decision takes him back to his first:
     // the screen shows again what was rolled before it, and player 2's
     // what was rolled since player 2 last decided (never, now).

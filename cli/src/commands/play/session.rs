@@ -289,6 +289,15 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             // The last screen was one player's: the end is for everybody.
             grimoire_cli::put!("{CLEAR}");
         }
+        // The dice rolled after the last decision decided the end: for everybody.
+        let decided = g.log.steps.len() as u32;
+        let last: Vec<&String> = g.rolls.iter().filter(|(n, _)| *n >= decided).map(|(_, text)| text).collect();
+        if !last.is_empty() {
+            grimoire_cli::say!("\nDice rolled since the last decision:");
+            for r in last {
+                grimoire_cli::say!("  {r}");
+            }
+        }
         if let Some(text) = outcome_text(g.st.outcome) {
             grimoire_cli::say!("\n{text}");
         }
