@@ -74,22 +74,7 @@ impl Resolver {
                 count
             })
             .collect();
-        let mut size: Vec<Option<u64>> = vec![None; n];
-        for root in 0..n {
-            let mut todo = vec![(root, false)];
-            while let Some((f, callees_done)) = todo.pop() {
-                if size[f].is_some() {
-                    continue;
-                }
-                if callees_done {
-                    size[f] = Some(calls[f].iter().fold(own[f], |s, &g| s.saturating_add(size[g].unwrap_or(0))));
-                } else {
-                    todo.push((f, true));
-                    todo.extend(calls[f].iter().filter(|&&g| size[g].is_none()).map(|&g| (g, false)));
-                }
-            }
-        }
-        let size: Vec<u64> = size.into_iter().map(|s| s.unwrap_or(0)).collect();
+        let size = callee_first(&calls, |f, callees: &[u64]| callees.iter().fold(own[f], |s, c| s.saturating_add(*c)));
         // Report the smallest function over the limit: the one to change.
         if let Some(f) = (0..n).filter(|&f| size[f] > MAX_INLINED_EXPRS).min_by_key(|&f| size[f]) {
             let def = &self.model.fns[f];
@@ -139,21 +124,7 @@ impl Resolver {
     /// this rejects is the input that would overflow a recursive walk.
     #[allow(clippy::indexing_slicing, reason = "indexes run over 0..calls.len(), an acyclic call graph")]
     pub(super) fn check_call_depth(&mut self, calls: &[Vec<usize>]) {
-        let mut depth: Vec<usize> = vec![0; calls.len()];
-        for root in 0..calls.len() {
-            let mut todo = vec![(root, false)];
-            while let Some((f, callees_done)) = todo.pop() {
-                if depth[f] > 0 {
-                    continue;
-                }
-                if callees_done {
-                    depth[f] = 1 + calls[f].iter().map(|&g| depth[g]).max().unwrap_or(0);
-                } else {
-                    todo.push((f, true));
-                    todo.extend(calls[f].iter().filter(|&&g| depth[g] == 0).map(|&g| (g, false)));
-                }
-            }
-        }
+        let depth = callee_first(calls, |_, callees: &[usize]| 1 + callees.iter().max().copied().unwrap_or(0));
         // Report the shallowest function over the limit: the one to split.
         let over = (0..calls.len()).filter(|&f| depth[f] > MAX_CALL_DEPTH).min_by_key(|&f| depth[f]);
         if let Some(f) = over {
@@ -181,4 +152,30 @@ impl Resolver {
             })
             .collect()
     }
+}
+
+/// A value for every function worked out from the values of the functions
+/// it calls (`of(f, values of its callees)`), callee first and without
+/// recursion: the call graph is acyclic, but may be deeper than the stack.
+#[allow(clippy::indexing_slicing, reason = "indexes run over 0..calls.len(), an acyclic call graph")]
+fn callee_first<T: Copy + Default>(calls: &[Vec<usize>], mut of: impl FnMut(usize, &[T]) -> T) -> Vec<T> {
+    let mut value: Vec<Option<T>> = vec![None; calls.len()];
+    let mut callees = Vec::new();
+    for root in 0..calls.len() {
+        let mut todo = vec![(root, false)];
+        while let Some((f, callees_done)) = todo.pop() {
+            if value[f].is_some() {
+                continue;
+            }
+            if callees_done {
+                callees.clear();
+                callees.extend(calls[f].iter().map(|&g| value[g].unwrap_or_default()));
+                value[f] = Some(of(f, &callees));
+            } else {
+                todo.push((f, true));
+                todo.extend(calls[f].iter().filter(|&&g| value[g].is_none()).map(|&g| (g, false)));
+            }
+        }
+    }
+    value.into_iter().map(Option::unwrap_or_default).collect()
 }
