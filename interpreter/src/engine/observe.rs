@@ -128,12 +128,8 @@ impl Game {
     fn same_but_for_instance(&self, st: &State, x: Value, y: Value) -> bool {
         let (Value::Piece(p), Value::Piece(q)) = (x, y) else { return self.same(x, y) };
         let (p, q) = (p as usize, q as usize);
-        let alike = |v: &dyn Fn(usize) -> Option<u64>| v(p) == v(q);
-        if !(alike(&|i| self.inst_kind.get(i).map(|k| k.idx() as u64))
-            && alike(&|i| self.inst_variant.get(i).map(|v| v.map_or(u64::MAX, |v| u64::from(v.0))))
-            && alike(&|i| self.inst_owner.get(i).map(|o| o.map_or(u64::MAX, u64::from)))
-            && alike(&|i| st.loc.get(i).map(|z| u64::from(*z))))
-        {
+        let class = |i: usize| (self.inst_kind.get(i), self.inst_variant.get(i), self.inst_owner.get(i), st.loc.get(i));
+        if class(p) != class(q) {
             return false;
         }
         let Some(kind) = self.inst_kind.get(p) else { return false };

@@ -143,13 +143,18 @@ impl Game_<'_> {
         let number = grimoire_interpreter::log::player_number(player);
         // Rolled after his last decision: after more decisions than came before it.
         let after = self.log.steps.iter().rposition(|s| s.player == number).map_or(0, |i| i as u32 + 1);
-        let new: Vec<&String> = self.rolls.iter().filter(|(n, _)| *n >= after).map(|(_, text)| text).collect();
+        let new = self.rolled_after(after);
         let mut lines = Vec::new();
         if new.len() > ROLLS_SHOWN {
             lines.push(format!("({} earlier)", grimoire_cli::ui::plural((new.len() - ROLLS_SHOWN) as u64, "roll")));
         }
         lines.extend(new.iter().skip(new.len().saturating_sub(ROLLS_SHOWN)).map(|t| (*t).clone()));
         lines
+    }
+
+    /// The rolls made once `decisions` decisions had been taken, or later.
+    fn rolled_after(&self, decisions: u32) -> Vec<&String> {
+        self.rolls.iter().filter(|(n, _)| *n >= decisions).map(|(_, text)| text).collect()
     }
 
     /// Back to before decision `n`: the game is played again from its
@@ -290,8 +295,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             grimoire_cli::put!("{CLEAR}");
         }
         // The dice rolled after the last decision decided the end: for everybody.
-        let decided = g.log.steps.len() as u32;
-        let last: Vec<&String> = g.rolls.iter().filter(|(n, _)| *n >= decided).map(|(_, text)| text).collect();
+        let last = g.rolled_after(g.log.steps.len() as u32);
         if !last.is_empty() {
             grimoire_cli::say!("\nDice rolled since the last decision:");
             for r in last {
