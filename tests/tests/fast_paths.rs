@@ -379,6 +379,46 @@ round turn {{
     assert_eq!(offered, [["two (two)", "1"], ["two (two)", "10"], ["three (three)", "1"], ["three (three)", "10"]].map(|o| o.map(String::from).to_vec()));
 }
 
+/// A piece's zone compared with a zone known when the rules are compiled
+/// (`box`, a zone declared once, a space), and a function of the piece
+/// whose whole body is such a test or an owner test, read in place: `==`,
+/// `!=` and `not` give what the general comparison gives, and a zone known
+/// only at run time (per player) still compares.
+#[test]
+fn zone_tests_of_pieces_give_the_general_answers() {
+    let text = r#"rulebook a { players 2..2 }
+spacetype plain
+track path linear { 1..3: plain }
+piece pawn per_player 3
+zone pool of pawn
+zone home per_player of pawn
+counter a 0..1000 = 0
+counter b 0..1000 = 0
+counter n 0..1000 = 0
+fn in_pool(d: pawn) = zone_of(d) == pool
+fn off_board(d: pawn) = zone_of(d) != space(path, 2)
+fn mine(d: pawn, q: player) = owner(d) == q
+setup {
+  move first d in pieces(pawn) where zone_of(d) == box to pool
+  move first d in pieces(pawn) where zone_of(d) == box to pool
+  move first d in pieces(pawn) where zone_of(d) == box to space(path, 2)
+  move first d in pieces(pawn, player(2)) where zone_of(d) == box to home[player(2)]
+  let q = player(1)
+  a = count d in pieces(pawn) where zone_of(d) == box
+  a += 10 * count d in pieces(pawn) where zone_of(d) != pool
+  a += 100 * count d in pieces(pawn) where in_pool(d)
+  b = count d in pieces(pawn) where not off_board(d)
+  b += 10 * count d in pieces(pawn) where zone_of(d) == home[player(2)]
+  b += 100 * count d in pieces(pawn) where mine(d, q) and not in_pool(d)
+  n = count d in [e in pieces(pawn) where off_board(e)] where zone_of(d) != box
+}
+round turn { draw }"#;
+    let (g, st) = started(text);
+    assert_eq!(value(&g, &st, "a"), "242");
+    assert_eq!(value(&g, &st, "b"), "111");
+    assert_eq!(value(&g, &st, "n"), "3");
+}
+
 /// `any d in z where owner(d) == x` inside a function over the spaces of a
 /// board (read in place, the owner `x` read once): `==` and `!=`, with a
 /// player and with `none` (a piece of nobody), give what the general

@@ -3,7 +3,8 @@
 //! start with tests of the item itself — is the space empty
 //! (`count(z) == 0`), in this column (`col(z) == column`), of this type
 //! (`tagged(z, village)`), is the piece this player's (`owner(d) == p`),
-//! does its attribute match (`d.item == c.item`), is the cell at this row
+//! is it in this zone (`zone_of(d) != captured`), does its attribute match
+//! (`d.item == c.item`), is the cell at this row
 //! and column empty (`count(cell(frame, 6, column)) == 0`), or `not` one of
 //! these — and those are read here in place, in the loop over the items,
 //! instead of through one to four closures (each an indirect call) per
@@ -116,6 +117,9 @@ enum Test {
     Variant(VariantId),
     /// `d is kind`.
     Kind(KindId),
+    /// `zone_of(d) == z` (or `!=` when `negate`) for a zone `z` known when
+    /// the rules are compiled (`box`, a zone declared once, a space).
+    InZone { zone: u16, negate: bool },
     /// `count(cell(grid, row, col)) <cmp> k`, where the row and the column
     /// are the item or constants, and always name a cell of the grid (its
     /// first zone `base`, `cols` columns).
@@ -179,6 +183,7 @@ impl Test {
             }
             Test::Variant(v) => r.g.inst_variant.get(z as usize).copied().flatten() == Some(v),
             Test::Kind(k) => r.g.inst_kind.get(z as usize) == Some(&k),
+            Test::InZone { zone, negate } => (r.st.loc.get(z as usize) == Some(&zone)) != negate,
             Test::CellCount { base, cols, row, col, cmp, k } => {
                 let at = |c: Coord| match c {
                     Coord::Item => x,
@@ -414,7 +419,12 @@ impl Compiler<'_> {
                 Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.any_piece_of(slot, body)),
                 _ => self.space_test(slot, e),
             },
-            Walked::Pieces => self.piece_test(slot, e),
+            // A function of the piece whose whole body is a test
+            // (`on_board(d) = zone_of(d) != captured`) is that test.
+            Walked::Pieces => match self.m.expr(e).clone() {
+                Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.piece_test(slot, body)),
+                _ => self.piece_test(slot, e),
+            },
             Walked::Numbers { lo, hi } => self.number_test(slot, e, lo, hi),
         }
     }
@@ -467,25 +477,50 @@ impl Compiler<'_> {
         self.local_at(e).map(|(slot, _)| slot)
     }
 
-    /// `e` as a test of the piece in `slot`, if it is one.
+    /// `e` as a test of the piece in `slot`, if it is one. In the body of
+    /// a function being looked into, the piece is the parameter that
+    /// stands for it.
     fn piece_test(&mut self, slot: u16, e: ExprId) -> Option<Test> {
-        let of_piece = |c: &Self, x: ExprId| c.plain_local(x) == Some(slot);
+        let of_piece = |c: &mut Self, x: ExprId| c.local_slot(x) == Some(slot);
         match self.m.expr(e).clone() {
             Expr::Is(p, v) if of_piece(self, p) => Some(Test::Variant(v)),
             Expr::IsKind(p, k) if of_piece(self, p) => Some(Test::Kind(k)),
             Expr::Bin(op, a, b) if self.attr_of(slot, a).is_some() || self.attr_of(slot, b).is_some() => self.attr_test(slot, op, a, b),
             Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
-                let owner_of_piece = |c: &Self, x: ExprId| matches!(c.m.expr(x), Expr::Call(Builtin::Owner, args) if args.len() == 1 && of_piece(c, args[0]));
-                let other = if owner_of_piece(self, a) {
+                let negate = op == BinOp::Ne;
+                let of_item = |c: &mut Self, x: ExprId, builtin: Builtin| match c.m.expr(x).clone() {
+                    Expr::Call(f, args) if f == builtin && args.len() == 1 => of_piece(c, args[0]),
+                    _ => false,
+                };
+                if of_item(self, a, Builtin::ZoneOf) || of_item(self, b, Builtin::ZoneOf) {
+                    let other = if of_item(self, a, Builtin::ZoneOf) { b } else { a };
+                    return self.fixed_zone(other).map(|zone| Test::InZone { zone, negate });
+                }
+                let other = if of_item(self, a, Builtin::Owner) {
                     b
-                } else if owner_of_piece(self, b) {
+                } else if of_item(self, b, Builtin::Owner) {
                     a
                 } else {
                     return None;
                 };
                 let other = self.local_slot(other).filter(|s| *s != slot)?;
-                Some(Test::OwnerIsLocal { slot: other, negate: op == BinOp::Ne })
+                Some(Test::OwnerIsLocal { slot: other, negate })
             }
+            _ => None,
+        }
+    }
+
+    /// The zone `e` always is (`box`, a zone declared once, a space named
+    /// by its track and number), looking through a parameter to the
+    /// caller's argument.
+    fn fixed_zone(&mut self, e: ExprId) -> Option<u16> {
+        if let Some(arg) = self.argument(e) {
+            return self.in_caller(arg, |c, a| c.fixed_zone(a));
+        }
+        match *self.m.expr(e) {
+            Expr::Box => Some(self.g.box_zone),
+            Expr::Node(t, i) => Some(self.g.track_base[t.idx()] + i),
+            Expr::Zone(d, None) if self.m.zones[d.idx()].mult == ZoneMult::Single => Some(self.g.zone_base[d.idx()]),
             _ => None,
         }
     }
