@@ -358,6 +358,9 @@ impl Game {
                 h.word(place as u64);
             }
             Value::None => h.word(0),
+            // A number of 56 bits or less (all but the rarest) in one word,
+            // tag 10; any other in two, tag 1 then the number.
+            Value::Int(i) if (i << 8) >> 8 == i => h.word(10 | (i as u64) << 8),
             Value::Int(i) => {
                 h.word(1);
                 h.word(i as u64);
