@@ -674,11 +674,16 @@ impl Resolver {
                     None => {
                         let at = self.loc(name.span);
                         let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown function `{}`", name.name), at, "not a function");
-                        let tables: Vec<String> = self.globals.iter().filter(|(_, (s, _))| matches!(s, Sym::Table(_))).map(|(n, _)| n.clone()).collect();
-                        if let Some(s) = did_you_mean(&name.name, builtins.iter().copied().chain(tables.iter().map(String::as_str))) {
+                        let named = |want: fn(&Sym) -> bool| -> Vec<String> { self.globals.iter().filter(|(_, (s, _))| want(s)).map(|(n, _)| n.clone()).collect() };
+                        let callable = named(|s| matches!(s, Sym::Table(_) | Sym::Fn(_)));
+                        let rules = named(|s| matches!(s, Sym::Proc(_)));
+                        if let Some(s) = did_you_mean(&name.name, builtins.iter().copied().chain(callable.iter().map(String::as_str))) {
                             d = d.help(format!("did you mean `{s}`?"));
+                        } else if let Some(r) = did_you_mean(&name.name, rules.iter().map(String::as_str)).or_else(|| rules.iter().map(String::as_str).find(|r| r.chars().count() >= 3 && name.name.contains(r))) {
+                            // `do_jump(...)` or `jmp(...)` for the rule `jump`.
+                            d = d.help(format!("`{r}` is a rule, and a rule gives no value: run it with `do {r}(...)` as a statement (it may set a var or a counter), or write a `fn` for the value"));
                         } else {
-                            d = d.help("to run a rule, write `do rule_name(args)` as a statement");
+                            d = d.help("no function, table or built-in has this name: declare a function with `fn NAME(PARAMS) = EXPR`; to run a rule, write `do rule_name(args)` as a statement (a rule gives no value)");
                         }
                         self.error(d);
                         self.bad(span)
