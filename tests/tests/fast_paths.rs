@@ -419,6 +419,40 @@ round turn { draw }"#;
     assert_eq!(value(&g, &st, "n"), "3");
 }
 
+/// `region` gives each connected space once, whether the board's zones
+/// fit the bitset kept on the stack (a 5 x 5 grid) or not (40 x 40): a
+/// corner line of stones and the cell they surround are one region, a
+/// stone apart is not in it, and a start that fails the condition gives
+/// none.
+#[test]
+fn regions_hold_each_connected_space_once_on_small_and_large_boards() {
+    for (size, long) in [(5, 4), (40, 30)] {
+        let text = format!(
+            r#"rulebook a {{ players 2..2 }}
+grid board {size} x {size}
+piece stone 80
+counter a 0..10000 = 0
+counter b 0..10000 = 0
+counter n 0..10000 = 0
+setup {{
+  for z in spaces(board) {{
+    if (row(z) == 1 and col(z) <= {long}) or (col(z) == 1 and row(z) <= {long}) or (row(z) == 2 and col(z) == 2) or (row(z) == {size} and col(z) == {size}) {{
+      move first s in pieces(stone) where zone_of(s) == box to z
+    }}
+  }}
+  a = count x in (region y from cell(board, 1, 1) where count(y) > 0) where true
+  b = count x in (region y from cell(board, {size}, {size}) where count(y) > 0) where true
+  n = count x in (region y from cell(board, 3, 3) where count(y) > 0) where true
+}}
+round turn {{ draw }}"#
+        );
+        let (g, st) = started(&text);
+        assert_eq!(value(&g, &st, "a"), (2 * long).to_string(), "{size} x {size}");
+        assert_eq!(value(&g, &st, "b"), "1", "{size} x {size}");
+        assert_eq!(value(&g, &st, "n"), "0", "{size} x {size}");
+    }
+}
+
 /// `any d in z where owner(d) == x` inside a function over the spaces of a
 /// board (read in place, the owner `x` read once): `==` and `!=`, with a
 /// player and with `none` (a piece of nobody), give what the general

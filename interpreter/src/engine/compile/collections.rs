@@ -118,8 +118,35 @@ impl Compiler<'_> {
 pub(crate) const MAX_RANGE: i64 = 100_000;
 
 /// Flood fill from `start` through neighbours where `cond` holds, appended
-/// to the scratch buffer.
+/// to the scratch buffer. A bitset (on the stack for boards of up to 1,024
+/// zones) says which spaces are in the region: looking each one up in the
+/// region found so far made a region of n spaces cost n² (an 11x11 hex
+/// board spent half its playouts there). A space that failed is tested
+/// again each time it is met, as it always was: the condition binds the
+/// locals of its own walks, which are part of the state a log records.
 fn region(r: &mut Run, slot: u16, start: u16, cond: &BoolF) {
+    const ON_STACK: usize = 16;
+    let words = r.g.zones.len().div_ceil(64);
+    if words <= ON_STACK {
+        region_marking(r, slot, start, cond, &mut [0u64; ON_STACK]);
+    } else {
+        region_marking(r, slot, start, cond, &mut vec![0u64; words]);
+    }
+}
+
+
+/// Set bit `z` of a bitset.
+fn mark(bits: &mut [u64], z: u16) {
+    if let Some(w) = bits.get_mut(usize::from(z) / 64) {
+        *w |= 1u64 << (z % 64);
+    }
+}
+
+fn is_marked(bits: &[u64], z: u16) -> bool {
+    bits.get(usize::from(z) / 64).is_some_and(|w| w & (1u64 << (z % 64)) != 0)
+}
+
+fn region_marking(r: &mut Run, slot: u16, start: u16, cond: &BoolF, inside: &mut [u64]) {
     let holds = |r: &mut Run, z: u16| {
         r.set_local(slot, Value::zone(z));
         cond(r)
@@ -128,6 +155,7 @@ fn region(r: &mut Run, slot: u16, start: u16, cond: &BoolF) {
     if !holds(r, start) {
         return;
     }
+    mark(inside, start);
     r.st.scratch.push(Value::zone(start));
     let mut next = first;
     while let Some(Value::Zone(z)) = r.st.scratch.get(next).copied() {
@@ -135,15 +163,15 @@ fn region(r: &mut Run, slot: u16, start: u16, cond: &BoolF) {
         let g = r.g;
         let Some(around) = g.geometry.adjacent.get(z as usize) else { continue };
         for (n, _) in around {
-            let v = Value::zone(*n);
-            if r.st.scratch.get(first..).is_some_and(|seen| seen.contains(&v)) {
+            if is_marked(inside, *n) {
                 continue;
             }
             if !r.going() {
                 return;
             }
             if holds(r, *n) {
-                r.st.scratch.push(v);
+                mark(inside, *n);
+                r.st.scratch.push(Value::zone(*n));
             }
         }
     }
