@@ -241,6 +241,9 @@ pub struct Track {
     pub spaces: Vec<u64>,
     /// For a graph: the name of each node.
     pub node_names: Vec<String>,
+    /// For a graph: the label of each node, if it has one (how `play`'s
+    /// table names the node to a person; options keep the name).
+    pub node_labels: Vec<Option<String>>,
     /// For a graph: edges between nodes (indexes from 0) and their tags.
     pub edges: Vec<(u16, u16, u64)>,
 }

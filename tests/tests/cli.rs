@@ -309,6 +309,38 @@ fn play_names_what_the_rulebook_labels_with_its_labels() {
     }
 }
 
+/// A graph node's label names the node on the table, and a zone of each
+/// space at a labelled node; the options keep the node's name (logs and
+/// scenarios match them).
+#[test]
+fn play_names_a_labelled_node_with_its_label_on_the_table() {
+    let file = work_file("nodes.rules");
+    let text = "rulebook nodes { players 2..2 }
+graph land {
+  node north \"Nordheim\"
+  node mill_pond
+  edge north - mill_pond
+}
+piece pawn per_player 1
+zone camp per_space land of pawn
+setup { for p in players { move first x in pieces(pawn, p) where true to camp[north] } }
+round turn {
+  for p in players {
+    choose z from spaces(land) by p
+    move first x in pieces(pawn, p) where zone_of(x) != z to z
+  }
+  if round_number == 2 { end }
+}
+";
+    std::fs::write(&file, text).expect("written");
+    let out = typing(&["play", file.to_str().expect("utf-8"), "--players", "2"], "1\n2\n");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(screen.contains("camp at Nordheim: pawn of player 1, pawn of player 2"), "{screen}");
+    assert!(screen.contains("Nordheim: pawn of player 1"), "{screen}");
+    assert!(screen.contains("mill pond: pawn of player 2"), "{screen}");
+    assert!(screen.contains("1) north") && screen.contains("2) mill_pond"), "{screen}");
+}
+
 #[test]
 fn simulate_json_reports_every_game() {
     let out = run(&["simulate", GRAIL_CUP, "-p", "3", "-g", "50", "--json"]);

@@ -121,7 +121,7 @@ impl Resolver {
                         ast::TrackShape::Linear => Shape::Linear,
                         ast::TrackShape::Circular => Shape::Circular,
                     };
-                    self.model.tracks.push(Track { name: t.name.name.clone(), shape, spaces: Vec::new(), node_names: Vec::new(), edges: Vec::new() });
+                    self.model.tracks.push(Track { name: t.name.name.clone(), shape, spaces: Vec::new(), node_names: Vec::new(), node_labels: Vec::new(), edges: Vec::new() });
                     self.declare(&t.name, Sym::Track(id));
                 }
                 ItemKind::Counter(c) => {
@@ -194,13 +194,14 @@ impl Resolver {
                         let at = self.loc(name.span);
                         self.error(Diagnostic::new(codes::TRACK, format!("the grid `{}` must have 1 to 64 rows and columns", name.name), at, "bad size"));
                     }
-                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Grid { rows: r, cols: c }, spaces: vec![0; r as usize * c as usize], node_names: Vec::new(), edges: Vec::new() });
+                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Grid { rows: r, cols: c }, spaces: vec![0; r as usize * c as usize], node_names: Vec::new(), node_labels: Vec::new(), edges: Vec::new() });
                     self.declare(name, Sym::Track(id));
                 }
                 ItemKind::Graph { name, nodes, .. } => {
                     let id = TrackId(self.model.tracks.len() as u16);
                     let node_names = nodes.iter().map(|(n, _, _)| n.name.clone()).collect();
-                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Graph, spaces: vec![0; nodes.len()], node_names, edges: Vec::new() });
+                    let node_labels = nodes.iter().map(|(_, label, _)| label.as_ref().map(|l| l.value.clone())).collect();
+                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Graph, spaces: vec![0; nodes.len()], node_names, node_labels, edges: Vec::new() });
                     self.declare(name, Sym::Track(id));
                     for (i, (n, _, _)) in nodes.iter().enumerate() {
                         self.declare(n, Sym::Node(id, i as u16));

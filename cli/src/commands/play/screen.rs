@@ -57,6 +57,14 @@ fn called(label: Option<&String>, name: &str) -> String {
     label.cloned().unwrap_or_else(|| words(name))
 }
 
+/// A space of a board in words: a graph node's label (`node north
+/// "Nordheim"`), else its name (`board 2,2`, `north`) in words.
+fn space(game: &Game, z: u16) -> String {
+    let Some(info) = game.zones.get(usize::from(z)) else { return format!("zone #{z}") };
+    let label = info.space.and_then(|(t, i)| game.model.tracks.get(t.idx())?.node_labels.get(usize::from(i))?.as_ref());
+    called(label, &info.name)
+}
+
 /// A piece in words: its label, else its variant's or kind's name, and
 /// whose it is when it is not the player's whose section it is in.
 fn piece(game: &Game, p: u16, section: Option<u8>) -> String {
@@ -99,12 +107,16 @@ fn zones(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sect
         let def = info.def.and_then(|d| game.model.zones.get(d.idx()));
         let name = match (info.owner, def) {
             (Some(_), Some(d)) => called(d.label.as_ref(), &d.name),
-            (None, Some(d)) if matches!(d.mult, grimoire_interpreter::model::ZoneMult::PerSpace(_)) => match info.name.strip_suffix(']').and_then(|n| n.split_once('[')) {
-                Some((_, space)) => format!("{} at {space}", called(d.label.as_ref(), &d.name)),
-                None => words(&info.name),
+            (None, Some(d)) => match d.mult {
+                grimoire_interpreter::model::ZoneMult::PerSpace(t) => {
+                    // The zone of space i sits at `zone_base + i`, the space at `track_base + i`.
+                    let i = info.def.and_then(|x| game.zone_base.get(x.idx())).map_or(0, |b| z - b);
+                    let at = game.track_base.get(t.idx()).map_or(z, |b| b + i);
+                    format!("{} at {}", called(d.label.as_ref(), &d.name), space(game, at))
+                }
+                _ => called(d.label.as_ref(), &d.name),
             },
-            (None, Some(d)) => called(d.label.as_ref(), &d.name),
-            _ => words(&info.name),
+            _ => space(game, z),
         };
         let shown = if game.sees_zone(me, z) {
             grouped(st.zone_pieces(z).map(|p| piece(game, p, info.owner)).collect())
