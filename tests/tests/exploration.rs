@@ -191,11 +191,41 @@ fn the_longest_game_is_the_depth_first_walks_whether_or_not_the_levels_prove_it(
     for (name, g, longest) in [("tic-tac-toe", game(&["rulebooks/classic/tic-tac-toe.rules"], 2), 9), ("the race", race, 9)] {
         let r = explore(&g, &[], Budget::default());
         assert!(r.exhausted && r.findings.is_empty(), "{name}: {}", r.verdict());
-        let walked = cycles::find(&g, &[], &all_states(&g), 100_000, usize::MAX);
+        let walked = cycles::find(&g, &[], &all_states(&g), &HashSet::new(), 100_000, usize::MAX);
         assert_eq!(walked.longest, Some(longest), "{name}");
         assert_eq!(r.longest, walked.longest, "{name}");
         if name == "the race" {
             assert!(r.depth < longest, "the race's levels ({}) must not already show its longest game", r.depth);
+        }
+    }
+}
+
+/// A search stopped by its budget walks the moves of the states it
+/// expanded, the others being leaves: a loop among the first (both players
+/// wait, and the game is back where it began) is found, with its lasso,
+/// however far the budget stopped; a loop that needs the moves of a state
+/// the budget left unexpanded is not.
+#[test]
+fn a_search_stopped_by_its_budget_finds_the_loops_among_the_states_it_expanded() {
+    let text = "rulebook waiting { players 2..2 }
+counter steps 0..30 = 0
+round turn {
+  for p in players {
+    choose go from [0, 1] by p
+    steps += go
+    if steps == 30 { win p }
+  }
+}";
+    let model = compile(&[Source { name: "waiting.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 2, &[]).expect("two players");
+    for (budget, loop_found) in [(2, false), (3, true), (20, true), (60, true)] {
+        let r = explore(&g, &[], Budget { max_states: budget, jobs: 1, ..Budget::default() });
+        assert!(!r.exhausted, "{budget}: {}", r.verdict());
+        let endless = r.findings.iter().find(|f| f.code == "V505");
+        assert_eq!(endless.is_some(), loop_found, "budget {budget}: {:?}", r.findings.iter().map(|f| &f.code).collect::<Vec<_>>());
+        if let Some(f) = endless {
+            let log = f.counterexample.as_ref().expect("a lasso");
+            assert_eq!((log.loop_from, log.steps.len()), (Some(0), 2), "budget {budget}");
         }
     }
 }

@@ -68,12 +68,13 @@ struct Step {
 const ON_PATH: u32 = u32::MAX;
 
 /// Walk the states `visited` holds (the explorer's), depth first from the
-/// start, going through at most `max_joint` states inside the
+/// start, the `unexpanded` ones (which a budget kept the explorer from
+/// expanding) as leaves, going through at most `max_joint` states inside the
 /// `simultaneous` block of one step, and `max_joint_total` in all (their
 /// combinations multiply; the explorer kept none of them, and the states
 /// it did not expand, at the edge of a budget, begin blocks it never
 /// tried: the walk spends there no more than the explorer did).
-pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>, max_joint: usize, max_joint_total: usize) -> CycleReport {
+pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>, unexpanded: &HashSet<u64, S>, max_joint: usize, max_joint_total: usize) -> CycleReport {
     let mut report = CycleReport { longest: None, endless: None, chance: None, gave_up: false };
     let mut joint_total = 0usize;
     let Ok(root) = game.start_exploring() else { return report };
@@ -106,6 +107,13 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
             continue;
         }
         match done.get(&fp).copied() {
+            None if !joint && unexpanded.contains(&fp) => {
+                // Its moves were never tried: a leaf here, as for the explorer.
+                done.insert(fp, 0);
+                if let Some(top) = path.last_mut() {
+                    top.height = top.height.max(1);
+                }
+            }
             None => {
                 if joint {
                     // The step began at the last state of the path outside a block.

@@ -222,6 +222,9 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     let mut layered = true;
     let mut next_fps = Visited::default();
     let mut deepest = 0u32;
+    // The states visited but not expanded (at the edge of a budget), for
+    // the walk that looks for loops: found only when that walk is needed.
+    let mut unexpanded = Visited::default();
     while !level.ids.is_empty() {
         report.depth = depth;
         let expand_children = depth < budget.max_depth;
@@ -364,8 +367,18 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
             }
         }
         level_done(visited.len().min(nodes.len()));
+        let walk_needed = !layered && !report.interrupted;
         if report.stopped_by.is_some() {
+            if walk_needed {
+                // The slices not begun, and every child found.
+                add_fingerprints(game, &root, &level.states, slice_start, &mut unexpanded);
+                add_fingerprints(game, &root, &next.states, 0, &mut unexpanded);
+            }
             break;
+        }
+        if !expand_children && walk_needed {
+            // At the depth budget: every state of this level is a leaf.
+            add_fingerprints(game, &root, &level.states, 0, &mut unexpanded);
         }
         level = next;
         next_fps.clear();
@@ -382,7 +395,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     if layered && !report.interrupted {
         report.longest = Some(deepest);
     } else if !report.interrupted {
-        let cycles = super::cycles::find(game, rulebook, &visited, budget.max_states.min(MAX_JOINT_TRIES), joint_work.saturating_add(visited.len()));
+        let cycles = super::cycles::find(game, rulebook, &visited, &unexpanded, budget.max_states.min(MAX_JOINT_TRIES), joint_work.saturating_add(visited.len()));
         report.longest = cycles.longest;
         if cycles.gave_up && report.stopped_by.is_none() {
             // The walk could not go through every joint step: nothing is proven.
@@ -403,6 +416,19 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     let n = report.distinct as f64;
     report.collision_bound = n * (n - 1.0) / 2.0 / 2f64.powi(64);
     report
+}
+
+/// Add to `into` the fingerprints of the states of `states` from `from` on.
+fn add_fingerprints(game: &Game, root: &State, states: &Frontier, from: usize, into: &mut Visited) {
+    let mut reading = Reader::default();
+    let mut st = root.clone();
+    for i in from..states.len() {
+        if let Some(bytes) = reading.get(states, i) {
+            if st.unpack(bytes).is_some() {
+                into.insert(game.canonical_fingerprint(&st));
+            }
+        }
+    }
 }
 
 impl Chunk {

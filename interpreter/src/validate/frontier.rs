@@ -91,7 +91,6 @@ impl Frontier {
     }
 
     /// How many states are stored.
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
