@@ -453,6 +453,50 @@ round turn {{ draw }}"#
     }
 }
 
+/// A walk over the spaces of a board whose condition is only tests read in
+/// place binds its name only where something can read it; the game must
+/// be the general walk's, state for state (the fingerprint includes every
+/// local): the same rulebook with `and k >= 0` added to each condition
+/// (a part that is not a test, so that the general walk runs) plays the
+/// same games with the same fingerprints at every decision.
+#[test]
+fn walks_of_tests_only_leave_the_state_of_the_general_walk() {
+    let rules = |extra: &str| {
+        format!(
+            "rulebook a {{ players 2..2 }}
+grid board 3 x 4
+piece mark per_player 6
+zone pencil per_player of mark
+counter seen 0..100 = 0
+setup {{ for p in players {{ move 6 of mark from box to pencil[p] }} }}
+round turn {{
+  for p in players {{
+    let k = 0
+    choose c from spaces(board) where count(c) == 0{extra} by p
+    move top(pencil[p]) to c
+    seen = count z in spaces(board) where count(z) > 0 and row(z) != 2{extra}
+    let last = first z in spaces(board) where count(z) == 0{extra}
+    if all z in spaces(board) where count(z) > 0{extra} {{ draw }}
+  }}
+}}"
+        )
+    };
+    let game = |text: String| Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players");
+    let (bare, general) = (game(rules("")), game(rules(" and k >= 0")));
+    for seed in 0..20u64 {
+        let (mut a, mut b) = (bare.start(seed).expect("starts"), general.start(seed).expect("starts"));
+        let mut picks = grimoire_interpreter::log::RandomAgent::new(seed);
+        loop {
+            assert_eq!(a.fingerprint(), b.fingerprint(), "seed {seed}, after {} decisions", a.decisions);
+            let Some((_, options)) = bare.choices(&a) else { break };
+            let i = picks.pick(options.len());
+            bare.apply(&mut a, i).expect("plays");
+            general.apply(&mut b, i).expect("plays");
+        }
+        assert!(a.outcome.is_some() && a.outcome == b.outcome, "seed {seed}");
+    }
+}
+
 /// `any d in z where owner(d) == x` inside a function over the spaces of a
 /// board (read in place, the owner `x` read once): `==` and `!=`, with a
 /// player and with `none` (a piece of nobody), give what the general

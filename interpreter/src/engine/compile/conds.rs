@@ -34,7 +34,7 @@ use grimoire_grammar::ast::{BinOp, Quantifier};
 
 /// How a number is compared with a constant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Cmp {
+pub(crate) enum Cmp {
     Eq,
     Ne,
     Lt,
@@ -69,7 +69,7 @@ impl Cmp {
     }
 
     #[inline(always)]
-    fn holds(self, x: i64, k: i64) -> bool {
+    pub(crate) fn holds(self, x: i64, k: i64) -> bool {
         match self {
             Cmp::Eq => x == k,
             Cmp::Ne => x != k,
@@ -94,7 +94,7 @@ pub(crate) enum Walked {
 
 /// A row or column of a cell named by a test: the item, or a constant.
 #[derive(Debug, Clone, Copy)]
-enum Coord {
+pub(crate) enum Coord {
     Item,
     Const(i64),
 }
@@ -102,7 +102,7 @@ enum Coord {
 /// A test of the item being tried (a space or a piece, by its index), read
 /// in place.
 #[derive(Debug)]
-enum Test {
+pub(crate) enum Test {
     /// `count(z) <cmp> k`.
     Count(Cmp, i64),
     /// `row(z) == k`, `col(z) != k` and the like (`NONE_INT` off a grid).
@@ -140,7 +140,7 @@ enum Test {
 
 /// What an attribute of the item is compared with.
 #[derive(Debug)]
-enum AttrRhs {
+pub(crate) enum AttrRhs {
     /// A constant (any comparison).
     Const(i64),
     /// A local (`==` and `!=` only): a value that is not a number is
@@ -155,7 +155,7 @@ impl Test {
     /// Whether it holds for the item whose index (a space, a piece) or
     /// value (a number) is `x`.
     #[inline(always)]
-    fn holds(&self, r: &mut Run, x: i64) -> bool {
+    pub(crate) fn holds(&self, r: &mut Run, x: i64) -> bool {
         let z = x as u16;
         let line = |column: bool| {
             let table = if column { &r.g.geometry.cols } else { &r.g.geometry.rows };
@@ -276,6 +276,15 @@ pub(crate) trait ItemTest: Send + Sync + 'static {
     fn line(&self, _r: &Run) -> Option<OneLine> {
         None
     }
+
+    /// The walk's name and its tests, when the condition is nothing but
+    /// tests read in place: the walk then binds the name only to the items
+    /// that hold (before what is done with them) and, at the end, to the
+    /// last item tried, where the general walk binds every item in turn
+    /// (no test reads the walk's own name, so nothing tells them apart).
+    fn bare(&self) -> Option<(u16, &[Test])> {
+        None
+    }
 }
 
 /// The row or column a condition keeps ([`ItemTest::line`]).
@@ -338,6 +347,11 @@ impl ItemTest for Tested {
             _ => return None,
         };
         Some(OneLine { slot: self.slot, column, number })
+    }
+
+    #[inline(always)]
+    fn bare(&self) -> Option<(u16, &[Test])> {
+        self.rest.is_none().then_some((self.slot, &self.tests[..]))
     }
 }
 

@@ -11,7 +11,7 @@
 //! spaces of the board runs several times per ply, the visitor call per item
 //! was the largest single cost of a random game.
 
-use super::conds::{ItemTest, OneLine};
+use super::conds::{ItemTest, OneLine, Test};
 use super::operands::{IdOp, IntOp, ValOp};
 use super::{CollF, Visit, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
@@ -137,6 +137,13 @@ impl Items {
                     return done;
                 }
             }
+            if let Some((slot, tests)) = cond.bare() {
+                return match *tests {
+                    // The usual "an empty space": one load and a compare per space.
+                    [Test::Count(cmp, k)] => walk_spaces_bare(r, base, len, slot, |r, z| cmp.holds(r.st.len.get(usize::from(z)).map_or(0, |n| i64::from(*n)), k), &mut visit),
+                    _ => walk_spaces_bare(r, base, len, slot, |r, z| tests.iter().all(|t| t.holds(r, i64::from(z))), &mut visit),
+                };
+            }
         }
         self.walk(r, |r, item| if cond.holds(r, item) { visit(r, item) } else { true })
     }
@@ -160,6 +167,33 @@ impl Items {
             other => other.walk(r, visit),
         }
     }
+}
+
+/// [`Items::walk_kept`] over the spaces `base..base + len` with a condition
+/// of tests only ([`ItemTest::bare`]): the fuel and what is visited are the
+/// general walk's, and so is the name's value whenever anything can read
+/// it: while an item is visited, and after the walk (the last item tried).
+#[inline(always)]
+fn walk_spaces_bare(r: &mut Run, base: u16, len: u16, slot: u16, holds: impl Fn(&mut Run, u16) -> bool, visit: &mut impl FnMut(&mut Run, Value) -> bool) -> bool {
+    let mut tried = None;
+    let mut done = true;
+    for z in base..base + len {
+        if !r.going() {
+            done = false;
+            break;
+        }
+        tried = Some(z);
+        if holds(r, z) {
+            r.set_local(slot, Value::zone(z));
+            if !visit(r, Value::zone(z)) {
+                return false;
+            }
+        }
+    }
+    if let Some(z) = tried {
+        r.set_local(slot, Value::zone(z));
+    }
+    done
 }
 
 /// [`Items::walk_kept`] over the cells `base..base + len` when they are a
