@@ -453,8 +453,9 @@ round turn {{ draw }}"#
     }
 }
 
-/// A walk over the spaces of a board whose condition is only tests read in
-/// place binds its name only where something can read it; the game must
+/// A walk over the spaces of a board or over pieces whose condition is
+/// only tests read in place binds its name only where something can read
+/// it; the game must
 /// be the general walk's, state for state (the fingerprint includes every
 /// local): the same rulebook with `and k >= 0` added to each condition
 /// (a part that is not a test, so that the general walk runs) plays the
@@ -475,6 +476,7 @@ round turn {{
     choose c from spaces(board) where count(c) == 0{extra} by p
     move top(pencil[p]) to c
     seen = count z in spaces(board) where count(z) > 0 and row(z) != 2{extra}
+    seen += count m in pieces(mark, p) where zone_of(m) != box and owner(m) == p{extra}
     let last = first z in spaces(board) where count(z) == 0{extra}
     if all z in spaces(board) where count(z) > 0{extra} {{ draw }}
   }}

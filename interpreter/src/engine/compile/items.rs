@@ -137,12 +137,27 @@ impl Items {
                     return done;
                 }
             }
-            if let Some((slot, tests)) = cond.bare() {
-                return match *tests {
-                    // The usual "an empty space": one load and a compare per space.
-                    [Test::Count(cmp, k)] => walk_spaces_bare(r, base, len, slot, |r, z| cmp.holds(r.st.len.get(usize::from(z)).map_or(0, |n| i64::from(*n)), k), &mut visit),
-                    _ => walk_spaces_bare(r, base, len, slot, |r, z| tests.iter().all(|t| t.holds(r, i64::from(z))), &mut visit),
-                };
+        }
+        if let Some((slot, tests)) = cond.bare() {
+            let all = |r: &mut Run, x: u16| tests.iter().all(|t| t.holds(r, i64::from(x)));
+            match *self {
+                Items::Spaces { base, len } => {
+                    return match *tests {
+                        // The usual "an empty space": one load and a compare per space.
+                        [Test::Count(cmp, k)] => walk_bare(r, base..base + len, Value::zone, slot, |r, z| cmp.holds(r.st.len.get(usize::from(z)).map_or(0, |n| i64::from(*n)), k), &mut visit),
+                        _ => walk_bare(r, base..base + len, Value::zone, slot, all, &mut visit),
+                    };
+                }
+                Items::Pieces { first, n } => return walk_bare(r, first..first + n, Value::piece, slot, all, &mut visit),
+                Items::PiecesOf { first, n, each, ref player } => {
+                    let p = player.get(r);
+                    if p == u16::from(NO_PLAYER) {
+                        return true;
+                    }
+                    let from = first + p * each;
+                    return walk_bare(r, from..(from + each).min(first + n), Value::piece, slot, all, &mut visit);
+                }
+                _ => {}
             }
         }
         self.walk(r, |r, item| if cond.holds(r, item) { visit(r, item) } else { true })
@@ -169,29 +184,30 @@ impl Items {
     }
 }
 
-/// [`Items::walk_kept`] over the spaces `base..base + len` with a condition
-/// of tests only ([`ItemTest::bare`]): the fuel and what is visited are the
-/// general walk's, and so is the name's value whenever anything can read
-/// it: while an item is visited, and after the walk (the last item tried).
+/// [`Items::walk_kept`] over the spaces or pieces `ids` (each the value
+/// `item` makes of it) with a condition of tests only
+/// ([`ItemTest::bare`]): the fuel and what is visited are the general
+/// walk's, and so is the name's value whenever anything can read it: while
+/// an item is visited, and after the walk (the last item tried).
 #[inline(always)]
-fn walk_spaces_bare(r: &mut Run, base: u16, len: u16, slot: u16, holds: impl Fn(&mut Run, u16) -> bool, visit: &mut impl FnMut(&mut Run, Value) -> bool) -> bool {
+fn walk_bare(r: &mut Run, ids: std::ops::Range<u16>, item: fn(u16) -> Value, slot: u16, holds: impl Fn(&mut Run, u16) -> bool, visit: &mut impl FnMut(&mut Run, Value) -> bool) -> bool {
     let mut tried = None;
     let mut done = true;
-    for z in base..base + len {
+    for x in ids {
         if !r.going() {
             done = false;
             break;
         }
-        tried = Some(z);
-        if holds(r, z) {
-            r.set_local(slot, Value::zone(z));
-            if !visit(r, Value::zone(z)) {
+        tried = Some(x);
+        if holds(r, x) {
+            r.set_local(slot, item(x));
+            if !visit(r, item(x)) {
                 return false;
             }
         }
     }
-    if let Some(z) = tried {
-        r.set_local(slot, Value::zone(z));
+    if let Some(x) = tried {
+        r.set_local(slot, item(x));
     }
     done
 }
