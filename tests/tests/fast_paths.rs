@@ -453,7 +453,8 @@ round turn {{ draw }}"#
     }
 }
 
-/// A walk over the spaces of a board or over pieces whose condition is
+/// A walk over the spaces of a board (all of them, one row or column, a
+/// line through a cell for `in_a_row`) or over pieces whose condition is
 /// only tests read in place binds its name only where something can read
 /// it; the game must
 /// be the general walk's, state for state (the fingerprint includes every
@@ -478,6 +479,9 @@ round turn {{
     seen = count z in spaces(board) where count(z) > 0 and row(z) != 2{extra}
     seen += count m in pieces(mark, p) where zone_of(m) != box and owner(m) == p{extra}
     let last = first z in spaces(board) where count(z) == 0{extra}
+    let free_in_column = first z in spaces(board) where col(z) == 2 and count(z) == 0{extra}
+    let on_row = any z in spaces(board) where row(z) == 3 and count(z) > 0{extra}
+    seen += in_a_row z through c where count(z) > 0{extra}
     if all z in spaces(board) where count(z) > 0{extra} {{ draw }}
   }}
 }}"

@@ -240,8 +240,27 @@ fn place_index(g: &Game, z: u16) -> i64 {
 }
 
 /// The longest straight run through cell `z` of cells where `cond` holds.
+/// A condition of tests only ([`ItemTest::bare`]) is tested without
+/// binding the name to each cell: the name is bound once, to the last cell
+/// tried, which is all that can read it.
 fn in_a_row(r: &mut Run, z: u16, cond: &impl ItemTest) -> i64 {
-    let holds = |r: &mut Run, x: u16| cond.holds(r, Value::zone(x));
+    match cond.bare() {
+        Some((slot, tests)) => {
+            let mut tried = z;
+            let run = longest_run(r, z, |r, x| {
+                tried = x;
+                tests.iter().all(|t| t.holds(r, i64::from(x)))
+            });
+            r.set_local(slot, Value::zone(tried));
+            run
+        }
+        None => longest_run(r, z, |r, x| cond.holds(r, Value::zone(x))),
+    }
+}
+
+/// [`in_a_row`] with the test of a cell `holds`.
+#[inline(always)]
+fn longest_run(r: &mut Run, z: u16, mut holds: impl FnMut(&mut Run, u16) -> bool) -> i64 {
     if !holds(r, z) {
         return 0;
     }
