@@ -31,7 +31,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
     let mut mark_expr = |model: &Model, id| {
         model.walk_expr(id, &mut |e| match model.expr(e) {
             Expr::Zone(z, _) => zone_used[z.idx()] = true,
-            Expr::PieceOf(k, _) | Expr::Pieces(k) | Expr::Leader(_, k) | Expr::Rearmost(_, k) | Expr::IsKind(_, k) => kind_used[k.idx()] = true,
+            Expr::PieceOf(k, _) | Expr::Pieces(k) | Expr::PiecesOf(k, _) | Expr::Leader(_, k) | Expr::Rearmost(_, k) | Expr::IsKind(_, k) => kind_used[k.idx()] = true,
             Expr::Variant(v) | Expr::Is(_, v) => kind_used[model.variants[v.idx()].kind.idx()] = true,
             _ => {}
         })
