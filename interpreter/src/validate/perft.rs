@@ -9,6 +9,11 @@
 //! that ends on its `depth`-th ply is a path of that length; one that ends
 //! before contributes none.
 //!
+//! The last ply is counted from the options offered, without playing it,
+//! as perft programs do ("bulk counting"): playing it could only end the
+//! sequence, which counts one either way. So a rule that fails while the
+//! last ply is played is not found here (exploring plays every move).
+//!
 //! When chance can come back to a state it was in with no ply in between (a
 //! roll of 1 that passes the turn to the roller again), the paths are
 //! endlessly many: each turn around that loop is another one. Perft then has
@@ -59,7 +64,11 @@ pub fn perft(game: &Game, depth: u32) -> Result<Perft, PerftError> {
         return Ok(Perft { paths: n, sampled_shuffle });
     }
     let mut total = 0u64;
-    let mut stack = vec![Level::of(game, root, depth)];
+    let root = Level::of(game, root, depth);
+    if let Some(n) = root.last_ply() {
+        return Ok(Perft { paths: n, sampled_shuffle });
+    }
+    let mut stack = vec![root];
     while let Some(top) = stack.last_mut() {
         if top.next >= top.options {
             stack.pop();
@@ -77,6 +86,10 @@ pub fn perft(game: &Game, depth: u32) -> Result<Perft, PerftError> {
             }
             None => {
                 let level = Level::of(game, next, left);
+                if let Some(n) = level.last_ply() {
+                    total = total.checked_add(n).ok_or_else(|| ExecError::new(ExecErrorKind::OutOfRange, format!("more than {} move sequences of {depth} plies", u64::MAX), None))?;
+                    continue;
+                }
                 if let Some(fp) = level.chance {
                     // The chance outcomes drawn since the last ply, most
                     // recent first: one that led to this very state closes
@@ -123,5 +136,11 @@ impl Level {
         let (options, ply) = game.choices(&state).map_or((0, false), |(who, o)| (o.len(), who != CHANCE));
         let chance = (options > 0 && !ply).then(|| game.canonical_fingerprint(&state));
         Level { state, depth, next: 0, options, ply, chance }
+    }
+
+    /// When a player decides the last ply here: the sequences it completes,
+    /// one per option.
+    fn last_ply(&self) -> Option<u64> {
+        (self.ply && self.depth == 1).then_some(self.options as u64)
     }
 }
