@@ -230,6 +230,31 @@ round turn {
     }
 }
 
+/// Perft counts its last ply from the options offered, without playing it:
+/// a rule that fails once the second ply is played does not stop
+/// perft(2), which counts the second ply's options, and stops perft(3).
+#[test]
+fn perft_counts_the_last_ply_without_playing_it() {
+    let text = "rulebook failing { players 2..2 }
+token chip 1
+zone pile of chip
+round turn {
+  for p in players {
+    choose n from [1, 2, 3] by p
+    if p == player(2) { move top of pile to box }
+  }
+}";
+    let model = compile(&[Source { name: "failing.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 2, &[]).expect("two players");
+    let count = |d| grimoire_interpreter::validate::perft::perft(&g, d);
+    assert_eq!(count(1).map(|p| p.paths).ok(), Some(3));
+    assert_eq!(count(2).map(|p| p.paths).ok(), Some(9));
+    match count(3) {
+        Err(grimoire_interpreter::validate::perft::PerftError::Rule(e)) => assert_eq!(e.kind.code(), "R0005", "{}", e.message),
+        other => panic!("perft(3) plays the second ply, whose rule fails: {other:?}"),
+    }
+}
+
 /// A state budget of S visits exactly S states; the one found past it only
 /// shows that the search is not exhausted, and the longest game is then
 /// unknown (connect four's levels would otherwise "prove" one).
