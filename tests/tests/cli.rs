@@ -1384,6 +1384,19 @@ fn explore_writes_the_counterexamples_it_points_at() {
     assert!(std::path::Path::new(&lasso).is_file(), "{lasso}");
     let log: GameLog = serde_json::from_str(&std::fs::read_to_string(&lasso).expect("written")).expect("a log");
     assert!(log.loop_from.is_some(), "a lasso: {lasso}");
+    // Its replay says the loop goes through chance, not that players can
+    // make the game go on forever, and counts steps, not decisions.
+    let replayed = run(&["replay", &lasso]);
+    assert_eq!(replayed.status.code(), Some(1), "{}", stderr(&replayed));
+    let said = stdout(&replayed);
+    let from = log.loop_from.unwrap_or_default();
+    assert!(said.contains(&format!("after {from} step(s), the {} step(s) that follow come back", log.steps.len() - from)), "{said}");
+    assert!(said.contains("through chance outcomes") && !said.contains("forever") && said.contains(&format!("replayed {} steps", log.steps.len())), "{said}");
+    // A loop of decisions alone says that the players can.
+    let out = run(&["explore", "tests/fixtures/validate/endless.rules", "-p", "2", "--save", &save, "--error-format", "short"]);
+    let lasso = stderr(&out).lines().find_map(|l| l.split_once("V505").and_then(|(_, rest)| rest.split_once("; counterexample: ")).map(|(_, p)| p.to_string())).expect("the lasso's file is named");
+    let said = stdout(&run(&["replay", &lasso]));
+    assert!(said.contains("by the players' decisions alone: the game can go on forever"), "{said}");
     let _ = std::fs::remove_dir_all(&save);
 }
 

@@ -60,7 +60,9 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             set(&mut report, "final_fingerprint", json!(format!("{:016x}", st.fingerprint())));
             if !ui.json {
                 let outcome = outcome.unwrap_or_else(|| "not finished".into());
-                grimoire_cli::say!("replayed {} decisions: {outcome}; final state {:016x} matches the log", log.steps.len(), st.fingerprint());
+                // An explorer's log counts chance outcomes among its steps.
+                let what = if log.exploring { "steps" } else { "decisions" };
+                grimoire_cli::say!("replayed {} {what}: {outcome}; final state {:016x} matches the log", log.steps.len(), st.fingerprint());
             }
             if let Some(error) = &log.error {
                 // A game that did not end within its decisions, as the log records.
@@ -71,7 +73,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             } else if let Some(from) = log.loop_from {
                 // A lasso: the loop is the fault the log shows.
                 if !ui.json {
-                    grimoire_cli::say!("the steps from {} on come back to the state they started from: the game can go on forever", from + 1);
+                    grimoire_cli::say!("{}", lasso_text(&log, from));
                 }
                 INVALID
             } else {
@@ -120,5 +122,19 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
 fn set(report: &mut Json, field: &str, value: Json) {
     if let Some(o) = report.as_object_mut() {
         o.insert(field.to_string(), value);
+    }
+}
+
+/// What a lasso's replay showed: the loop's steps after the `from` that
+/// reach it, and what makes it repeat (the log does not say whether the
+/// players could force a loop through chance: V505 or V506).
+fn lasso_text(log: &grimoire_interpreter::log::GameLog, from: usize) -> String {
+    let steps = log.steps.get(from..).unwrap_or_default();
+    let chance = log.exploring && steps.iter().any(|s| s.player == 0);
+    let head = format!("after {from} step(s), the {} step(s) that follow come back to the state they started from", steps.len());
+    if chance {
+        format!("{head}, through chance outcomes: the game goes on for as long as chance repeats them")
+    } else {
+        format!("{head}, by the players' decisions alone: the game can go on forever")
     }
 }
