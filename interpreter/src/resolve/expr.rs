@@ -94,7 +94,13 @@ impl Resolver {
             (Ty::Piece(Some(w)), Ty::Piece(Some(g))) => (self.piece_of(w), self.piece_of(g)),
             _ => (ty_name(want).to_string(), ty_name(got).to_string()),
         };
-        self.error(Diagnostic::new(codes::TYPE, format!("{what} must be {want_name}, found {got_name}"), at, format!("{got_name} here")));
+        let mut d = Diagnostic::new(codes::TYPE, format!("{what} must be {want_name}, found {got_name}"), at, format!("{got_name} here"));
+        if let (Ty::Piece(_), Ty::Variant(k)) = (want, got) {
+            // `h5` for the one card of that variant.
+            let kind = self.model.kinds.get(k.idx()).map_or("?", |d| d.name.as_str());
+            d = d.help(format!("a variant names a sort of `{kind}`, not one piece: name a piece of it with `first x in pieces({kind}) where x is VARIANT`"));
+        }
+        self.error(d);
     }
 
     /// "a piece of kind `k`".
