@@ -63,14 +63,7 @@ impl Items {
             }
             Items::Spaces { base, len } => (*base..base + len).all(|z| r.going() && visit(r, Value::zone(z))),
             Items::Pieces { first, n } => (*first..first + n).all(|p| r.going() && visit(r, Value::piece(p))),
-            Items::PiecesOf { first, n, each, player } => {
-                let p = player.get(r);
-                if p == u16::from(NO_PLAYER) {
-                    return true;
-                }
-                let from = first + p * each;
-                (from..(from + each).min(first + n)).all(|x| r.going() && visit(r, Value::piece(x)))
-            }
+            Items::PiecesOf { first, n, each, player } => pieces_of(r, *first, *n, *each, player).all(|x| r.going() && visit(r, Value::piece(x))),
             Items::Contents(z) => {
                 let z = z.get(r);
                 let mut p = r.st.head.get(z as usize).copied().unwrap_or(NIL);
@@ -150,12 +143,8 @@ impl Items {
                 }
                 Items::Pieces { first, n } => return walk_bare(r, first..first + n, Value::piece, slot, all, &mut visit),
                 Items::PiecesOf { first, n, each, ref player } => {
-                    let p = player.get(r);
-                    if p == u16::from(NO_PLAYER) {
-                        return true;
-                    }
-                    let from = first + p * each;
-                    return walk_bare(r, from..(from + each).min(first + n), Value::piece, slot, all, &mut visit);
+                    let ids = pieces_of(r, first, n, each, player);
+                    return walk_bare(r, ids, Value::piece, slot, all, &mut visit);
                 }
                 _ => {}
             }
@@ -182,6 +171,18 @@ impl Items {
             other => other.walk(r, visit),
         }
     }
+}
+
+/// The pieces of one player (`player`) of a kind of `each` per player whose
+/// `n` pieces start at `first`: none for `none`.
+#[inline(always)]
+fn pieces_of(r: &mut Run, first: u16, n: u16, each: u16, player: &IdOp) -> std::ops::Range<u16> {
+    let p = player.get(r);
+    if p == u16::from(NO_PLAYER) {
+        return 0..0;
+    }
+    let from = first + p * each;
+    from..(from + each).min(first + n)
 }
 
 /// [`Items::walk_kept`] over the spaces or pieces `ids` (each the value
