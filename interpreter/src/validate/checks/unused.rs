@@ -1,6 +1,7 @@
 //! V202 — component kinds and zones that no rule uses.
 //!
-//! What: looks for kinds and zones no expression or statement names.
+//! What: looks for kinds and zones no expression or statement names (of a
+//! rule, a function, an invariant, a condition).
 //! Why: a component of the box list that no rule touches stays in the box for
 //! the whole game; often a rule about it is missing.
 //! Example: `token coin 10` with no `move ... of coin` anywhere.
@@ -59,6 +60,12 @@ pub fn check(model: &Model) -> Vec<Finding> {
     }
     for v in model.vars.iter().filter_map(|v| v.init) {
         mark_expr(model, v);
+    }
+    // A function's body is used where the function is called (a rule's
+    // expressions name the function, not what its body names); an
+    // invariant reads the components it checks.
+    for e in model.fns.iter().map(|f| f.body).chain(model.invariants.iter().flat_map(|i| i.when.into_iter().chain([i.holds]))) {
+        mark_expr(model, e);
     }
     for k in counted {
         kind_used[k.idx()] = true;
