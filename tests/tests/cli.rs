@@ -1391,7 +1391,7 @@ fn explore_writes_the_counterexamples_it_points_at() {
     let said = stdout(&replayed);
     let from = log.loop_from.unwrap_or_default();
     assert!(said.contains(&format!("after {from} step(s), the {} step(s) that follow come back", log.steps.len() - from)), "{said}");
-    assert!(said.contains("through chance outcomes") && !said.contains("forever") && said.contains(&format!("replayed {} steps", log.steps.len())), "{said}");
+    assert!(said.contains("through chance outcomes: it comes round again each time chance gives them again") && !said.contains("forever") && said.contains(&format!("replayed {} steps", log.steps.len())), "{said}");
     // A loop of decisions alone says that the players can.
     let out = run(&["explore", "tests/fixtures/validate/endless.rules", "-p", "2", "--save", &save, "--error-format", "short"]);
     let lasso = stderr(&out).lines().find_map(|l| l.split_once("V505").and_then(|(_, rest)| rest.split_once("; counterexample: ")).map(|(_, p)| p.to_string())).expect("the lasso's file is named");

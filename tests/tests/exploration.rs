@@ -255,6 +255,48 @@ round turn {
     }
 }
 
+/// A game whose players can keep it going (at the left end, nobody has to
+/// move) and which also loops through dice elsewhere: exhausted, it is
+/// V505 and not V506 (the game does not end with probability 1); stopped
+/// by a budget before the players' loop, V506 says it holds among the
+/// states visited.
+#[test]
+fn a_chance_loop_is_no_finding_when_the_players_can_go_on_forever() {
+    let text = "rulebook mixed { players 2..2 }
+spacetype plain
+track lane linear { 1..8: plain }
+piece flag 1
+die d3 3
+setup { move flag to space(lane, 4) }
+round turn {
+  for p in players {
+    if pos(flag) == 1 {
+      choose d from [0, 1] by p
+      if d == 1 { move flag to space(lane, 8) }
+    } else {
+      roll r = d3
+      if r == 3 {
+        move flag to space(lane, max(1, pos(flag) - 1))
+      } else {
+        choose d from [1, 2] by p
+        move flag to space(lane, min(8, pos(flag) + d))
+      }
+    }
+    if pos(flag) == 8 { win p }
+  }
+}";
+    let model = compile(&[Source { name: "mixed.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 2, &[]).expect("two players");
+    let codes = |r: &grimoire_interpreter::validate::explore::ExploreReport| r.findings.iter().map(|f| f.code.clone()).collect::<Vec<_>>();
+    let whole = explore(&g, &[], Budget { jobs: 1, ..Budget::default() });
+    assert!(whole.exhausted, "{}", whole.verdict());
+    assert_eq!(codes(&whole), ["V505"]);
+    let part = explore(&g, &[], Budget { max_states: 8, jobs: 1, ..Budget::default() });
+    assert!(!part.exhausted);
+    assert_eq!(codes(&part), ["V506"]);
+    assert!(part.findings[0].message.starts_with("among the states visited, the game ends only with probability 1"), "{}", part.findings[0].message);
+}
+
 /// A state budget of S visits exactly S states; the one found past it only
 /// shows that the search is not exhausted, and the longest game is then
 /// unknown (connect four's levels would otherwise "prove" one).

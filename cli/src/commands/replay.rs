@@ -133,7 +133,9 @@ fn lasso_text(log: &grimoire_interpreter::log::GameLog, from: usize) -> String {
     let chance = log.exploring && steps.iter().any(|s| s.player == 0);
     let head = format!("after {from} step(s), the {} step(s) that follow come back to the state they started from", steps.len());
     if chance {
-        format!("{head}, through chance outcomes: the game goes on for as long as chance repeats them")
+        // The same log shows a V506 loop and one of V505's that the players
+        // can keep going whatever chance gives: the finding says which.
+        format!("{head}, through chance outcomes: it comes round again each time chance gives them again (the finding says whether the players can keep the game going whatever chance gives)")
     } else {
         format!("{head}, by the players' decisions alone: the game can go on forever")
     }

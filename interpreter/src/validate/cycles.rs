@@ -153,7 +153,11 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
             }
         }
     }
-    if report.endless.is_none() && report.chance.is_some() {
+    if report.endless.is_some() {
+        // The players can make the game go on forever: that it ends with
+        // probability 1 (a loop through chance met before) is not so.
+        report.chance = None;
+    } else if report.chance.is_some() {
         // Every loop found goes through chance: can the players repeat one
         // whatever chance gives?
         match forced::players_can_go_on_forever(game, visited, max_joint_total) {

@@ -403,7 +403,14 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
             report.exhausted = false;
         }
         report.findings.extend(cycles.endless);
-        report.findings.extend(cycles.chance);
+        if let Some(mut f) = cycles.chance {
+            if !report.exhausted {
+                // Only the states visited were read: a loop the players can
+                // keep going may lie beyond the budget.
+                f.message = format!("among the states visited, {} (the exploration stopped at its budget: a loop the players can keep going may lie beyond it)", f.message);
+            }
+            report.findings.push(f);
+        }
     }
     // A loop found in part of the states is a real one, but the longest
     // game is known only once every state was visited.
