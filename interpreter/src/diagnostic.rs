@@ -82,7 +82,7 @@ pub fn did_you_mean<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>)
     candidates
         .map(|c| (edit_distance(wanted, c), c))
         .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, c)| (*d, c.len()))
+        .min_by_key(|(d, c)| (*d, c.len(), *c))
         .map(|(_, c)| c)
 }
 

@@ -98,7 +98,7 @@ impl Resolver {
         if let (Ty::Piece(_), Ty::Variant(k)) = (want, got) {
             // `h5` for the one card of that variant.
             let kind = self.model.kinds.get(k.idx()).map_or("?", |d| d.name.as_str());
-            d = d.help(format!("a variant names a sort of `{kind}`, not one piece: name a piece of it with `first x in pieces({kind}) where x is VARIANT`"));
+            d = d.help(format!("a variant names a sort of `{kind}`, not one piece: name a piece of it with `first x in pieces({kind}) where is(x, VARIANT)`"));
         }
         self.error(d);
     }
@@ -682,10 +682,9 @@ impl Resolver {
                         let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown function `{}`", name.name), at, "not a function");
                         let named = |want: fn(&Sym) -> bool| -> Vec<String> { self.globals.iter().filter(|(_, (s, _))| want(s)).map(|(n, _)| n.clone()).collect() };
                         let callable = named(|s| matches!(s, Sym::Table(_) | Sym::Fn(_)));
-                        let rules = named(|s| matches!(s, Sym::Proc(_)));
                         if let Some(s) = did_you_mean(&name.name, builtins.iter().copied().chain(callable.iter().map(String::as_str))) {
                             d = d.help(format!("did you mean `{s}`?"));
-                        } else if let Some(r) = did_you_mean(&name.name, rules.iter().map(String::as_str)).or_else(|| rules.iter().map(String::as_str).find(|r| r.chars().count() >= 3 && name.name.contains(r))) {
+                        } else if let Some(r) = self.rule_meant(&name.name) {
                             // `do_jump(...)` or `jmp(...)` for the rule `jump`.
                             d = d.help(format!("`{r}` is a rule, and a rule gives no value: run it with `do {r}(...)` as a statement (it may set a var or a counter), or write a `fn` for the value"));
                         } else {

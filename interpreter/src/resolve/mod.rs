@@ -372,6 +372,18 @@ impl Resolver {
         self.model.records.push(Record { kind, name, text, cites, assumes, at });
     }
 
+    /// The rule an unknown name seems to mean (`do_jump` or `jmp` for the
+    /// rule `jump`): one that is a word of the name, one the name contains
+    /// (3 letters or more), or one a typo away.
+    pub(crate) fn rule_meant(&self, name: &str) -> Option<String> {
+        let mut rules: Vec<&str> = self.globals.iter().filter(|(_, (s, _))| matches!(s, Sym::Proc(_))).map(|(n, _)| n.as_str()).collect();
+        // The longest first (`jump_twice` before `jump`), then by name: the
+        // same answer whatever the order of the table of names.
+        rules.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        let inside = |r: &&&str| name.split('_').any(|w| w == **r) || (r.chars().count() >= 3 && name.contains(**r));
+        rules.iter().find(inside).copied().or_else(|| did_you_mean(name, rules.iter().copied())).map(str::to_string)
+    }
+
     /// Look a global name up, reporting unknown names with a suggestion.
     pub(crate) fn lookup(&mut self, name: &ast::Ident, extra: &[&str]) -> Option<Sym> {
         if let Some((sym, _)) = self.globals.get(&name.name) {
@@ -407,7 +419,12 @@ impl Resolver {
 
     pub(crate) fn wrong_sort(&mut self, name: &ast::Ident, sym: Sym, wanted: &str) {
         let at = self.loc(name.span);
-        self.error(Diagnostic::new(codes::WRONG_SORT, format!("`{}` is {}, but {} is expected here", name.name, sym.describe(), wanted), at, format!("expected {wanted}")));
+        let mut d = Diagnostic::new(codes::WRONG_SORT, format!("`{}` is {}, but {} is expected here", name.name, sym.describe(), wanted), at, format!("expected {wanted}"));
+        if matches!(sym, Sym::Proc(_)) && wanted.starts_with("a function") {
+            // `let x = jump(p)`: a rule called for a value.
+            d = d.help(format!("a rule gives no value: run it with `do {}(...)` as a statement (it may set a var or a counter), or write a `fn` for the value", name.name));
+        }
+        self.error(d);
     }
 }
 

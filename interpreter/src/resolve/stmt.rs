@@ -311,6 +311,14 @@ impl Resolver {
     }
 
     fn call_stmt(&mut self, sc: &mut Scope, name: &ast::Ident, args: &[ast::Expr], span: ast::Span, is_phase: bool) -> Stmt {
+        if !self.globals.contains_key(&name.name) {
+            if let Some(r) = self.rule_meant(&name.name) {
+                // `do do_jump(p)` for `do jump(p)`.
+                let at = self.loc(name.span);
+                self.error(Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown rule `{}`", name.name), at, "no rule of this name").help(format!("did you mean `do {r}(...)`?")));
+                return Stmt::Pass;
+            }
+        }
         let p = match self.lookup(name, &[]) {
             Some(Sym::Proc(p)) => p,
             Some(other) => {
