@@ -221,6 +221,9 @@ round turn {
     for (budget, loop_found) in [(2, false), (3, true), (20, true), (60, true)] {
         let r = explore(&g, &[], Budget { max_states: budget, jobs: 1, ..Budget::default() });
         assert!(!r.exhausted, "{budget}: {}", r.verdict());
+        // The depth is that of the deepest state visited, also when the
+        // budget stopped the expansion of the level above it.
+        assert!(r.depth >= 1, "budget {budget}: depth {}", r.depth);
         let endless = r.findings.iter().find(|f| f.code == "V505");
         assert_eq!(endless.is_some(), loop_found, "budget {budget}: {:?}", r.findings.iter().map(|f| &f.code).collect::<Vec<_>>());
         if let Some(f) = endless {

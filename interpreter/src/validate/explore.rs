@@ -331,7 +331,6 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     if layered {
                         next_fps.insert(fp);
                     }
-                    deepest = depth + 1;
                     if visited.len() > budget.max_states {
                         // A state past the budget: it shows the search is
                         // not exhausted, but it is not visited.
@@ -339,6 +338,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                         report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
                         continue;
                     }
+                    deepest = depth + 1;
                     // The states between the decisions of a joint step, then the child.
                     let mut parent = parent;
                     for &choice in path {
@@ -388,6 +388,8 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         report.stopped_by = Some(format!("the depth budget ({} steps)", budget.max_depth));
     }
     report.distinct = visited.len().min(nodes.len());
+    // A budget that stops a level being expanded has seen some of the next.
+    report.depth = report.depth.max(deepest);
     report.exhausted = report.stopped_by.is_none();
     // Does every game end? When every step went one level down, the levels
     // prove it; otherwise a depth-first walk of the same states looks for a
