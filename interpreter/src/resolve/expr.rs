@@ -128,7 +128,11 @@ impl Resolver {
         }
         if fits(t.ty, Ty::Zone) {
             let id = self.push_expr(Expr::Contents(t.id), e.span);
-            return (id, Ty::Piece(None));
+            // A value of unknown type (one whose error was reported, such
+            // as an unknown name) has items of unknown type: taking them
+            // for pieces made every later use of them an error too.
+            let item = if t.ty == Ty::Any { Ty::Any } else { Ty::Piece(None) };
+            return (id, item);
         }
         let at = self.loc(e.span);
         self.error(Diagnostic::new(codes::COLLECTION, format!("a collection is needed here, found {}", ty_name(t.ty)), at, "not a collection").help("a zone, `players`, a range `a..b`, a list `[a, b]`, `spaces(track)`, `pieces(kind)` or `[x in C where P]`"));
@@ -682,7 +686,9 @@ impl Resolver {
                         let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown function `{}`", name.name), at, "not a function");
                         let named = |want: fn(&Sym) -> bool| -> Vec<String> { self.globals.iter().filter(|(_, (s, _))| want(s)).map(|(n, _)| n.clone()).collect() };
                         let callable = named(|s| matches!(s, Sym::Table(_) | Sym::Fn(_)));
-                        if let Some(s) = did_you_mean(&name.name, builtins.iter().copied().chain(callable.iter().map(String::as_str))) {
+                        if let Some(help) = self.removed_help(&name.name) {
+                            d = d.help(help);
+                        } else if let Some(s) = did_you_mean(&name.name, builtins.iter().copied().chain(callable.iter().map(String::as_str))) {
                             d = d.help(format!("did you mean `{s}`?"));
                         } else if let Some(r) = self.rule_meant(&name.name) {
                             // `do_jump(...)` or `jmp(...)` for the rule `jump`.

@@ -304,8 +304,17 @@ impl Resolver {
                             }
                             None => {
                                 let at = self.loc(inner.span);
-                                let shown = name.map(|n| n.name.as_str()).unwrap_or("?");
-                                self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{shown}`, which the base rulebook does not declare"), at, "nothing to replace").help("use a plain declaration to add something new"));
+                                let in_module = matches!(f.file.header.kind, HeaderKind::Module { .. });
+                                let d = match name {
+                                    // `replace setup { ... }`, `replace round ...`: no name to find.
+                                    None => Diagnostic::new(codes::MODULE_TARGET, "`replace` needs a declaration with a name, and this one has none", at, "nothing named").help("a module changes the setup or the round by an exception to it: `exception NAME to setup when COND instead { ... }`"),
+                                    Some(n) if !in_module => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` of `{}` in a rulebook that is not a module", n.name), at, "no base here").help("`replace` and `remove` change a base rulebook from a module (`module NAME extends \"base.rules\" { }`); in the rulebook itself, edit the declaration"),
+                                    Some(n) => match self.removed.get(&n.name) {
+                                        Some(by) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help("the two modules change the same declaration: write one module that does both, or make one module extend the other"),
+                                        None => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace").help("use a plain declaration to add something new"),
+                                    },
+                                };
+                                self.error(d);
                             }
                         }
                     }
@@ -384,6 +393,12 @@ impl Resolver {
         rules.iter().find(inside).copied().or_else(|| did_you_mean(name, rules.iter().copied())).map(str::to_string)
     }
 
+    /// The help for a name a module's `remove` took away, if it did.
+    pub(crate) fn removed_help(&self, name: &str) -> Option<String> {
+        let module = self.removed.get(name)?;
+        Some(format!("`{name}` was removed by the module `{module}` (`remove`): remove or replace what still uses it too"))
+    }
+
     /// Look a global name up, reporting unknown names with a suggestion.
     pub(crate) fn lookup(&mut self, name: &ast::Ident, extra: &[&str]) -> Option<Sym> {
         if let Some((sym, _)) = self.globals.get(&name.name) {
@@ -404,8 +419,8 @@ impl Resolver {
             .filter(|c| *c != name.name)
             .collect();
         let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown name `{}`", name.name), at, "not declared");
-        if let Some(module) = self.removed.get(&name.name) {
-            d = d.help(format!("`{}` was removed by the module `{module}` (`remove`): remove or replace what still uses it too", name.name));
+        if let Some(help) = self.removed_help(&name.name) {
+            d = d.help(help);
         } else if BUILTIN_NAMES.contains(&name.name.as_str()) {
             d = d.help(format!("`{}` is a built-in of the language (docs/language.md), which cannot be used this way here", name.name));
         } else if let Some(s) = did_you_mean(&name.name, candidates.into_iter()) {
