@@ -219,7 +219,7 @@ fn lasso(game: &Game, rulebook: &[String], choices: &[u32], loop_from: usize, ki
     }
     let moves = choices.len() - loop_from;
     let replay = "replay the lasso: `grimoire replay FILE` checks that the loop comes back to where it started";
-    let endless_help = format!("{replay}; encode what the text says ends the game, or record that it can last forever");
+    let endless_help = format!("{replay}; encode what the text says ends the game (a limit on moves or repetitions); if the text sets none, say so with an `assume` or a `discrepancy` on the rule that loops (the finding stays: such a game may never finish)");
     let mut f = match kind {
         Loop::Chance => Finding::new(
             CHANCE_LOOP,
