@@ -1069,6 +1069,13 @@ fn quiet_prints_errors_and_the_result_lines_only() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "30 games of `rulebooks/grail-cup/grail-cup.rules` at 3 players: 0 failed, 0 unfinished\n");
     assert_eq!(stderr(&out), "", "no progress and no summary");
+    // Modules and options are named with the base.
+    let base = "tests/fixtures/ok/module_house/base.rules";
+    let module = "tests/fixtures/ok/module_house/module.rules";
+    let out = run(&["simulate", base, module, "-p", "2", "-g", "5", "-q"]);
+    assert!(stdout(&out).starts_with(&format!("5 games of `{base}` + `{module}` at 2 players")), "{}", stdout(&out));
+    let out = run(&["simulate", "tests/fixtures/ok/exceptions.rules", "-p", "2", "-g", "5", "-q", "--option", "double_gain"]);
+    assert!(stdout(&out).contains("` with option `double_gain` at 2 players"), "{}", stdout(&out));
 
     let save = save_dir("quiet");
     let out = run(&validate_args(EMPTY_DECK, &save, &["--quiet"]));

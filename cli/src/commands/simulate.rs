@@ -291,17 +291,17 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
     if interrupted {
         grimoire_cli::say!("interrupted (Ctrl-C): {} of the {} asked were played; the figures below are theirs", plural(u64::from(report.games), "game"), count(u64::from(games)));
     }
+    let played = what_was_played(&report.rulebook, options);
     if ui.quiet {
         grimoire_cli::say!(
-            "{} of `{}` at {}: {} failed, {} unfinished",
+            "{} of {played} at {}: {} failed, {} unfinished",
             plural(u64::from(report.games), "game"),
-            report.rulebook.first().map(String::as_str).unwrap_or(""),
             plural(u64::from(report.players), "player"),
             count(report.failures.len() as u64),
             count(u64::from(report.unfinished))
         );
     } else {
-        print_human(&report, jobs);
+        print_human(&report, &played, jobs);
     }
     if let Some(e) = &first_error {
         grimoire_cli::eput!("{}", exec_error(e, &sources, style(ui)));
@@ -309,9 +309,21 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
     Ok(ExitCode::from(code))
 }
 
-fn print_human(r: &Report, jobs: usize) {
+/// The rulebook and its modules, and the options switched on: "`base.rules`
+/// + `house.rules` with option `misere`".
+fn what_was_played(files: &[String], options: &[String]) -> String {
+    let files: Vec<String> = files.iter().map(|f| format!("`{f}`")).collect();
+    let mut out = files.join(" + ");
+    if !options.is_empty() {
+        let named: Vec<String> = options.iter().map(|o| format!("`{o}`")).collect();
+        out.push_str(&format!(" with option{} {}", if options.len() == 1 { "" } else { "s" }, named.join(", ")));
+    }
+    out
+}
+
+fn print_human(r: &Report, played: &str, jobs: usize) {
     let threads = if jobs == 1 { "1 thread".to_string() } else { format!("{jobs} threads") };
-    grimoire_cli::say!("{} of `{}` at {} in {:.2} s on {threads}: {:.0} games/s", plural(u64::from(r.games), "game"), r.rulebook.first().map(String::as_str).unwrap_or(""), plural(u64::from(r.players), "player"), r.seconds, r.games_per_second);
+    grimoire_cli::say!("{} of {played} at {} in {:.2} s on {threads}: {:.0} games/s", plural(u64::from(r.games), "game"), plural(u64::from(r.players), "player"), r.seconds, r.games_per_second);
     grimoire_cli::say!("decisions per game: min {}, median {}, max {}; median rounds {}", r.decisions_min, r.decisions_median, r.decisions_max, r.rounds_median);
     grimoire_cli::say!("plies per game: min {}, median {}, max {}, mean {:.4}", r.plies_min, r.plies_median, r.plies_max, r.plies_mean);
     let seats: Vec<String> = r.wins_by_seat.iter().enumerate().map(|(i, w)| format!("{}: {w}", i + 1)).collect();
