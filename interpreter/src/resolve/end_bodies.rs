@@ -55,8 +55,9 @@ fn rules_that_may_end_the_game(m: &Model) -> Vec<bool> {
         let a_trigger_may_end = m.procs.iter().zip(&may).any(|(p, may)| p.kind == ProcKind::Trigger && *may);
         let mut changed = false;
         for (p, (_, calls, moves)) in looked.iter().enumerate() {
-            if !may[p] && (calls.iter().any(|c| may.get(c.idx()).copied().unwrap_or(false)) || (*moves && a_trigger_may_end)) {
-                may[p] = true;
+            let newly = may.get(p) == Some(&false) && (calls.iter().any(|c| may.get(c.idx()).copied().unwrap_or(false)) || (*moves && a_trigger_may_end));
+            if let (true, Some(slot)) = (newly, may.get_mut(p)) {
+                *slot = true;
                 changed = true;
             }
         }

@@ -684,11 +684,10 @@ impl Resolver {
                     None => {
                         let at = self.loc(name.span);
                         let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown function `{}`", name.name), at, "not a function");
-                        let named = |want: fn(&Sym) -> bool| -> Vec<String> { self.globals.iter().filter(|(_, (s, _))| want(s)).map(|(n, _)| n.clone()).collect() };
-                        let callable = named(|s| matches!(s, Sym::Table(_) | Sym::Fn(_)));
+                        let callable: Vec<&str> = self.globals.iter().filter(|(_, (s, _))| matches!(s, Sym::Table(_) | Sym::Fn(_))).map(|(n, _)| n.as_str()).collect();
                         if let Some(help) = self.removed_help(&name.name) {
                             d = d.help(help);
-                        } else if let Some(s) = did_you_mean(&name.name, builtins.iter().copied().chain(callable.iter().map(String::as_str))) {
+                        } else if let Some(s) = did_you_mean(&name.name, builtins.iter().copied().chain(callable.iter().copied())) {
                             d = d.help(format!("did you mean `{s}`?"));
                         } else if let Some(r) = self.rule_meant(&name.name) {
                             // `do_jump(...)` or `jmp(...)` for the rule `jump`.

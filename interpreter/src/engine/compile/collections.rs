@@ -134,7 +134,6 @@ fn region(r: &mut Run, slot: u16, start: u16, cond: &BoolF) {
     }
 }
 
-
 /// Set bit `z` of a bitset.
 fn mark(bits: &mut [u64], z: u16) {
     if let Some(w) = bits.get_mut(usize::from(z) / 64) {

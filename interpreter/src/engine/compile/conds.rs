@@ -227,6 +227,13 @@ impl Test {
     }
 }
 
+/// Whether every test holds for the item `x` (a space's or a piece's
+/// index, or a number), in order, stopping at the first that fails.
+#[inline(always)]
+pub(crate) fn all_hold(tests: &[Test], r: &mut Run, x: i64) -> bool {
+    tests.iter().all(|t| t.holds(r, x))
+}
+
 /// `any d in z where <tests>`: the walk of `Items::Contents` and the
 /// `any` of `logic.rs`, with the tests read in place.
 #[inline(never)]
@@ -242,7 +249,7 @@ fn any_piece(r: &mut Run, z: u16, slot: u16, tests: &[Test]) -> bool {
         };
         return any_in_zone(r, z, slot, |r, p| (want == Some(r.g.inst_owner.get(p as usize).copied().flatten())) != negate);
     }
-    any_in_zone(r, z, slot, |r, p| tests.iter().all(|t| t.holds(r, i64::from(p))))
+    any_in_zone(r, z, slot, |r, p| all_hold(tests, r, i64::from(p)))
 }
 
 /// Whether a piece of zone `z`, each bound to `slot` in turn and costing a
@@ -332,7 +339,7 @@ impl ItemTest for Tested {
             Value::Int(i) => i,
             _ => return self.rest_holds(r),
         };
-        if !self.tests.iter().all(|t| t.holds(r, x)) {
+        if !all_hold(&self.tests, r, x) {
             return false;
         }
         self.rest_holds(r)
@@ -502,21 +509,24 @@ impl Compiler<'_> {
             Expr::Bin(op, a, b) if self.attr_of(slot, a).is_some() || self.attr_of(slot, b).is_some() => self.attr_test(slot, op, a, b),
             Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
                 let negate = op == BinOp::Ne;
+                // `builtin(d) == other` or `other == builtin(d)`: the other side.
                 let of_item = |c: &mut Self, x: ExprId, builtin: Builtin| match c.m.expr(x).clone() {
                     Expr::Call(f, args) if f == builtin && args.len() == 1 => of_piece(c, args[0]),
                     _ => false,
                 };
-                if of_item(self, a, Builtin::ZoneOf) || of_item(self, b, Builtin::ZoneOf) {
-                    let other = if of_item(self, a, Builtin::ZoneOf) { b } else { a };
+                let compared_with = |c: &mut Self, builtin: Builtin| {
+                    if of_item(c, a, builtin) {
+                        Some(b)
+                    } else if of_item(c, b, builtin) {
+                        Some(a)
+                    } else {
+                        None
+                    }
+                };
+                if let Some(other) = compared_with(self, Builtin::ZoneOf) {
                     return self.fixed_zone(other).map(|zone| Test::InZone { zone, negate });
                 }
-                let other = if of_item(self, a, Builtin::Owner) {
-                    b
-                } else if of_item(self, b, Builtin::Owner) {
-                    a
-                } else {
-                    return None;
-                };
+                let other = compared_with(self, Builtin::Owner)?;
                 let other = self.local_slot(other).filter(|s| *s != slot)?;
                 Some(Test::OwnerIsLocal { slot: other, negate })
             }

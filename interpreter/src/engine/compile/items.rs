@@ -11,7 +11,7 @@
 //! spaces of the board runs several times per ply, the visitor call per item
 //! was the largest single cost of a random game.
 
-use super::conds::{ItemTest, OneLine, Test};
+use super::conds::{all_hold, ItemTest, OneLine, Test};
 use super::operands::{IdOp, IntOp, ValOp};
 use super::{CollF, Visit, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
@@ -132,7 +132,7 @@ impl Items {
             }
         }
         if let Some((slot, tests)) = cond.bare() {
-            let all = |r: &mut Run, x: u16| tests.iter().all(|t| t.holds(r, i64::from(x)));
+            let all = |r: &mut Run, x: u16| all_hold(tests, r, i64::from(x));
             match *self {
                 Items::Spaces { base, len } => {
                     return match *tests {

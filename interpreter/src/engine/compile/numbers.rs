@@ -249,7 +249,7 @@ fn in_a_row(r: &mut Run, z: u16, cond: &impl ItemTest) -> i64 {
             let mut tried = z;
             let run = longest_run(r, z, |r, x| {
                 tried = x;
-                tests.iter().all(|t| t.holds(r, i64::from(x)))
+                super::conds::all_hold(tests, r, i64::from(x))
             });
             r.set_local(slot, Value::zone(tried));
             run
