@@ -134,16 +134,11 @@ impl Game {
         }
         let Some(kind) = self.inst_kind.get(p) else { return false };
         let first = self.kind_range[kind.idx()].0 as usize;
+        let (p, q) = (p - first, q - first);
         let m = &self.model;
-        let counters_alike = m.counters.iter().enumerate().filter(|(_, c)| c.per_piece == Some(*kind)).all(|(c, _)| {
-            let base = self.counter_base[c] as usize;
-            st.counters.get(base + p - first) == st.counters.get(base + q - first)
-        });
-        let vars_alike = m.vars.iter().enumerate().filter(|(_, v)| v.per_piece == Some(*kind)).all(|(v, _)| {
-            let base = self.var_base[v] as usize;
-            st.vars.get(base + p - first) == st.vars.get(base + q - first)
-        });
-        counters_alike && vars_alike
+        let counters = m.counters.iter().zip(&self.counter_base).filter(|(c, _)| c.per_piece == Some(*kind)).map(|(_, b)| *b as usize);
+        let vars = m.vars.iter().zip(&self.var_base).filter(|(v, _)| v.per_piece == Some(*kind)).map(|(_, b)| *b as usize);
+        slots_alike(&st.counters, counters, p, q) && slots_alike(&st.vars, vars, p, q)
     }
 
     /// An option's label with each piece followed by the zone it is in.
@@ -236,4 +231,10 @@ impl Game {
         };
         Observation { player, round: st.round, zones, values, options }
     }
+}
+
+/// Whether pieces `p` and `q` of a kind (counted from its first) hold the
+/// same value in each per-piece slot that starts at one of `bases`.
+fn slots_alike<T: PartialEq>(values: &[T], bases: impl Iterator<Item = usize>, p: usize, q: usize) -> bool {
+    bases.into_iter().all(|base| values.get(base + p) == values.get(base + q))
 }
