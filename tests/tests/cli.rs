@@ -12,9 +12,7 @@ use std::process::{Command, Output};
 const GRAIL_CUP: &str = "rulebooks/grail-cup/grail-cup.rules";
 const TYPO: &str = "tests/fixtures/err/typo.rules";
 
-#[path = "support/binary.rs"]
-mod binary;
-use binary::grimoire;
+use crate::binary::grimoire;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -14,9 +14,7 @@ use grimoire_interpreter::log::GameLog;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-#[path = "support/binary.rs"]
-mod binary;
-use binary::grimoire;
+use crate::binary::grimoire;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the repository")

@@ -1,5 +1,5 @@
 //! The real `grimoire` binary for the tests that run it (`cli.rs`,
-//! `hostile.rs`): include with `#[path = "support/binary.rs"] mod binary;`.
+//! `hostile.rs`): declared once in `main.rs`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
