@@ -94,3 +94,35 @@ round turn { if reveal == 4 { draw } else { end } }"#,
     let st = g.start(0).expect("starts");
     assert_eq!(format!("{:?}", st.outcome), "Some(Draw)");
 }
+
+const BLIND: &str = r#"rulebook blind { players 2..2 }
+card c 6 assume "t" { ace x1  king x1  queen x1  jack x1  ten x1  nine x1 }
+zone hand per_player of c owner
+zone middle of c
+setup { for p in players { move 2 of c from box to hand[p] }  move 2 of c from box to middle }
+round r {
+  choose stolen from hand[player(2)] by player(1)
+  move stolen to hand[player(1)]
+  choose shown from hand[player(1)] by player(1)
+  move shown to hand[player(2)]
+  choose seen from middle by player(2)
+  end
+}"#;
+
+#[test]
+fn a_blind_draw_from_another_hand_shows_places_not_pieces() {
+    let g = game(BLIND, 2);
+    let mut st = g.start(0).expect("starts");
+    let full = g.option_labels(&st);
+    let seen = g.observe(&st, 0).options.expect("player 1 decides");
+    assert_eq!(seen, vec!["a hidden piece of hand[2] (1st from the front)".to_string(), "a hidden piece of hand[2] (2nd from the front)".to_string()]);
+    assert!(full.iter().all(|l| !l.contains("hidden")), "logs and scenarios keep the pieces' names: {full:?}");
+    assert_eq!(g.option_labels_seen_by(&st, 0), seen, "play shows what observe shows");
+    // His own hand he sees: the labels are the pieces'.
+    g.apply(&mut st, 0).expect("plays");
+    assert_eq!(g.observe(&st, 0).options, Some(g.option_labels(&st)));
+    // A public zone shows its pieces to the other player too.
+    g.apply(&mut st, 0).expect("plays");
+    assert_eq!(g.observe(&st, 1).options, Some(g.option_labels(&st)));
+    assert!(g.option_labels(&st).iter().all(|l| !l.contains("hidden")));
+}

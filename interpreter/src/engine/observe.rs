@@ -116,6 +116,32 @@ impl Game {
         labels
     }
 
+    /// The labels of the options pending in `st` as `player` may read them
+    /// ([`Game::observe`], the screen of `grimoire play`): those of
+    /// [`Game::option_labels`], except that a piece he cannot tell (it lies
+    /// in a zone he cannot see and was not revealed to him) reads as "a
+    /// hidden piece of hand[2] (2nd from the front)": drawing blind from
+    /// another's hand, its place is all he can point at. Logs and scenarios
+    /// keep the full labels: they are written by someone who sees the game.
+    pub fn option_labels_seen_by(&self, st: &State, player: u8) -> Vec<String> {
+        let Some((_, options)) = self.choices(st) else { return Vec::new() };
+        let hidden = |v: &Value| matches!(*v, Value::Piece(p) if !self.sees_piece(st, player, p as u16));
+        if !options.iter().any(|o| o.iter().any(hidden)) {
+            return self.option_labels(st);
+        }
+        options.iter().map(|o| o.iter().map(|v| if hidden(v) { self.hidden_piece_label(st, *v) } else { self.label(*v) }).collect::<Vec<_>>().join(", ")).collect()
+    }
+
+    /// "a hidden piece of hand[2] (2nd from the front)": a piece by its zone
+    /// and its place there, front first, and nothing else.
+    fn hidden_piece_label(&self, st: &State, v: Value) -> String {
+        let Value::Piece(p) = v else { return self.label(v) };
+        let Some(z) = st.loc.get(p as usize).copied() else { return "a hidden piece".into() };
+        let zone = self.zones.get(z as usize).map_or("?", |i| i.name.as_str());
+        let place = st.zone_pieces(z).position(|q| u64::from(q) == p).map_or(0, |i| i + 1);
+        format!("a hidden piece of {zone} ({} from the front)", ordinal(place))
+    }
+
     /// Whether two options are the same move but for which of several
     /// interchangeable pieces it takes: part by part, the same value, or
     /// pieces of one kind, variant and owner in one zone with the same
@@ -226,7 +252,7 @@ impl Game {
             }
         }
         let options = match self.choices(st) {
-            Some((who, _)) if who == player => Some(self.option_labels(st)),
+            Some((who, _)) if who == player => Some(self.option_labels_seen_by(st, player)),
             _ => None,
         };
         Observation { player, round: st.round, zones, values, options }
@@ -237,4 +263,16 @@ impl Game {
 /// same value in each per-piece slot that starts at one of `bases`.
 fn slots_alike<T: PartialEq>(values: &[T], bases: impl Iterator<Item = usize>, p: usize, q: usize) -> bool {
     bases.into_iter().all(|base| values.get(base + p) == values.get(base + q))
+}
+
+/// "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st".
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

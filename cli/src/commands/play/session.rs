@@ -210,7 +210,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             }
         }
         shown = Some(player);
-        let labels: Vec<String> = game.option_labels(&g.st);
+        let labels: Vec<String> = game.option_labels_seen_by(&g.st, player);
         {
             let mut o = out.lock();
             if display.clear {
