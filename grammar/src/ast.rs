@@ -658,8 +658,9 @@ pub enum StmtKind {
         /// A player, or a collection of players.
         to: Expr,
     },
-    /// `roll x = die`.
-    Roll(Ident, Ident),
+    /// `roll x = die [to PLAYERS]`: the die, and who is shown the roll
+    /// (everybody when absent).
+    Roll(Ident, Ident, Option<Expr>),
     /// `choose x from C [, y from D...] [where P] by PLAYER [prompt "..."] [else { }]`:
     /// one decision over the tuples of the bindings for which P holds.
     Choose {

@@ -639,8 +639,16 @@ pub enum Stmt {
         /// `to` is a collection.
         many: bool,
     },
-    /// Roll a die into a local.
-    Roll(u16, DieId),
+    /// Roll a die into a local; `seen_by` is who is shown the roll (a
+    /// player, or when `many` a collection of players), everybody if absent.
+    Roll {
+        /// The local.
+        slot: u16,
+        /// The die.
+        die: DieId,
+        /// `to PLAYERS`, and whether it is a collection.
+        seen_by: Option<(ExprId, bool)>,
+    },
     /// A decision over the tuples of its bindings for which `cond` holds.
     Choose {
         /// Each binding: the local receiving its part of the choice and the

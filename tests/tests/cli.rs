@@ -269,6 +269,31 @@ fn play_shows_each_player_the_dice_rolled_since_his_last_decision() {
 }
 
 #[test]
+fn a_roll_to_some_players_is_shown_to_them_only() {
+    // Each player rolls under his cup (`to p`), then both decide; one die
+    // is rolled for all to see.
+    let cups = work_file("cups.rules");
+    std::fs::write(
+        &cups,
+        "rulebook cups { players 2..2 }\ndie d6 6\nsetup { for p in players { roll a = d6 to p } roll c = d6 }\nround turn { for p in players { choose k from [1, 2] by p } end }\n",
+    )
+    .expect("written");
+    let file = cups.to_str().expect("utf-8");
+    let auto = stdout(&run(&["play", file, "-p", "2", "-s", "3", "--auto"]));
+    let rolls: Vec<&str> = auto.lines().filter(|l| l.contains(" rolled ")).map(str::trim).collect();
+    assert_eq!(rolls.len(), 3, "--auto shows every roll: {auto}");
+    let text = stdout(&typing(&["play", file, "-p", "2", "-s", "3"], "1\n1\n"));
+    let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
+    assert_eq!(screens.len(), 2, "{text}");
+    let shown = |screen: &str| -> Vec<String> {
+        let Some((_, after)) = screen.split_once("Dice rolled since your last decision:\n") else { return Vec::new() };
+        after.lines().take_while(|l| l.starts_with("  `")).map(|l| l.trim().to_string()).collect()
+    };
+    assert_eq!(shown(screens[0]), vec![rolls[0], rolls[2]], "player 1 sees his own roll and the public one: {}", screens[0]);
+    assert_eq!(shown(screens[1]), vec![rolls[1], rolls[2]], "player 2 sees his own roll and the public one: {}", screens[1]);
+}
+
+#[test]
 fn play_reads_choices_from_the_terminal() {
     let out = typing(&["play", GRAIL_CUP, "--players", "3", "--seed", "1"], "1\n99\n");
     let text = String::from_utf8_lossy(&out.stdout);

@@ -57,7 +57,14 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
             let what = move_what(k.next()?)?;
             StmtKind::Reveal { what, to: expr(k.next()?)? }
         }
-        Rule::roll_stmt => StmtKind::Roll(ident(k.next()?), ident(k.next()?)),
+        Rule::roll_stmt => {
+            let (var, die) = (ident(k.next()?), ident(k.next()?));
+            let seen_by = match k.peek_rule() {
+                Some(_) => Some(expr(k.next()?)?),
+                None => None,
+            };
+            StmtKind::Roll(var, die, seen_by)
+        }
         Rule::choose_stmt => {
             let mut binds = Vec::new();
             while let Some(b) = k.next_if(Rule::choose_bind) {

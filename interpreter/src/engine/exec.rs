@@ -346,6 +346,7 @@ impl Game {
             }
             Op::Reveal { what, to } => self.reveal(r, what, to, at),
             Op::Roll(slot, die) => self.roll(r, *slot, *die, pc, frame.proc, at),
+            Op::RollSeenBy(to) => self.roll_seen_by(r, to, at),
             Op::Choose { binds, cond, tested, by, otherwise, sites, .. } => {
                 let who = by.as_ref().map(|f| f.get(r));
                 r.st.options.clear();

@@ -116,9 +116,9 @@ impl Game {
         self.inst_kind[p as usize] == kind && (owner.is_none() || self.inst_owner[p as usize] == owner)
     }
 
-    /// `reveal`: the players of the audience now know which pieces these are.
-    pub(super) fn reveal(&self, r: &mut Run, what: &RevealOp, to: &Audience, at: Loc) {
-        let mask = match to {
+    /// The players of a `reveal` or a `roll ... to`, one bit each.
+    fn audience_mask(&self, r: &mut Run, to: &Audience, at: Loc) -> u16 {
+        match to {
             Audience::One(p) => {
                 let p = p.get(r);
                 if p < 16 {
@@ -128,7 +128,23 @@ impl Game {
                 }
             }
             Audience::Many(c) => r.players_mask(c, at),
-        };
+        }
+    }
+
+    /// `roll ... to PLAYERS`: the roll just kept for the screens (when they
+    /// are kept) is shown to those players only.
+    pub(super) fn roll_seen_by(&self, r: &mut Run, to: &Audience, at: Loc) {
+        let mask = self.audience_mask(r, to, at);
+        if r.err.is_none() {
+            if let Some(last) = r.st.rolled.as_mut().and_then(|kept| kept.last_mut()) {
+                last.seen_by = Some(mask);
+            }
+        }
+    }
+
+    /// `reveal`: the players of the audience now know which pieces these are.
+    pub(super) fn reveal(&self, r: &mut Run, what: &RevealOp, to: &Audience, at: Loc) {
+        let mask = self.audience_mask(r, to, at);
         if r.err.is_some() {
             return;
         }
@@ -220,7 +236,7 @@ impl Game {
         r.set_local(slot, v);
         let after_decisions = r.st.decisions;
         if let Some(kept) = r.st.rolled.as_mut() {
-            kept.push(Rolled { die, value: v, rule, at, after_decisions });
+            kept.push(Rolled { die, value: v, rule, at, after_decisions, seen_by: None });
         }
     }
 

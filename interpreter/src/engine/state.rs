@@ -135,6 +135,16 @@ pub struct Rolled {
     pub at: Loc,
     /// How many decisions had been taken when it was rolled.
     pub after_decisions: u32,
+    /// The players shown the roll, one bit each (`roll ... to PLAYERS`);
+    /// everybody when `None`.
+    pub seen_by: Option<u16>,
+}
+
+impl Rolled {
+    /// Whether `player` (from 0) is shown this roll.
+    pub fn shown_to(&self, player: u8) -> bool {
+        self.seen_by.is_none_or(|mask| player < 16 && mask >> player & 1 == 1)
+    }
 }
 
 /// Everything about a game in progress that can change.

@@ -324,7 +324,7 @@ impl Game {
                     st.pending = Some(Pending { player: CHANCE, slot: 0, stmt: s, shuffle: Some(z) });
                 }
             }
-            Stmt::Roll(slot, die) if st.exploring => {
+            Stmt::Roll { slot, die, .. } if st.exploring => {
                 let d = &self.model.dice[die.idx()];
                 st.options.clear();
                 if d.sides.is_empty() {
@@ -342,7 +342,7 @@ impl Game {
                     st.zones[z].swap(i, j);
                 }
             }
-            Stmt::Roll(slot, die) => {
+            Stmt::Roll { slot, die, .. } => {
                 let d = &self.model.dice[die.idx()];
                 let side = st.random_below(u64::from(d.size)) as usize;
                 let v = match d.sides.get(side) {

@@ -87,7 +87,7 @@ fn look_at(m: &Model, b: BlockId) -> (Option<Forbidden>, Vec<(ProcId, Loc)>) {
             Stmt::MovePiece { .. } | Stmt::MoveTop { .. } | Stmt::MoveAll { .. } | Stmt::MoveCount { .. } => "move pieces",
             Stmt::Shuffle(_) => "shuffle",
             Stmt::Reveal { .. } => "reveal pieces",
-            Stmt::Roll(..) => "roll a die",
+            Stmt::Roll { .. } => "roll a die",
             Stmt::ChooseRandom { .. } => "pick at random",
             Stmt::Win(_) | Stmt::WinAll(_) | Stmt::Draw | Stmt::End => "end the game",
             Stmt::Simultaneous(..) => "hold another `simultaneous` block",

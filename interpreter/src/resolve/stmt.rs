@@ -84,7 +84,7 @@ impl Resolver {
             }
             StmtKind::Shuffle(z) => Stmt::Shuffle(self.zone(sc, z, "what `shuffle` shuffles")),
             StmtKind::Reveal { what, to } => self.reveal(sc, what, to),
-            StmtKind::Roll(var, die) => {
+            StmtKind::Roll(var, die, seen_by) => {
                 let (d, ty) = match self.lookup(die, &[]) {
                     Some(Sym::Die(d)) => {
                         let named = self.model.dice.get(d.idx()).is_some_and(|x| !x.sides.is_empty());
@@ -96,8 +96,10 @@ impl Resolver {
                     }
                     None => (DieId(0), Ty::Any),
                 };
+                // Who sees the roll cannot read it: bound before the local.
+                let seen_by = seen_by.as_ref().map(|to| self.audience(sc, to, "`roll ... to` shows the roll to players"));
                 let slot = sc.bind(&var.name, ty);
-                Stmt::Roll(slot, d)
+                Stmt::Roll { slot, die: d, seen_by }
             }
             StmtKind::Choose { binds, cond, by, prompt, otherwise } => {
                 // Who decides and what happens without options cannot see the bindings.
@@ -223,24 +225,26 @@ impl Resolver {
                 RevealWhat::All(self.zone(sc, from, "the zone of `reveal`"))
             }
         };
+        let (to, many) = self.audience(sc, to, "`reveal` shows pieces to players");
+        Stmt::Reveal { what, to, many }
+    }
+
+    /// The players after `to` in `reveal ... to PLAYERS` or `roll ... to
+    /// PLAYERS`: a player, or (true) a collection of players. `says` begins
+    /// the message of a wrong type: "`reveal` shows pieces to players".
+    fn audience(&mut self, sc: &mut Scope, to: &ast::Expr, says: &str) -> (ExprId, bool) {
         let t = self.expr(sc, to);
-        let many = match t.coll {
-            Some(elem) => {
-                if !fits(elem, Ty::Player) {
-                    let at = self.loc(to.span);
-                    self.error(Diagnostic::new(codes::TYPE, format!("`reveal` shows pieces to players, not to {}", ty_name(elem)), at, "not players").help("name a player (`to p`), every player (`to players`) or some of them (`to [q in players where ...]`)"));
-                }
-                true
-            }
-            None => {
-                if !fits(t.ty, Ty::Player) {
-                    let at = self.loc(to.span);
-                    self.error(Diagnostic::new(codes::TYPE, format!("`reveal` shows pieces to players, not to {}", ty_name(t.ty)), at, "not a player").help("name a player (`to p`), every player (`to players`) or some of them (`to [q in players where ...]`)"));
-                }
-                false
-            }
+        let help = "name a player (`to p`), every player (`to players`) or some of them (`to [q in players where ...]`)";
+        let (elem, many) = match t.coll {
+            Some(elem) => (elem, true),
+            None => (t.ty, false),
         };
-        Stmt::Reveal { what, to: t.id, many }
+        if !fits(elem, Ty::Player) {
+            let at = self.loc(to.span);
+            let label = if many { "not players" } else { "not a player" };
+            self.error(Diagnostic::new(codes::TYPE, format!("{says}, not to {}", ty_name(elem)), at, label).help(help));
+        }
+        (t.id, many)
     }
 
     fn assign(&mut self, sc: &mut Scope, lhs: &ast::Expr, op: AssignOp, rhs: &ast::Expr) -> Stmt {

@@ -7,7 +7,7 @@
 //! the pause and without clearing.
 
 use super::screen::screen;
-use grimoire_interpreter::engine::{ExecError, Game, State};
+use grimoire_interpreter::engine::{ExecError, Game, Rolled, State};
 use grimoire_interpreter::log::{outcome_text, GameLog};
 use grimoire_interpreter::validate::Stop;
 use std::io::{BufRead as _, Write};
@@ -107,7 +107,7 @@ struct Game_<'a> {
     choices: Vec<usize>,
     /// Every roll of the game, in words, oldest first, with how many
     /// decisions came before it.
-    rolls: Vec<(u32, String)>,
+    rolls: Vec<(Rolled, String)>,
 }
 
 impl Game_<'_> {
@@ -133,7 +133,7 @@ impl Game_<'_> {
 
     fn note_rolls(&mut self) {
         let game = self.game;
-        self.rolls.extend(self.st.take_rolls().iter().map(|r| (r.after_decisions, game.roll_text(r))));
+        self.rolls.extend(self.st.take_rolls().into_iter().map(|r| (r, game.roll_text(&r))));
     }
 
     /// The rolls since this player's last decision (all of them before his
@@ -143,7 +143,7 @@ impl Game_<'_> {
         let number = grimoire_interpreter::log::player_number(player);
         // Rolled after his last decision: after more decisions than came before it.
         let after = self.log.steps.iter().rposition(|s| s.player == number).map_or(0, |i| i as u32 + 1);
-        let new = self.rolled_after(after);
+        let new: Vec<&String> = self.rolled_after(after).into_iter().filter(|(r, _)| r.shown_to(player)).map(|(_, text)| text).collect();
         let mut lines = Vec::new();
         if new.len() > ROLLS_SHOWN {
             lines.push(format!("({} earlier)", grimoire_cli::ui::plural((new.len() - ROLLS_SHOWN) as u64, "roll")));
@@ -153,8 +153,8 @@ impl Game_<'_> {
     }
 
     /// The rolls made once `decisions` decisions had been taken, or later.
-    fn rolled_after(&self, decisions: u32) -> Vec<&String> {
-        self.rolls.iter().filter(|(n, _)| *n >= decisions).map(|(_, text)| text).collect()
+    fn rolled_after(&self, decisions: u32) -> Vec<&(Rolled, String)> {
+        self.rolls.iter().filter(|(r, _)| r.after_decisions >= decisions).collect()
     }
 
     /// Back to before decision `n`: the game is played again from its
@@ -294,8 +294,9 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             // The last screen was one player's: the end is for everybody.
             grimoire_cli::put!("{CLEAR}");
         }
-        // The dice rolled after the last decision decided the end: for everybody.
-        let last = g.rolled_after(g.log.steps.len() as u32);
+        // The dice rolled after the last decision decided the end: for
+        // everybody, but for those rolled for some players only.
+        let last: Vec<&String> = g.rolled_after(g.log.steps.len() as u32).into_iter().filter(|(r, _)| r.seen_by.is_none()).map(|(_, text)| text).collect();
         if !last.is_empty() {
             grimoire_cli::say!("\nDice rolled since the last decision:");
             for r in last {

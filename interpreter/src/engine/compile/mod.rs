@@ -152,7 +152,7 @@ pub(crate) enum RevealOp {
     All(IdOp),
 }
 
-/// Who a `reveal` shows pieces to.
+/// Who a `reveal` shows pieces to, or a `roll ... to` its roll.
 pub(crate) enum Audience {
     /// One player.
     One(IdOp),
@@ -195,6 +195,9 @@ pub(crate) enum Op {
     Reveal { what: RevealOp, to: Audience },
     /// Roll a die into a local.
     Roll(u16, DieId),
+    /// `roll ... to PLAYERS`, right after its `Roll`: the roll just kept
+    /// for the screens is shown to those players only.
+    RollSeenBy(Audience),
     /// A decision (or chance's pick when `by` is absent) over the tuples of
     /// the bindings; `otherwise` is where to go when there is none. The
     /// condition is `tested` as each item is tried when there is one

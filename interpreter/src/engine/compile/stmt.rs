@@ -118,6 +118,15 @@ impl Emit<'_, '_> {
         self.next.writes.extend_from_slice(slots);
     }
 
+    /// The players of `reveal ... to` or `roll ... to`: one, or a collection.
+    fn audience(&mut self, to: ExprId, many: bool) -> Audience {
+        if many {
+            Audience::Many(self.c.coll(to))
+        } else {
+            Audience::One(self.c.player_req(to))
+        }
+    }
+
     fn here(&self) -> u32 {
         self.ops.len() as u32
     }
@@ -234,13 +243,18 @@ impl Emit<'_, '_> {
                     RevealWhat::Top(z) => RevealOp::Top(self.c.zone_req(z)),
                     RevealWhat::All(z) => RevealOp::All(self.c.zone_req(z)),
                 };
-                let to = if many { Audience::Many(self.c.coll(to)) } else { Audience::One(self.c.player_req(to)) };
+                let to = self.audience(to, many);
                 self.emit(Op::Reveal { what, to }, at);
             }
-            Stmt::Roll(slot, die) => {
+            Stmt::Roll { slot, die, seen_by } => {
                 let slot = self.c.slot(slot);
                 self.sets(&[slot]);
                 self.emit(Op::Roll(slot, die), at);
+                if let Some((to, many)) = seen_by {
+                    self.uses(&[to]);
+                    let to = self.audience(to, many);
+                    self.emit(Op::RollSeenBy(to), at);
+                }
             }
             Stmt::Choose { binds, cond, by, otherwise, .. } => {
                 self.uses(&[by]);

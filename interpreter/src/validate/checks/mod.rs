@@ -87,7 +87,12 @@ pub(crate) fn walk_block(model: &Model, b: BlockId, stmt: &mut dyn FnMut(&Stmt),
                 }
             }
             Stmt::Call(_, args) => args.iter().for_each(|a| model.walk_expr(*a, expr)),
-            Stmt::Roll(..) | Stmt::Draw | Stmt::End | Stmt::Pass | Stmt::Proceed(_) => {}
+            Stmt::Roll { seen_by, .. } => {
+                if let Some((to, _)) = seen_by {
+                    model.walk_expr(*to, expr);
+                }
+            }
+            Stmt::Draw | Stmt::End | Stmt::Pass | Stmt::Proceed(_) => {}
         }
     }
 }
