@@ -180,13 +180,14 @@ pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions
 /// Play a game with random agents up to `max_decisions`, keeping no log
 /// (`simulate`): the final state, and the problem that stopped the game.
 /// With `checked`, the rulebook's declared invariants are checked after
-/// every step. A game whose rules fail in its setup never started (`Err`);
+/// every step. A game whose rules fail in its setup never started (`Err`,
+/// with the state it stopped in: the rules it ran still count as fired);
 /// one that fails after it, even before its first decision, is a game
 /// played up to its failure.
-pub fn quick_playout(game: &Game, seed: u64, max_decisions: u32, checked: bool) -> Result<(State, Option<ExecError>), ExecError> {
+pub fn quick_playout(game: &Game, seed: u64, max_decisions: u32, checked: bool) -> Result<(State, Option<ExecError>), Box<(State, ExecError)>> {
     let (mut st, started) = game.begin(seed);
     if let Err(e) = started {
-        return if st.round == 0 { Err(e) } else { Ok((st, Some(e))) };
+        return if st.round == 0 { Err(Box::new((st, e))) } else { Ok((st, Some(e))) };
     }
     let mut agent = RandomAgent::new(seed);
     let check = |st: &mut State| if checked { game.broken_invariant(st).map(|b| b.error()) } else { None };

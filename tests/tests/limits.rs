@@ -169,5 +169,10 @@ fn a_game_that_fails_before_its_first_decision_but_after_setup_was_played() {
     }
     assert!(failed > 20 && won > 20, "a coin decides: {failed} failed, {won} won");
     let in_setup = game("while true { pass }");
-    assert!(quick_playout(&in_setup, 0, 100, true).is_err(), "a setup that fails is no game");
+    let failed = quick_playout(&in_setup, 0, 100, true).expect_err("a setup that fails is no game");
+    let (st, e) = *failed;
+    assert_eq!((e.kind.code(), st.round), ("R0002", 0));
+    // The setup ran, and failed: `simulate` counts it as fired, not as "never fired".
+    let setup = in_setup.model.procs.iter().position(|p| p.name == "setup").expect("a setup");
+    assert_eq!(st.fired[setup], 1);
 }

@@ -4,7 +4,7 @@ use super::{game_for, names, reject, style, Ui, INVALID};
 use grimoire_cli::interrupt::INTERRUPTED;
 use grimoire_cli::render::exec_error;
 use grimoire_cli::ui::{count, plural};
-use grimoire_interpreter::engine::{ExecError, Game, Outcome};
+use grimoire_interpreter::engine::{ExecError, Game, Outcome, State};
 use grimoire_cli::histogram::Histogram;
 use grimoire_interpreter::log::quick_playout;
 use grimoire_interpreter::parallel::in_chunks_until;
@@ -144,23 +144,16 @@ impl Tally {
         self.played += 1;
         let (state, error) = match quick_playout(game, s, max_decisions, checked) {
             Ok(p) => p,
-            Err(e) => {
+            Err(failed) => {
+                // No game: only the rules its setup ran count.
+                let (state, e) = *failed;
+                self.count_fired(game, &state);
                 self.failures.push(Failure { seed: s, message: e.message.clone() });
                 self.first_error.get_or_insert(e);
                 return;
             }
         };
-        for (f, n) in self.fired.iter_mut().zip(&state.fired) {
-            f.0 += u64::from(*n);
-            f.1 += u32::from(*n > 0);
-        }
-        // An end condition's body is a procedure the engine counts apart.
-        for (end, n) in game.model.ends.iter().zip(&state.ends_fired) {
-            if let Some(f) = self.fired.get_mut(end.body.idx()) {
-                f.0 += u64::from(*n);
-                f.1 += u32::from(*n > 0);
-            }
-        }
+        self.count_fired(game, &state);
         self.decisions.add(i64::from(state.decisions));
         self.plies.add(i64::from(state.plies));
         if let Some(base) = score_slot {
@@ -180,6 +173,21 @@ impl Tally {
             (Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))), None) => o.winners().for_each(|w| self.wins[w as usize] += 1),
             (Some(_), None) => self.draws += 1,
             (None, None) => self.unfinished += 1,
+        }
+    }
+
+    /// Count the rules a game ran, up to where it stopped.
+    fn count_fired(&mut self, game: &Game, state: &State) {
+        for (f, n) in self.fired.iter_mut().zip(&state.fired) {
+            f.0 += u64::from(*n);
+            f.1 += u32::from(*n > 0);
+        }
+        // An end condition's body is a procedure the engine counts apart.
+        for (end, n) in game.model.ends.iter().zip(&state.ends_fired) {
+            if let Some(f) = self.fired.get_mut(end.body.idx()) {
+                f.0 += u64::from(*n);
+                f.1 += u32::from(*n > 0);
+            }
         }
     }
 
