@@ -322,6 +322,20 @@ fn a_cut_search_says_its_shuffles_were_sampled() {
     assert!(r.verdict().contains("not exhausted") && r.verdict().contains("sampled orders only"), "{}", r.verdict());
 }
 
+/// An exhausted search through sampled shuffles claims no proof for the
+/// game: its verdict says, before anything else, that it holds on the
+/// sampled orders only.
+#[test]
+fn an_exhausted_search_through_sampled_shuffles_says_so_first() {
+    let text = "rulebook s { players 1..1 }\ncard c 5 { a x1 b x1 c2 x1 d x1 e x1 }\nzone deck of c hidden ordered\nsetup { move 5 of c from box to deck\n shuffle deck }\nround turn { choose x from [1, 2] by player(1)\n win player(1) }";
+    let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 1, &[]).expect("one player");
+    let r = explore(&g, &[], Budget { jobs: 1, ..Budget::default() });
+    assert!(r.exhausted && r.sampled_shuffles);
+    assert!(r.verdict().starts_with("proven for 1 player on sampled shuffles only"), "{}", r.verdict());
+    assert!(!r.verdict().contains("all 5 reachable") && r.verdict().contains("states reachable through them"), "{}", r.verdict());
+}
+
 /// Perft counts sequences of plies: chance drawn after the last ply counted
 /// is no part of them (each turn rolls a d3, then the player picks 1 to the
 /// roll: one ply has 1 + 2 + 3 = 6 sequences, two have 36).

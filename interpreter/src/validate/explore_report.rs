@@ -3,6 +3,7 @@
 //! that says what was proven. `explore.rs` does the walk.
 
 use super::{Finding, Severity};
+use crate::engine::SHUFFLE_SAMPLES;
 use serde::Serialize;
 
 /// Budget of an exploration.
@@ -93,7 +94,14 @@ impl ExploreReport {
                 Some(n) => format!("every game ends, under every choice and every chance outcome, within {n} steps"),
                 None => "every game ends with probability 1 (a loop through chance outcomes can repeat: see the warning)".to_string(),
             };
-            format!("proven for {} players: all {} reachable states visited ({} finished games); {invariants}; {ends}{sampled}", self.players, self.distinct, self.terminal)
+            if self.sampled_shuffles {
+                // Not a proof for the game: a shuffle's other orders lead to states never visited.
+                return format!(
+                    "proven for {} on sampled shuffles only (a shuffle of many pieces was explored through {SHUFFLE_SAMPLES} of its orders): all {} states reachable through them visited ({} finished games); {invariants}; {ends}",
+                    for_players(self.players), self.distinct, self.terminal
+                );
+            }
+            format!("proven for {}: all {} reachable states visited ({} finished games); {invariants}; {ends}", for_players(self.players), self.distinct, self.terminal)
         } else if errors == 0 {
             format!(
                 "not exhausted: {} distinct states up to depth {} hold {invariants}; stopped by {}; states beyond were not visited{sampled}",
@@ -104,5 +112,14 @@ impl ExploreReport {
         } else {
             format!("{errors} violation(s) found among {} states", self.distinct)
         }
+    }
+}
+
+/// "1 player", "3 players".
+fn for_players(n: u8) -> String {
+    if n == 1 {
+        "1 player".to_string()
+    } else {
+        format!("{n} players")
     }
 }
