@@ -15,6 +15,9 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
             words.sort_unstable();
             words.dedup();
             let help = match keyword_at(text, start) {
+                Some("of") if filtered_aggregate_before(text, start) => {
+                    Some("`sum`, `max` and `min` take no `where`: filter the collection first, `sum x in [x in C where COND] of EXPR`".to_string())
+                }
                 Some(word) if words.contains(&"a name") => Some(if RulesParser::parse(Rule::soft_name, word).is_ok() {
                     format!("`{word}` is a keyword here, and a name only where no keyword can stand: choose another name (docs/language.md lists the keywords)")
                 } else {
@@ -47,6 +50,15 @@ fn keyword_at(text: &str, at: usize) -> Option<&str> {
     let word = rest.get(..len)?;
     let whole = RulesParser::parse(Rule::keyword, word).ok()?.next()?;
     (whole.as_str().len() == word.len() && !word.is_empty()).then_some(word)
+}
+
+/// Whether the text before `at` (an `of` the parser did not expect) ends
+/// in `sum x in C where ...`, `max ...` or `min ...`: an aggregate given
+/// the `where` of `count` and `any`.
+fn filtered_aggregate_before(text: &str, at: usize) -> bool {
+    let Some(before) = text.get(..at) else { return false };
+    let aggregate = ["sum ", "max ", "min "].iter().filter_map(|w| before.rfind(w)).max();
+    aggregate.and_then(|i| before.get(i..)).is_some_and(|tail| tail.contains(" where "))
 }
 
 fn join_or(words: &[&str]) -> String {
