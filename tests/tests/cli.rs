@@ -257,6 +257,10 @@ fn play_shows_each_player_the_dice_rolled_since_his_last_decision() {
     let at_the_end: Vec<&str> = end.lines().take_while(|l| l.starts_with("  `")).map(str::trim).collect();
     assert!(!rolled.is_empty() && at_the_end == rolled, "{text}");
     assert!(end.contains(" wins"), "{text}");
+    // Then the final table, as everybody sees it, before the outcome.
+    let (_, table) = end.split_once("── the game is over ──\n").unwrap_or_else(|| panic!("{text}"));
+    let winner = table.lines().position(|l| l.contains(" wins")).unwrap_or_else(|| panic!("{text}"));
+    assert!(table.lines().take(winner).any(|l| l.starts_with("On the table")), "{text}");
     // An undo at player 1's second decision takes him back to his first:
     // the screen shows again what was rolled before it, and player 2's
     // what was rolled since player 2 last decided (never, now).

@@ -93,6 +93,9 @@ const HELP: &str = "Type the number of an option to take it, or:
 /// Erase the screen and what scrolled off it, cursor home.
 const CLEAR: &str = "\x1b[H\x1b[2J\x1b[3J";
 
+/// No player's seat: the screen of the end shows what everybody sees.
+const NOBODY: u8 = u8::MAX;
+
 /// At most this many rolls are listed on a screen (the latest ones).
 const ROLLS_SHOWN: usize = 12;
 
@@ -302,6 +305,12 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             for r in last {
                 grimoire_cli::say!("  {r}");
             }
+        }
+        // The final table, as everybody sees it (nobody's hidden zones or vars).
+        let rule = if display.ascii { "--" } else { "──" };
+        grimoire_cli::say!("\n{rule} the game is over {rule}");
+        for line in screen(game, &g.st, NOBODY) {
+            grimoire_cli::say!("{}", grimoire_cli::ascii::plain(line));
         }
         if let Some(text) = outcome_text(g.st.outcome) {
             grimoire_cli::say!("\n{text}");
