@@ -117,7 +117,9 @@ fn a_blind_draw_from_another_hand_shows_places_not_pieces() {
     let seen = g.observe(&st, 0).options.expect("player 1 decides");
     assert_eq!(seen, vec!["a hidden piece of hand[2] (1st from the front)".to_string(), "a hidden piece of hand[2] (2nd from the front)".to_string()]);
     assert!(full.iter().all(|l| !l.contains("hidden")), "logs and scenarios keep the pieces' names: {full:?}");
-    assert_eq!(g.option_labels_seen_by(&st, 0), seen, "play shows what observe shows");
+    let (indices, labels): (Vec<usize>, Vec<String>) = g.options_seen_by(&st, 0).into_iter().unzip();
+    assert_eq!(labels, seen, "play shows what observe shows");
+    assert_eq!(indices.len(), 2);
     // His own hand he sees: the labels are the pieces'.
     g.apply(&mut st, 0).expect("plays");
     assert_eq!(g.observe(&st, 0).options, Some(g.option_labels(&st)));
@@ -125,4 +127,26 @@ fn a_blind_draw_from_another_hand_shows_places_not_pieces() {
     g.apply(&mut st, 0).expect("plays");
     assert_eq!(g.observe(&st, 1).options, Some(g.option_labels(&st)));
     assert!(g.option_labels(&st).iter().all(|l| !l.contains("hidden")));
+}
+
+/// Options over hidden pieces taken in the order of their identities
+/// (`pieces(c)`) are shown sorted by place, and each shown option still
+/// leads to the engine's option of the piece at that place.
+#[test]
+fn hidden_options_are_shown_by_place_and_keep_their_engine_index() {
+    let text = BLIND.replace("choose stolen from hand[player(2)] by player(1)", "shuffle hand[player(2)]\n  choose stolen from pieces(c) where zone_of(stolen) == hand[player(2)] by player(1)");
+    let g = game(&text, 2);
+    for seed in 0..8 {
+        let st = g.start(seed).expect("starts");
+        let Some((_, options)) = g.choices(&st) else { panic!("player 1 decides") };
+        let seen = g.options_seen_by(&st, 0);
+        let labels: Vec<&str> = seen.iter().map(|(_, l)| l.as_str()).collect();
+        assert_eq!(labels, ["a hidden piece of hand[2] (1st from the front)", "a hidden piece of hand[2] (2nd from the front)"], "seed {seed}");
+        for (place, (index, _)) in seen.iter().enumerate() {
+            let option = options.iter().nth(*index).expect("an engine option");
+            let Some(grimoire_interpreter::engine::Value::Piece(p)) = option.first().copied() else { panic!("a piece") };
+            let zone = st.loc[p as usize];
+            assert_eq!(st.zone_pieces(zone).position(|q| u64::from(q) == p), Some(place), "seed {seed}");
+        }
+    }
 }

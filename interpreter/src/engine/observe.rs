@@ -30,7 +30,8 @@ pub struct Observation {
     pub zones: Vec<ZoneView>,
     /// Counters and vars the player may see, as `name = value`.
     pub values: Vec<String>,
-    /// The options, if this player must decide now.
+    /// The options, if this player must decide now, as he is shown them
+    /// ([`Game::options_seen_by`]).
     pub options: Option<Vec<String>>,
 }
 
@@ -116,20 +117,43 @@ impl Game {
         labels
     }
 
-    /// The labels of the options pending in `st` as `player` may read them
-    /// ([`Game::observe`], the screen of `grimoire play`): those of
-    /// [`Game::option_labels`], except that a piece he cannot tell (it lies
-    /// in a zone he cannot see and was not revealed to him) reads as "a
-    /// hidden piece of hand[2] (2nd from the front)": drawing blind from
-    /// another's hand, its place is all he can point at. Logs and scenarios
+    /// The options pending in `st` as `player` is shown them ([`Game::observe`],
+    /// the screen of `grimoire play`): each option's index among
+    /// [`Game::choices`] and its label. The labels are those of
+    /// [`Game::option_labels`], in the engine's order, except when an option
+    /// holds a piece the player cannot tell (it lies in a zone he cannot see
+    /// and was not revealed to him): that piece reads as "a hidden piece of
+    /// hand[2] (2nd from the front)", its place being all a blind draw lets
+    /// him point at, and the options are sorted by what he sees, since the
+    /// engine's order follows the pieces' identities. Logs and scenarios
     /// keep the full labels: they are written by someone who sees the game.
-    pub fn option_labels_seen_by(&self, st: &State, player: u8) -> Vec<String> {
+    pub fn options_seen_by(&self, st: &State, player: u8) -> Vec<(usize, String)> {
         let Some((_, options)) = self.choices(st) else { return Vec::new() };
         let hidden = |v: &Value| matches!(*v, Value::Piece(p) if !self.sees_piece(st, player, p as u16));
         if !options.iter().any(|o| o.iter().any(hidden)) {
-            return self.option_labels(st);
+            return self.option_labels(st).into_iter().enumerate().collect();
         }
-        options.iter().map(|o| o.iter().map(|v| if hidden(v) { self.hidden_piece_label(st, *v) } else { self.label(*v) }).collect::<Vec<_>>().join(", ")).collect()
+        // Part by part: a hidden piece by its zone and place, anything else by its label.
+        let mut seen: Vec<(Vec<(u8, usize, String)>, usize, String)> = options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let key = o.iter().map(|v| if hidden(v) { self.hidden_place(st, *v) } else { (1, 0, self.label(*v)) }).collect();
+                let label = o.iter().map(|v| if hidden(v) { self.hidden_piece_label(st, *v) } else { self.label(*v) }).collect::<Vec<_>>().join(", ");
+                (key, i, label)
+            })
+            .collect();
+        seen.sort_by(|a, b| a.0.cmp(&b.0));
+        seen.into_iter().map(|(_, i, label)| (i, label)).collect()
+    }
+
+    /// A hidden piece as a sort key: before anything shown, by zone, then
+    /// by place from the front.
+    fn hidden_place(&self, st: &State, v: Value) -> (u8, usize, String) {
+        let Value::Piece(p) = v else { return (1, 0, self.label(v)) };
+        let Some(z) = st.loc.get(p as usize).copied() else { return (0, usize::MAX, String::new()) };
+        let place = st.zone_pieces(z).position(|q| u64::from(q) == p).unwrap_or(usize::MAX);
+        (0, usize::from(z), format!("{place:020}"))
     }
 
     /// "a hidden piece of hand[2] (2nd from the front)": a piece by its zone
@@ -252,7 +276,7 @@ impl Game {
             }
         }
         let options = match self.choices(st) {
-            Some((who, _)) if who == player => Some(self.option_labels_seen_by(st, player)),
+            Some((who, _)) if who == player => Some(self.options_seen_by(st, player).into_iter().map(|(_, label)| label).collect()),
             _ => None,
         };
         Observation { player, round: st.round, zones, values, options }

@@ -213,7 +213,8 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             }
         }
         shown = Some(player);
-        let labels: Vec<String> = game.option_labels_seen_by(&g.st, player);
+        // Shown in the order he sees them: (the engine's index, the label).
+        let shown_options = game.options_seen_by(&g.st, player);
         {
             let mut o = out.lock();
             if display.clear {
@@ -235,7 +236,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
                 let _ = writeln!(o, "({})", grimoire_cli::ascii::plain(n));
             }
             let _ = writeln!(o, "{}", game.prompt(&g.st).unwrap_or("Choose:"));
-            for (i, l) in labels.iter().enumerate() {
+            for (i, (_, l)) in shown_options.iter().enumerate() {
                 let _ = writeln!(o, "  {}) {}", i + 1, grimoire_cli::ascii::plain(l.clone()));
             }
         }
@@ -280,14 +281,15 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
                 continue 'game;
             } else {
                 match word.parse::<usize>() {
-                    Ok(n) if (1..=labels.len()).contains(&n) => {
-                        if let Err(e) = g.take(n - 1) {
+                    Ok(n) if (1..=shown_options.len()).contains(&n) => {
+                        let index = shown_options.get(n - 1).map_or(n - 1, |(i, _)| *i);
+                        if let Err(e) = g.take(index) {
                             error = Some(e);
                             break 'game;
                         }
                         continue 'game;
                     }
-                    _ => grimoire_cli::say!("type a number from 1 to {}, or help, undo, quit", labels.len()),
+                    _ => grimoire_cli::say!("type a number from 1 to {}, or help, undo, quit", shown_options.len()),
                 }
             }
         }
