@@ -1304,6 +1304,26 @@ fn ctrl_c_stops_validate_and_saves_the_counterexamples_found() {
     assert_eq!(Schemas::load().check("validate.json", &doc), Vec::<String>::new());
 }
 
+/// A deep perft count stops at Ctrl-C and keeps the depths it finished
+/// (connect four's perft(14) would take hours).
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_perft_count_and_keeps_the_finished_depths() {
+    let four = "rulebooks/classic/connect-four.rules";
+    let (out, took) = interrupted(&["explore", four, "-p", "2", "--perft", "14", "--json"], std::time::Duration::from_millis(500));
+    assert_eq!(out.status.code(), Some(130), "{:?} {}", out.status, stderr(&out));
+    assert!(took < std::time::Duration::from_secs(20), "it stops within a few thousand moves: {took:?}");
+    let doc = json_of(&out);
+    let report = &doc["report"];
+    assert_eq!(report["interrupted"].as_bool(), Some(true), "{doc}");
+    let counts = report["perft"].as_array().expect("the finished depths");
+    assert!(counts.len() < 14 && counts.first().and_then(|n| n.as_u64()) == Some(7), "{doc}");
+    assert_eq!(Schemas::load().check("explore.json", &doc), Vec::<String>::new());
+    let (out, _) = interrupted(&["explore", four, "-p", "2", "--perft", "14"], std::time::Duration::from_millis(500));
+    assert_eq!(out.status.code(), Some(130));
+    assert!(stdout(&out).contains("perft(1) = 7") && stdout(&out).contains("was not finished; the counts above are complete"), "{}", stdout(&out));
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_explore_between_slices() {

@@ -77,15 +77,21 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
 /// count them to check a move generator. A rule that fails on the way is a
 /// fault of the rulebook (exit 1).
 fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_interpreter::Source], depth: u32, ui: &Ui) -> Result<ExitCode, String> {
-    use grimoire_interpreter::validate::perft::{perft, PerftError};
+    use grimoire_interpreter::validate::perft::{perft_until, PerftError};
     let mut counts = Vec::new();
     let mut failure = None;
     let mut sampled = false;
+    let mut interrupted = false;
+    let stop = grimoire_cli::interrupt::catch("stopping the count under way, then showing the counts done");
     for d in 1..=depth {
-        match perft(game, d) {
+        match perft_until(game, d, &stop) {
             Ok(n) => {
                 counts.push(n.paths);
                 sampled |= n.sampled_shuffle;
+            }
+            Err(PerftError::Interrupted) => {
+                interrupted = true;
+                break;
             }
             Err(e) => {
                 failure = Some((d, e));
@@ -100,7 +106,11 @@ fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_int
     if sampled && !ui.json && !ui.quiet {
         grimoire_cli::say!("({sampled_note})");
     }
-    let code = if failure.is_some() { INVALID } else { 0 };
+    let code = match (interrupted, failure.is_some()) {
+        (true, _) => grimoire_cli::interrupt::INTERRUPTED,
+        (false, true) => INVALID,
+        (false, false) => 0,
+    };
     // Endless paths: chance can loop with no ply in between.
     let endless = |d: u32, chance_steps: usize, plies: u32| {
         let taken = match plies {
@@ -120,9 +130,9 @@ fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_int
                 (Some(v), None)
             }
             Some((d, PerftError::Endless { chance_steps, plies })) => (None, Some(endless(*d, *chance_steps, *plies))),
-            None => (None, None),
+            Some((_, PerftError::Interrupted)) | None => (None, None),
         };
-        return Ok(ui.emit_report(code, json!({ "players": game.players, "perft": counts, "rule_error": rule_error, "endless": endless, "sampled_shuffle": sampled })));
+        return Ok(ui.emit_report(code, json!({ "players": game.players, "perft": counts, "rule_error": rule_error, "endless": endless, "sampled_shuffle": sampled, "interrupted": interrupted })));
     }
     match failure {
         Some((d, PerftError::Rule(e))) => {
@@ -130,7 +140,11 @@ fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_int
             grimoire_cli::eput!("{}", exec_error(&e, sources, style(ui)));
         }
         Some((d, PerftError::Endless { chance_steps, plies })) => grimoire_cli::esay!("{}", endless(d, chance_steps, plies)),
-        None => {}
+        // Only perft_until's own stop gives it, and that stop ends the loop above.
+        Some((_, PerftError::Interrupted)) | None => {}
+    }
+    if interrupted {
+        grimoire_cli::say!("interrupted (Ctrl-C): perft({}) was not finished; the counts above are complete", counts.len() + 1);
     }
     Ok(ExitCode::from(code))
 }

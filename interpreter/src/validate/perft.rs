@@ -20,7 +20,12 @@
 //! no count, and says so ([`PerftError::Endless`]) as soon as the walk
 //! meets the loop, instead of walking it for ever.
 
+use super::Stop;
 use crate::engine::{ExecError, ExecErrorKind, Game, State, CHANCE};
+
+/// The count looks whether it was asked to stop once per this many moves
+/// played (a few milliseconds).
+const MOVES_BETWEEN_STOP_CHECKS: u32 = 4096;
 
 /// What perft counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +50,8 @@ pub enum PerftError {
         /// The plies taken before it.
         plies: u32,
     },
+    /// The caller asked the count to stop (Ctrl-C) before it was done.
+    Interrupted,
 }
 
 impl From<ExecError> for PerftError {
@@ -58,6 +65,12 @@ impl From<ExecError> for PerftError {
 /// Depth first, with a stack of its own rather than the thread's: a game
 /// can last thousands of plies (one state per level is kept either way).
 pub fn perft(game: &Game, depth: u32) -> Result<Perft, PerftError> {
+    perft_until(game, depth, &Stop::default())
+}
+
+/// [`perft`], stopping with [`PerftError::Interrupted`] soon after `stop`
+/// is requested: a deep count can take hours.
+pub fn perft_until(game: &Game, depth: u32, stop: &Stop) -> Result<Perft, PerftError> {
     let root = game.start_exploring()?;
     let mut sampled_shuffle = root.sampled_shuffle;
     if let Some(n) = done(game, &root, depth) {
@@ -69,10 +82,18 @@ pub fn perft(game: &Game, depth: u32) -> Result<Perft, PerftError> {
         return Ok(Perft { paths: n, sampled_shuffle });
     }
     let mut stack = vec![root];
+    let mut until_check = MOVES_BETWEEN_STOP_CHECKS;
     while let Some(top) = stack.last_mut() {
         if top.next >= top.options {
             stack.pop();
             continue;
+        }
+        until_check -= 1;
+        if until_check == 0 {
+            if stop.requested() {
+                return Err(PerftError::Interrupted);
+            }
+            until_check = MOVES_BETWEEN_STOP_CHECKS;
         }
         let i = top.next;
         top.next += 1;
