@@ -32,7 +32,8 @@ pub struct Lookup {
     /// A source named by an absolute path or with `..`, a link that leads
     /// out of the folder it was found in, a file too large or not a regular
     /// file: each is an error at the first place that names it (its text is
-    /// `None` in `texts`).
+    /// `None` in `texts`). (A source that is not there, or citations that
+    /// name none, are findings of the trace check, T002.)
     pub refused: Vec<Diagnostic>,
 }
 
@@ -65,9 +66,8 @@ pub fn lookup(model: &Model, sources: &[Source], rulebook: &Path, extra: &[PathB
     let mut refused = Vec::new();
     for name in names {
         if name.is_empty() {
-            // A citation without `in "FILE"` in a file whose header names
-            // no default source.
-            refused.extend(no_source(model, sources));
+            // Citations without `in "FILE"` in a file whose header names
+            // no default source: the trace check says so (T002).
             texts.push(SourceText { name, text: None });
             continue;
         }
@@ -135,19 +135,6 @@ fn find(name: &str, places: &[Place]) -> Result<Option<String>, String> {
         };
     }
     Ok(None)
-}
-
-/// The citations that name no source text (in a file whose header names
-/// no default one): T002, the code of a source that cannot be found, at
-/// each of them.
-fn no_source(model: &Model, sources: &[Source]) -> Vec<Diagnostic> {
-    citations_of(model, "")
-        .map(|at| {
-            let file = sources.get(at.file.idx()).map_or("its file", |s| s.name.as_str());
-            Diagnostic::new("T002", format!("this citation names no source text, and the header of `{file}` names no default one"), at, "which text?")
-                .help("add `source \"FILE\"` to the header of the rulebook or module (`rulebook NAME { source \"rules.txt\" ... }`), or write `cite \"...\" in \"FILE\"`")
-        })
-        .collect()
 }
 
 /// The refusal of `name`, at the first citation that names it, else at the

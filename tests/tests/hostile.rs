@@ -251,6 +251,11 @@ fn source_texts_are_found_only_in_their_folders() {
         assert_eq!(out.status.code(), Some(1), "{file}: {}", said(&out));
         assert!(said(&out).contains("E0501"), "{file}: {}", said(&out));
         assert!(!sb.project().join("bad.html").exists(), "{file}: no page is written");
+        // `check` refuses it as `validate` does: it said the rulebook was valid.
+        let out = run_in(&sb.project(), &["check", file]);
+        assert_hidden(&out, file);
+        assert_eq!(out.status.code(), Some(1), "check {file}: {}", said(&out));
+        assert!(said(&out).contains("E0501"), "check {file}: {}", said(&out));
     }
     // A link inside the project that leads out of it.
     #[cfg(unix)]

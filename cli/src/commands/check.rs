@@ -11,6 +11,14 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
         Ok(c) => c,
         Err(invalid) => return Ok(reject(ui, &invalid)),
     };
+    // A source text the rulebook cites that may not be read (an absolute
+    // path, `..`, a link out of its folder) is refused here as by
+    // `validate` (E0501); one that is missing is a finding of `validate`.
+    let main = files.first().cloned().unwrap_or_default();
+    let refused = grimoire_cli::sources::lookup(&model, &sources, &main, &[]).refused;
+    if !refused.is_empty() {
+        return Ok(reject(ui, &super::Invalid { diags: refused, sources }));
+    }
     // A scenario that runs on fewer files than these (one of the base, one
     // of a module given with others) is checked on its own files, as
     // `grimoire test` will run it.

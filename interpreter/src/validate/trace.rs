@@ -344,6 +344,17 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
             // Counted, though they cannot be checked (T002 says so).
             report.citations += cites.len();
             let at = cites.first().map(|(_, c)| at_of(c));
+            if name.is_empty() {
+                // No `in "FILE"`, in a file whose header names no source.
+                findings.push(
+                    Finding::new(SOURCE_MISSING, Severity::Error, match cites.len() {
+                        1 => "1 citation names no source text, and the header of its file names no default one, so it cannot be checked".to_string(),
+                        n => format!("{n} citations name no source text, and the header of their file names no default one, so they cannot be checked"),
+                    }, at)
+                        .help("add `source \"FILE\"` to the header of the rulebook or module (`rulebook NAME { source \"rules.txt\" ... }`), or write `cite \"...\" in \"FILE\"`"),
+                );
+                continue;
+            }
             findings.push(
                 Finding::new(SOURCE_MISSING, Severity::Error, format!("the source text `{name}` cannot be found, so its {} citation(s) cannot be checked", cites.len()), at)
                     .help(format!(
@@ -562,3 +573,4 @@ mod tests {
         assert_eq!(p.iter().map(|(a, b, _)| (*a, *b)).collect::<Vec<_>>(), vec![(1, 2), (5, 5)]);
     }
 }
+
