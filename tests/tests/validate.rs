@@ -266,3 +266,21 @@ fn a_branch_after_a_rule_error_is_not_called_unreachable() {
         assert!(!dead[0].help.as_deref().unwrap_or("").contains("no game can reach it"), "{fixture}: {:?}", dead[0].help);
     }
 }
+
+/// A source text that holds nothing (an extraction gone wrong) covers
+/// "100 %" of its no paragraphs: T012 says so instead of letting it pass
+/// for complete.
+#[test]
+fn an_empty_source_text_is_a_finding_not_full_coverage() {
+    use grimoire_interpreter::validate::trace;
+    let (model, _) = load("warn_constant.rules");
+    for blank in ["", "\n  \n\t\n"] {
+        let (report, findings) = trace::check(&model, &[SourceText { name: "source.txt".into(), text: Some(blank.into()) }]);
+        assert_eq!(report.sources.first().map(|s| s.paragraphs), Some(0));
+        let empty: Vec<_> = findings.iter().filter(|f| f.code == "T012").collect();
+        assert_eq!(empty.len(), 1, "{findings:#?}");
+        assert!(empty[0].message.contains("`source.txt` holds no paragraph") && empty[0].severity == Severity::Warning);
+    }
+    let (_, findings) = trace::check(&model, &[SourceText { name: "source.txt".into(), text: Some("Petit jeu de test\n".into()) }]);
+    assert!(findings.iter().all(|f| f.code != "T012"));
+}

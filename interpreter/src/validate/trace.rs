@@ -19,7 +19,7 @@
 //! (T003).
 
 use super::{Finding, Severity, SourceText};
-use crate::model::{Citation, Loc, Model};
+use crate::model::{Citation, Loc, Model, RecordKind};
 use serde::Serialize;
 use unicode_normalization::UnicodeNormalization;
 
@@ -32,11 +32,15 @@ pub const WHERE_SOURCES_ARE: &str = "source texts are looked up in the `--source
 pub const SOURCE_MISSING: &str = "T002";
 /// Code: a line citation is outside the file.
 pub const LINES_OUTSIDE: &str = "T003";
+/// Code: a narrative rule or a discrepancy that cites nothing.
+pub const CITES_NOTHING: &str = "T004";
 /// Code: paragraphs of a source are not cited.
 pub const UNCITED: &str = "T010";
 /// Code: paragraphs of a source are reached only by quotes too short to
 /// cover them.
 pub const SHORT_ONLY: &str = "T011";
+/// Code: a cited source text holds no paragraph.
+pub const EMPTY_SOURCE: &str = "T012";
 
 /// The fewest words of a paragraph one citation must quote to cover it; a
 /// paragraph with fewer words must be quoted whole.
@@ -384,7 +388,7 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
             short_at: vec![None; paras.len()],
             quoted_at: vec![Vec::new(); paras.len()],
         };
-        for (record, c) in cites {
+        for (record, c) in cites.iter().copied() {
             report.citations += 1;
             match c {
                 Citation::Quote { quote, at, .. } => {
@@ -477,7 +481,7 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
         let done = n - uncited.len() - short_only.len();
         if !uncited.is_empty() {
             findings.push(
-                Finding::new(UNCITED, Severity::Warning, format!("{} of the {n} paragraphs of `{name}` are not cited by any rule, assumption, discrepancy or narrative", uncited.len()), None)
+                Finding::new(UNCITED, Severity::Warning, format!("{} of the {n} paragraphs of `{name}` {} not cited by any rule, assumption, discrepancy or narrative", uncited.len(), is_are(uncited.len())), None)
                     .help(format!("first uncited paragraph, line {}: {}", uncited.first().map(|u| u.line).unwrap_or(0), uncited.first().map(|u| u.text.as_str()).unwrap_or(""))),
             );
         }
@@ -487,7 +491,7 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                 Finding::new(
                     SHORT_ONLY,
                     Severity::Warning,
-                    format!("{} of the {n} paragraphs of `{name}` are covered only by short quotes (fewer than {min_words} of their words), which do not count", short_only.len()),
+                    format!("{} of the {n} paragraphs of `{name}` {} covered only by short quotes (fewer than {min_words} of their words), which do not count", short_only.len(), is_are(short_only.len())),
                     at,
                 )
                 .help(format!(
@@ -496,8 +500,16 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                 )),
             );
         }
+        if n == 0 {
+            let at = cites.first().map(|(_, c)| at_of(c));
+            findings.push(
+                Finding::new(EMPTY_SOURCE, Severity::Warning, format!("the source text `{name}` holds no paragraph (it is empty or blank): its coverage says nothing"), at)
+                    .help("check that the text was extracted whole, and that the rulebook names the right file"),
+            );
+        }
         report.sources.push(SourceCoverage { source: name.clone(), paragraphs: n, covered: done, percent: if n == 0 { 100.0 } else { 100.0 * done as f64 / n as f64 }, uncited, short_only, side_by_side });
     }
+    findings.extend(citing_nothing(model));
     (report, findings)
 }
 
@@ -574,3 +586,32 @@ mod tests {
     }
 }
 
+
+/// "is" for one, "are" for several.
+fn is_are(n: usize) -> &'static str {
+    if n == 1 {
+        "is"
+    } else {
+        "are"
+    }
+}
+
+/// T004: a narrative rule is a sentence of the source kept as text, and a
+/// discrepancy is between passages of it: one that cites nothing accounts
+/// for no sentence the coverage can see. (An assumption may cite nothing:
+/// it is where the text is silent.)
+fn citing_nothing(model: &Model) -> Vec<Finding> {
+    model
+        .records
+        .iter()
+        .filter(|r| r.cites.is_empty())
+        .filter_map(|r| {
+            let (what, help) = match r.kind {
+                RecordKind::Narrative => ("narrative rule", "cite the sentence of the source it keeps as text (`cite \"...\"` or `cite line N`)"),
+                RecordKind::Discrepancy => ("discrepancy", "cite the passages that disagree, one `cite` each"),
+                RecordKind::Encoded | RecordKind::Assumption => return None,
+            };
+            Some(Finding::new(CITES_NOTHING, Severity::Warning, format!("the {what} `{}` cites nothing: no sentence of the source is accounted for by it", r.name), Some(r.at)).help(help))
+        })
+        .collect()
+}
