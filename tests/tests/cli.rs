@@ -1434,7 +1434,8 @@ fn explore_writes_the_counterexamples_it_points_at() {
     assert!(stdout(&replayed).contains("the game stops at step") || stderr(&replayed).contains("the game stops at step"), "{}{}", stdout(&replayed), stderr(&replayed));
     // A lasso too (the warning of a game that ends with probability 1).
     let out = run(&["explore", "tests/fixtures/validate/warn_chance_loop.rules", "-p", "2", "--save", &save, "--error-format", "short"]);
-    let lasso = stderr(&out).lines().find_map(|l| l.split_once("; counterexample: ").map(|(_, p)| p.to_string())).expect("the lasso's file is named");
+    // The short format names the command that replays it, as the others do.
+    let lasso = stderr(&out).lines().find_map(|l| l.split_once("; counterexample: grimoire replay ").map(|(_, p)| p.to_string())).expect("the lasso's replay is named");
     assert!(std::path::Path::new(&lasso).is_file(), "{lasso}");
     let log: GameLog = serde_json::from_str(&std::fs::read_to_string(&lasso).expect("written")).expect("a log");
     assert!(log.loop_from.is_some(), "a lasso: {lasso}");
@@ -1445,10 +1446,10 @@ fn explore_writes_the_counterexamples_it_points_at() {
     let said = stdout(&replayed);
     let from = log.loop_from.unwrap_or_default();
     assert!(said.contains(&format!("after {from} step(s), the {} step(s) that follow come back", log.steps.len() - from)), "{said}");
-    assert!(said.contains("through chance outcomes: it comes round again each time chance gives them again") && !said.contains("forever") && said.contains(&format!("replayed {} steps", log.steps.len())), "{said}");
+    assert!(said.contains("through chance outcomes: it comes round again each time chance gives them again") && !said.contains("forever") && said.contains(&format!("replayed {} step{}", log.steps.len(), if log.steps.len() == 1 { "" } else { "s" })), "{said}");
     // A loop of decisions alone says that the players can.
     let out = run(&["explore", "tests/fixtures/validate/endless.rules", "-p", "2", "--save", &save, "--error-format", "short"]);
-    let lasso = stderr(&out).lines().find_map(|l| l.split_once("V505").and_then(|(_, rest)| rest.split_once("; counterexample: ")).map(|(_, p)| p.to_string())).expect("the lasso's file is named");
+    let lasso = stderr(&out).lines().find_map(|l| l.split_once("V505").and_then(|(_, rest)| rest.split_once("; counterexample: grimoire replay ")).map(|(_, p)| p.to_string())).expect("the lasso's replay is named");
     let said = stdout(&run(&["replay", &lasso]));
     assert!(said.contains("by the players' decisions alone: the game can go on forever"), "{said}");
     let _ = std::fs::remove_dir_all(&save);
@@ -1952,6 +1953,8 @@ fn a_citation_without_any_source_is_reported_at_the_citation() {
     // Each such citation, not only the first.
     assert!(said.contains("sourceless.rules:1:41: T002 this citation names no source text"), "{said}");
     assert!(said.contains("sourceless.rules:2:22: T002 this citation names no source text"), "{said}");
+    // A finding of the trace check, as a missing source is: the games ran.
+    assert!(said.contains("random games"), "{said}");
 }
 
 /// A counterexample replays as its log records, stop included: the JSON

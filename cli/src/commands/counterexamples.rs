@@ -33,13 +33,15 @@ pub fn save(findings: &[Finding], rulebook: &str, sources: &[Source], dir: &Path
 /// A finding on stderr, with the file its counterexample was saved in.
 pub fn print(f: &Finding, saved: Option<&Path>, sources: &[Source], ui: &Ui) {
     match (ui.format, saved) {
-        (ErrorFormat::Short, Some(p)) => grimoire_cli::esay!("{}; counterexample: {}", finding(f, sources, style(ui)).trim_end(), p.display()),
-        (_, Some(p)) => {
+        (format, Some(p)) => {
             // The command as it runs from here: with `--root` when the
             // log and its rulebook lie in folders side by side.
             let files: Vec<&Path> = sources.iter().map(|s| Path::new(&s.name)).collect();
             let root = grimoire_cli::files::Root::for_replay(p, &files).map(|r| format!(" --root {}", r.display())).unwrap_or_default();
-            grimoire_cli::eput!("{}  counterexample: grimoire replay{root} {}\n\n", finding(f, sources, style(ui)), p.display())
+            match format {
+                ErrorFormat::Short => grimoire_cli::esay!("{}; counterexample: grimoire replay{root} {}", finding(f, sources, style(ui)).trim_end(), p.display()),
+                _ => grimoire_cli::eput!("{}  counterexample: grimoire replay{root} {}\n\n", finding(f, sources, style(ui)), p.display()),
+            }
         }
         (_, None) => grimoire_cli::eput!("{}", finding(f, sources, style(ui))),
     }

@@ -61,8 +61,8 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             if !ui.json {
                 let outcome = outcome.unwrap_or_else(|| "not finished".into());
                 // An explorer's log counts chance outcomes among its steps.
-                let what = if log.exploring { "steps" } else { "decisions" };
-                grimoire_cli::say!("replayed {} {what}: {outcome}; final state {:016x} matches the log", log.steps.len(), st.fingerprint());
+                let what = if log.exploring { "step" } else { "decision" };
+                grimoire_cli::say!("replayed {}: {outcome}; final state {:016x} matches the log", grimoire_cli::ui::plural(log.steps.len() as u64, what), st.fingerprint());
             }
             if let Some(error) = &log.error {
                 // A game that did not end within its decisions, as the log records.

@@ -91,8 +91,12 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         if guided > 0 {
             done.push(plural(guided, "guided game"));
         }
-        let verb = if report.interrupted { "interrupted: validated" } else { "validated" };
-        format!("{verb} {}: {} in {s:.1} s", plural(configs, "configuration"), done.join(", "))
+        if report.interrupted {
+            // Only the configurations that began count.
+            let began = report.runs.len() as u64;
+            return format!("interrupted: validated {} of {configs}: {} in {s:.1} s", plural(began, "configuration"), done.join(", "));
+        }
+        format!("validated {}: {} in {s:.1} s", plural(configs, "configuration"), done.join(", "))
     });
     if let Some(path) = a.html {
         let page = grimoire_cli::html::side_by_side(&report, &model, &sources);

@@ -349,14 +349,13 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
             report.citations += cites.len();
             let at = cites.first().map(|(_, c)| at_of(c));
             if name.is_empty() {
-                // No `in "FILE"`, in a file whose header names no source.
-                findings.push(
-                    Finding::new(SOURCE_MISSING, Severity::Error, match cites.len() {
-                        1 => "1 citation names no source text, and the header of its file names no default one, so it cannot be checked".to_string(),
-                        n => format!("{n} citations name no source text, and the header of their file names no default one, so they cannot be checked"),
-                    }, at)
-                        .help("add `source \"FILE\"` to the header of the rulebook or module (`rulebook NAME { source \"rules.txt\" ... }`), or write `cite \"...\" in \"FILE\"`"),
-                );
+                // No `in "FILE"`, in a file whose header names no source: at each such citation.
+                for (_, c) in &cites {
+                    findings.push(
+                        Finding::new(SOURCE_MISSING, Severity::Error, "this citation names no source text, and the header of its file names no default one", Some(at_of(c)))
+                            .help("add `source \"FILE\"` to the header of the rulebook or module (`rulebook NAME { source \"rules.txt\" ... }`), or write `cite \"...\" in \"FILE\"`"),
+                    );
+                }
                 continue;
             }
             findings.push(
@@ -440,7 +439,7 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                         );
                     } else if *from == 0 || *to > total_lines {
                         findings.push(
-                            Finding::new(LINES_OUTSIDE, Severity::Error, format!("lines {from}..{to} are not within `{name}`, which has {total_lines} lines"), Some(*at))
+                            Finding::new(LINES_OUTSIDE, Severity::Error, format!("lines {from}..{to} are not within `{name}`, which has {total_lines} line{}", if total_lines == 1 { "" } else { "s" }), Some(*at))
                                 .help("a line range counts for the file it names (`cite lines A..B in \"file.txt\"`, else the rulebook's `source`), and must lie within it"),
                         );
                     } else {
