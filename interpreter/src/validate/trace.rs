@@ -442,6 +442,13 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                             Finding::new(LINES_OUTSIDE, Severity::Error, format!("lines {from}..{to} are not within `{name}`, which has {total_lines} line{}", if total_lines == 1 { "" } else { "s" }), Some(*at))
                                 .help("a line range counts for the file it names (`cite lines A..B in \"file.txt\"`, else the rulebook's `source`), and must lie within it"),
                         );
+                    } else if !paras.iter().any(|(a, b, _)| *a <= *to && *from <= *b) {
+                        // Blank lines only: the text moved, or the number is off.
+                        let range = if from == to { format!("line {from}") } else { format!("lines {from}..{to}") };
+                        findings.push(
+                            Finding::new(LINES_OUTSIDE, Severity::Error, format!("{range} of `{name}` {} blank: it cites nothing", if from == to { "is" } else { "are" }), Some(*at))
+                                .help("cite the lines of the sentence (line numbers move when the source is edited; a quote does not)"),
+                        );
                     } else {
                         for (i, (a, b, _)) in paras.iter().enumerate() {
                             if *a <= *to && *from <= *b {
