@@ -150,3 +150,22 @@ fn hidden_options_are_shown_by_place_and_keep_their_engine_index() {
         }
     }
 }
+
+/// A per-piece value is read where its piece can be told: the strength of
+/// the cards in one's own hand, not of those in another's (their index
+/// names the card).
+#[test]
+fn per_piece_values_show_only_with_their_pieces() {
+    let text = r#"rulebook strength { players 2..2 }
+card c 4 assume "t" { ace x1  king x1  queen x1  jack x1 }
+counter strength per_piece c 0..9 = 3
+zone hand per_player of c owner
+setup { for p in players { move 2 of c from box to hand[p] } }
+round r { choose k from [1, 2] by player(1)  end }"#;
+    let g = game(text, 2);
+    let st = g.start(0).expect("starts");
+    for p in 0..2u8 {
+        let mine = g.observe(&st, p).values.into_iter().filter(|v| v.starts_with("strength[")).count();
+        assert_eq!(mine, 2, "player {} reads the strength of his own two cards only", p + 1);
+    }
+}

@@ -206,14 +206,20 @@ impl Game {
         parts.join(", ")
     }
 
-    /// The slots of a var or counter: slot, how to write its index (`[2]`,
-    /// `[sword of player 1]` or nothing) and the player it belongs to.
-    fn slots(&self, base: u32, per_player: bool, per_piece: Option<crate::model::KindId>) -> Vec<(usize, String, Option<u8>)> {
+    /// The slots of a var or counter that `player` may read in `st`: slot,
+    /// how to write its index (`[2]`, `[sword of player 1 #1]` or nothing)
+    /// and the player it belongs to. A per-piece value is his to read only
+    /// where he can tell its piece: its index names the piece, and the value
+    /// of a card in another's hand would tell which card it is.
+    fn slots(&self, st: &State, player: u8, base: u32, per_player: bool, per_piece: Option<crate::model::KindId>) -> Vec<(usize, String, Option<u8>)> {
         let base = base as usize;
         match per_piece {
             Some(k) => {
                 let (first, n) = self.kind_range[k.idx()];
-                (0..n).map(|i| (base + i as usize, format!("[{} #{}]", self.label(Value::piece(first + i)), i + 1), self.inst_owner[(first + i) as usize])).collect()
+                (0..n)
+                    .filter(|i| self.sees_piece(st, player, first + i))
+                    .map(|i| (base + i as usize, format!("[{} #{}]", self.label(Value::piece(first + i)), i + 1), self.inst_owner[(first + i) as usize]))
+                    .collect()
             }
             None if per_player => (0..self.players).map(|p| (base + p as usize, format!("[{}]", p + 1), Some(p))).collect(),
             None => vec![(base, String::new(), None)],
@@ -259,12 +265,12 @@ impl Game {
         }
         let mut values = Vec::new();
         for (c, def) in m.counters.iter().enumerate() {
-            for (slot, index, _) in self.slots(self.counter_base[c], def.per_player, def.per_piece) {
+            for (slot, index, _) in self.slots(st, player, self.counter_base[c], def.per_player, def.per_piece) {
                 values.push(format!("{}{index} = {}", def.name, st.counters[slot]));
             }
         }
         for (i, def) in m.vars.iter().enumerate() {
-            for (slot, index, owner) in self.slots(self.var_base[i], def.per_player, def.per_piece) {
+            for (slot, index, owner) in self.slots(st, player, self.var_base[i], def.per_player, def.per_piece) {
                 let shown = match def.visibility {
                     Visibility::Public => true,
                     Visibility::Owner => owner == Some(player),
