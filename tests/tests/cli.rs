@@ -297,6 +297,22 @@ fn a_roll_to_some_players_is_shown_to_them_only() {
     assert_eq!(shown(screens[1]), vec![rolls[1], rolls[2]], "player 2 sees his own roll and the public one: {}", screens[1]);
 }
 
+/// An undo note names the decision undone as its player read it: a card
+/// drawn blind and buried face down stays "a hidden piece" (the note gave
+/// its name from the log).
+#[test]
+fn an_undo_note_tells_no_more_than_the_screen_did() {
+    let bury = work_file("bury.rules");
+    std::fs::write(
+        &bury,
+        "rulebook bury { players 2..2 }\ncard cd 4 { ace x1 two x1 three x1 four x1 }\nzone hand per_player of cd owner\nzone grave of cd hidden\nsetup { for p in players { move 2 of cd from box to hand[p] } }\nround turn {\n choose c from hand[player(2)] by player(1)\n move c to grave\n choose ok from [true, false] by player(1)\n end\n}\n",
+    )
+    .expect("written");
+    let text = stdout(&typing(&["play", bury.to_str().expect("utf-8"), "-p", "2", "-s", "1"], "2\nundo\n"));
+    let note = text.lines().find(|l| l.contains("undone: your decision")).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(note, "(undone: your decision « a hidden piece of hand[2] (2nd from the front) »)", "{text}");
+}
+
 #[test]
 fn play_reads_choices_from_the_terminal() {
     let out = typing(&["play", GRAIL_CUP, "--players", "3", "--seed", "1"], "1\n99\n");

@@ -108,6 +108,10 @@ struct Game_<'a> {
     st: State,
     log: GameLog,
     choices: Vec<usize>,
+    /// Each option taken as its chooser read it on his screen ("a hidden
+    /// piece of hand[2] (1st from the front)"): the log's label names the
+    /// piece, which an undo note must not tell him.
+    seen: Vec<String>,
     /// Every roll of the game, in words, oldest first, with how many
     /// decisions came before it.
     rolls: Vec<(Rolled, String)>,
@@ -122,9 +126,10 @@ impl Game_<'_> {
 
     /// Take option `i`: recorded, then applied; a rule that fails or an
     /// invariant that breaks is the rulebook's fault and stops the game.
-    fn take(&mut self, i: usize) -> Result<(), ExecError> {
+    fn take(&mut self, i: usize, seen: String) -> Result<(), ExecError> {
         self.log.record(self.game, &self.st, i);
         self.choices.push(i);
+        self.seen.push(seen);
         let applied = self.game.apply(&mut self.st, i);
         self.note_rolls();
         applied?;
@@ -163,13 +168,14 @@ impl Game_<'_> {
     /// Back to before decision `n`: the game is played again from its
     /// seed with the first `n` options (the engine is deterministic).
     fn back_to(&mut self, n: usize) -> Result<(), ExecError> {
-        let kept: Vec<usize> = self.choices.iter().take(n).copied().collect();
+        let kept: Vec<(usize, String)> = self.choices.iter().copied().zip(self.seen.iter().cloned()).take(n).collect();
         self.st = Self::start(self.game, self.seed)?;
         self.log = GameLog::begin(self.game, self.rulebook, self.seed);
         self.choices.clear();
+        self.seen.clear();
         self.rolls.clear();
         self.note_rolls();
-        kept.into_iter().try_for_each(|i| self.take(i))
+        kept.into_iter().try_for_each(|(i, seen)| self.take(i, seen))
     }
 }
 
@@ -179,7 +185,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
         Ok(st) => st,
         Err(e) => return (super::setup_failed(game, rulebook, seed, &e), Some(e), End::Over),
     };
-    let mut g = Game_ { game, rulebook, seed, st, log: GameLog::begin(game, rulebook, seed), choices: Vec::new(), rolls: Vec::new() };
+    let mut g = Game_ { game, rulebook, seed, st, log: GameLog::begin(game, rulebook, seed), choices: Vec::new(), seen: Vec::new(), rolls: Vec::new() };
     g.note_rolls();
     let mut error = None;
     let mut end = End::Over;
@@ -267,7 +273,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
                     grimoire_cli::say!("nothing to undo: you have not decided yet in this game (undo goes back to your own previous decision)");
                     continue;
                 };
-                let label = g.log.steps.get(last).map(|s| s.label.clone()).unwrap_or_default();
+                let label = g.seen.get(last).cloned().unwrap_or_default();
                 let after = g.log.steps.len() - last - 1;
                 if let Err(e) = g.back_to(last) {
                     // The same options gave no error the first time: the engine would not be deterministic.
@@ -282,8 +288,8 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             } else {
                 match word.parse::<usize>() {
                     Ok(n) if (1..=shown_options.len()).contains(&n) => {
-                        let index = shown_options.get(n - 1).map_or(n - 1, |(i, _)| *i);
-                        if let Err(e) = g.take(index) {
+                        let (index, seen) = shown_options.get(n - 1).cloned().unwrap_or((n - 1, String::new()));
+                        if let Err(e) = g.take(index, seen) {
                             error = Some(e);
                             break 'game;
                         }
