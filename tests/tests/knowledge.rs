@@ -169,3 +169,20 @@ round r { choose k from [1, 2] by player(1)  end }"#;
         assert_eq!(mine, 2, "player {} reads the strength of his own two cards only", p + 1);
     }
 }
+
+/// A var that holds a piece shows it as the table does: by name to who can
+/// tell it, as `?` to the others, even when the var is public.
+#[test]
+fn a_var_holding_a_piece_shows_it_only_to_who_can_tell_it() {
+    let text = r#"rulebook secret_play { players 2..2 }
+card c 4 assume "t" { ace x1  king x1  queen x1  jack x1 }
+zone hand per_player of c owner
+var kept : piece
+setup { for p in players { move 2 of c from box to hand[p] }  kept = top(hand[player(1)]) }
+round r { choose k from [1, 2] by player(1)  end }"#;
+    let g = game(text, 2);
+    let st = g.start(0).expect("starts");
+    let kept = |p: u8| g.observe(&st, p).values.into_iter().find(|v| v.starts_with("kept = ")).expect("a public var");
+    assert_ne!(kept(0), "kept = ?", "its holder sees it");
+    assert_eq!(kept(1), "kept = ?", "the other player cannot tell the card in another's hand");
+}

@@ -277,7 +277,12 @@ impl Game {
                     Visibility::Hidden => false,
                 };
                 if shown {
-                    values.push(format!("{}{index} = {}", def.name, self.label(st.vars[slot])));
+                    // A piece as the table shows it: by name where he can tell it.
+                    let value = match st.vars[slot] {
+                        Value::Piece(p) if !self.sees_piece(st, player, p as u16) => "?".to_string(),
+                        v => self.label(v),
+                    };
+                    values.push(format!("{}{index} = {value}", def.name));
                 }
             }
         }

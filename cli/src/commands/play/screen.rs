@@ -151,15 +151,17 @@ fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sec
                 Visibility::Owner if whose == Some(me) => true,
                 _ => continue,
             };
-            let value = st.vars.get(slot).map_or_else(String::new, |v| value_words(game, *v, whose));
+            let value = st.vars.get(slot).map_or_else(String::new, |v| value_words(game, st, me, *v, whose));
             put(table, seats, whose, private, format!("{}{of}: {value}", called(def.label.as_ref(), &def.name)));
         }
     }
 }
 
-/// A value in words; a piece as on the board.
-fn value_words(game: &Game, v: Value, section: Option<u8>) -> String {
+/// A value in words; a piece as on the board, where `me` can tell it
+/// (else "a hidden piece": a var does not show what the table hides).
+fn value_words(game: &Game, st: &State, me: u8, v: Value, section: Option<u8>) -> String {
     match v {
+        Value::Piece(p) if !game.sees_piece(st, me, p as u16) => "a hidden piece".to_string(),
         Value::Piece(p) => piece(game, p as u16, section),
         other => game.label(other),
     }
