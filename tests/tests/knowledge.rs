@@ -186,3 +186,36 @@ round r { choose k from [1, 2] by player(1)  end }"#;
     assert_ne!(kept(0), "kept = ?", "its holder sees it");
     assert_eq!(kept(1), "kept = ?", "the other player cannot tell the card in another's hand");
 }
+
+/// Two alike cards in a hand, one known to the other player: whichever
+/// of the two is played, he cannot tell which stays, so he knows neither
+/// (knowledge followed the physical card, and the choice between two
+/// identical options told him what had been drawn).
+#[test]
+fn playing_one_of_two_alike_pieces_leaves_the_other_unknown() {
+    let text = r#"rulebook twins { players 2..2 }
+card cd 4 assume "t" { guard x3  king x1 }
+zone deck of cd hidden ordered
+zone hand per_player of cd owner
+zone discard of cd
+setup {
+  move all of box to deck
+  move first x in pieces(cd) where is(x, king) to hand[player(2)]
+  move top of deck to hand[player(1)]
+  reveal all of hand[player(1)] to players
+}
+round turn {
+  move top of deck to hand[player(1)]
+  choose c from hand[player(1)] by player(1)
+  move c to discard
+  choose x from [1, 2] by player(2)
+  draw
+}"#;
+    let g = game(text, 2);
+    for option in 0..2 {
+        let mut st = g.start(0).expect("starts");
+        assert_eq!(shown(&g, &st, 1, "hand[1]").map(|v| v.len()), Some(2), "player 2 knows one card of the hand: {:?}", shown(&g, &st, 1, "hand[1]"));
+        g.apply(&mut st, option).expect("plays");
+        assert_eq!(shown(&g, &st, 1, "hand[1]"), None, "option {option}: the card left is not known");
+    }
+}

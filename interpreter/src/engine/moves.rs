@@ -31,11 +31,40 @@ impl Game {
         if (to == self.box_zone || from == self.box_zone) && from != to && r.st.stage == Stage::Rounds {
             r.st.box_moved_at = Some(at);
         }
+        if self.program.reveals && from != to {
+            self.blur_alike(r.st, p, from);
+        }
         r.st.unlink(p);
         r.st.link(p, to, bottom);
         self.fire_triggers(r, frame, p, to);
         if r.err.is_none() && !self.model.ends.is_empty() {
             self.check_ends(r, frame.actor);
+        }
+    }
+
+    /// Piece `p` leaves zone `from`: a player who cannot see inside `from`
+    /// and does not know `p`, but knows a piece of `from` alike to it (the
+    /// same kind, variant, owner and per-piece values), cannot tell which of
+    /// the two left, so he no longer knows the one that stays. (He knew "a
+    /// guard is in that hand"; a guard was played from it: the one he knew,
+    /// or the one just drawn.)
+    fn blur_alike(&self, st: &mut State, p: u16, from: u16) {
+        let Some(info) = self.zones.get(from as usize) else { return };
+        let everybody: u16 = if self.players >= 16 { u16::MAX } else { (1u16 << self.players) - 1 };
+        let blind = match info.visibility {
+            grimoire_grammar::ast::Visibility::Public => 0,
+            grimoire_grammar::ast::Visibility::Owner => everybody & !info.owner.map_or(0, |o| 1u16 << o),
+            grimoire_grammar::ast::Visibility::Hidden => everybody,
+        };
+        let unsure = blind & !st.known.get(p as usize).copied().unwrap_or(0);
+        if unsure == 0 {
+            return;
+        }
+        let alike: Vec<u16> = st.zone_pieces(from).filter(|q| *q != p && st.known.get(*q as usize).is_some_and(|k| k & unsure != 0)).filter(|q| self.interchangeable(st, &[Value::piece(p)], &[Value::piece(*q)])).collect();
+        for q in alike {
+            if let Some(k) = st.known.get_mut(q as usize) {
+                *k &= !unsure;
+            }
         }
     }
 

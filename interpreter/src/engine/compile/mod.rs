@@ -106,6 +106,9 @@ pub(crate) struct Program {
     /// of `table_locals` fresh slots.
     pub(crate) table_cells: Vec<Vec<Vec<ValF>>>,
     pub(crate) table_locals: u16,
+    /// Some operation reveals pieces: what players know must follow the
+    /// moves (without one, nobody ever knows a piece he cannot see).
+    pub(crate) reveals: bool,
 }
 
 /// The code of one procedure.

@@ -57,6 +57,7 @@ pub(crate) fn compile_program(g: &Game) -> Program {
         })
         .collect();
     let never: fn() -> BoolF = || Box::new(|_| false);
+    let reveals = procs.iter().any(|c: &Code| c.ops.iter().any(|op| matches!(op, Op::Reveal { .. })));
     Program {
         procs,
         exception_when: exception_when.into_iter().map(|w| w.unwrap_or_else(never)).collect(),
@@ -70,6 +71,7 @@ pub(crate) fn compile_program(g: &Game) -> Program {
         table_locals: cells.frame,
         invariants,
         sites,
+        reveals,
     }
 }
 
