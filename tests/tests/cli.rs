@@ -313,6 +313,29 @@ fn an_undo_note_tells_no_more_than_the_screen_did() {
     assert_eq!(note, "(undone: your decision « a hidden piece of hand[2] (2nd from the front) »)", "{text}");
 }
 
+/// A per-piece value is shown with its piece: a card's value in one's own
+/// hand among what only he sees (it was printed "On the table"), and
+/// nowhere on the other player's screen.
+#[test]
+fn play_shows_a_piece_value_beside_the_hand_that_holds_it() {
+    let strength = work_file("strength.rules");
+    std::fs::write(
+        &strength,
+        "rulebook strength { players 2..2 }\ncard cd 2 { sun x1 moon x1 }\ncounter power per_piece cd 0..9 = 4\nzone hand per_player of cd owner\nsetup { move 1 of cd from box to hand[player(1)]\n move 1 of cd from box to hand[player(2)] }\nround turn { for p in players { choose k from [1, 2] by p } end }\n",
+    )
+    .expect("written");
+    let text = stdout(&typing(&["play", strength.to_str().expect("utf-8"), "-p", "2", "-s", "1"], "1\n1\n"));
+    let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
+    assert_eq!(screens.len(), 2, "{text}");
+    for screen in screens {
+        let lines: Vec<&str> = screen.lines().collect();
+        let apart = lines.iter().position(|l| l.trim() == "Only you see:").unwrap_or_else(|| panic!("{screen}"));
+        let power: Vec<usize> = lines.iter().enumerate().filter(|(_, l)| l.trim_start().starts_with("power of")).map(|(i, _)| i).collect();
+        assert_eq!(power.len(), 1, "his own card's value only: {screen}");
+        assert!(power[0] > apart && !screen.contains("On the table"), "{screen}");
+    }
+}
+
 #[test]
 fn play_reads_choices_from_the_terminal() {
     let out = typing(&["play", GRAIL_CUP, "--players", "3", "--seed", "1"], "1\n99\n");

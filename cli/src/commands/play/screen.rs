@@ -138,17 +138,19 @@ fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sec
     let m = &*game.model;
     for (c, def) in m.counters.iter().enumerate() {
         let base = game.counter_base.get(c).copied().unwrap_or(0);
-        for (slot, whose, of) in slots(game, st, me, base, def.per_player, def.per_piece) {
+        for Slot { slot, whose, of, only_mine, .. } in slots(game, st, me, base, def.per_player, def.per_piece) {
             let value = st.counters.get(slot).copied().unwrap_or(0);
-            put(table, seats, whose, false, format!("{}{of}: {value}", called(def.label.as_ref(), &def.name)));
+            put(table, seats, whose, only_mine, format!("{}{of}: {value}", called(def.label.as_ref(), &def.name)));
         }
     }
     for (i, def) in m.vars.iter().enumerate() {
         let base = game.var_base.get(i).copied().unwrap_or(0);
-        for (slot, whose, of) in slots(game, st, me, base, def.per_player, def.per_piece) {
+        for Slot { slot, whose, owner, of, only_mine } in slots(game, st, me, base, def.per_player, def.per_piece) {
+            // An `owner` var is its owner's, wherever its piece lies.
+            let whose = if def.visibility == Visibility::Owner { owner } else { whose };
             let private = match def.visibility {
-                Visibility::Public => false,
-                Visibility::Owner if whose == Some(me) => true,
+                Visibility::Public => only_mine,
+                Visibility::Owner if owner == Some(me) => true,
                 _ => continue,
             };
             let value = st.vars.get(slot).map_or_else(String::new, |v| value_words(game, st, me, *v, whose));
@@ -175,12 +177,14 @@ fn put(table: &mut Section, seats: &mut [Section], whose: Option<u8>, private: b
     }
 }
 
-/// The slots of a counter or var: slot, the player it belongs to, and
-/// what it is of (` of La Fée #2` for one of a piece). A value of a piece
-/// is shown only while the piece is in play where `me` can see it (or
-/// knows it): the values of the cards of a face-down deck would fill the
-/// screen and say nothing.
-fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece: Option<grimoire_interpreter::model::KindId>) -> Vec<(usize, Option<u8>, String)> {
+/// The slots of a counter or var: slot, the player whose section shows
+/// it, what it is of (` of La Fée #2` for one of a piece), and whether it
+/// is among what only `me` sees. A value of a piece is shown only while
+/// the piece is in play where `me` can see it (or knows it): the values of
+/// the cards of a face-down deck would fill the screen and say nothing. It
+/// is shown with the pieces of the zone that holds it: under the player
+/// whose zone it is (his hand), apart when that zone is `me`'s own.
+fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece: Option<grimoire_interpreter::model::KindId>) -> Vec<Slot> {
     let base = base as usize;
     match per_piece {
         Some(k) => {
@@ -190,12 +194,30 @@ fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece
                 .filter(|i| in_sight(first + i))
                 .map(|i| {
                     let p = first + i;
+                    let zone = st.loc.get(usize::from(p)).and_then(|z| game.zones.get(usize::from(*z)));
+                    let holder = zone.and_then(|z| z.owner);
+                    let whose = holder.or_else(|| game.inst_owner.get(usize::from(p)).copied().flatten());
+                    let only_mine = zone.is_some_and(|z| z.visibility == Visibility::Owner && z.owner == Some(me));
                     let owner = game.inst_owner.get(usize::from(p)).copied().flatten();
-                    (base + usize::from(i), owner, format!(" of {} #{}", piece(game, p, owner), i + 1))
+                    Slot { slot: base + usize::from(i), whose, owner, of: format!(" of {} #{}", piece(game, p, whose), i + 1), only_mine }
                 })
                 .collect()
         }
-        None if per_player => (0..game.players).map(|p| (base + usize::from(p), Some(p), String::new())).collect(),
-        None => vec![(base, None, String::new())],
+        None if per_player => (0..game.players).map(|p| Slot { slot: base + usize::from(p), whose: Some(p), owner: Some(p), of: String::new(), only_mine: false }).collect(),
+        None => vec![Slot { slot: base, whose: None, owner: None, of: String::new(), only_mine: false }],
     }
+}
+
+/// One value of a counter or var, as the screen places it.
+struct Slot {
+    /// Where its value is.
+    slot: usize,
+    /// The player whose section shows it (none: the table).
+    whose: Option<u8>,
+    /// The player it belongs to, whom an `owner` var shows it to.
+    owner: Option<u8>,
+    /// What it is of: ` of La Fée #2`, or nothing.
+    of: String,
+    /// Its piece lies in `me`'s own `owner` zone: among what only he sees.
+    only_mine: bool,
 }
