@@ -92,7 +92,7 @@ impl ExploreReport {
         if self.exhausted && errors == 0 {
             let ends = match self.longest {
                 Some(n) => format!("every game ends, under every choice and every chance outcome, within {n} steps"),
-                None => "every game ends with probability 1 (a loop through chance outcomes can repeat: see the warning)".to_string(),
+                None => "every game ends with probability 1 (a loop through chance outcomes can repeat: V506, a warning)".to_string(),
             };
             if self.sampled_shuffles {
                 // Not a proof for the game: a shuffle's other orders lead to states never visited.
