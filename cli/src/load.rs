@@ -1,6 +1,7 @@
 //! Reading rulebook files: a module pulls in the base it `extends`.
 
 use grimoire_grammar::ast::HeaderKind;
+use grimoire_interpreter::engine::ordinal;
 use grimoire_interpreter::Source;
 use crate::files::Root;
 use std::path::{Path, PathBuf};
@@ -65,17 +66,6 @@ fn is_module(real: &Path) -> bool {
     grimoire_grammar::parse(&text).is_ok_and(|tree| matches!(tree.header.kind, HeaderKind::Module { .. }))
 }
 
-/// `1st`, `2nd`, `3rd`, `17th`.
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
 
 fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())

@@ -30,7 +30,7 @@ mod value;
 pub use compile::Site;
 pub use error::{ExecError, ExecErrorKind};
 pub use layout::{Game, SetupError, ZoneInfo};
-pub use observe::{Observation, ZoneView};
+pub use observe::{ordinal, Observation, ZoneView};
 pub use options::Options;
 pub use exec::{MAX_EXCEPTIONS_PER_RULE, MAX_RULE_DEPTH};
 pub use invariants::BrokenInvariant;

@@ -300,8 +300,9 @@ fn slots_alike<T: PartialEq>(values: &[T], bases: impl Iterator<Item = usize>, p
     bases.into_iter().all(|base| values.get(base + p) == values.get(base + q))
 }
 
-/// "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st".
-fn ordinal(n: usize) -> String {
+/// "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st": a place
+/// in words, for the messages of the engine and of the CLI.
+pub fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",
