@@ -21,6 +21,9 @@ const MAX_COUNTS: usize = 4;
 /// Decisions per game: enough to reach the end of the small games the
 /// fuzzer writes and the middle of the real ones.
 const MAX_DECISIONS: u32 = 200;
+/// Steps of a game played with chance as a decision: its decisions and
+/// chance's outcomes together.
+const MAX_STEPS: u32 = 4 * MAX_DECISIONS;
 /// Steps one decision may take. The rulebook's own `step_fuel` (default
 /// 10,000,000) is kept when it is lower; above this, a rulebook whose every
 /// decision loops until the fuel runs out would take minutes per input, and
@@ -82,10 +85,14 @@ fn play_exploring(game: &Game) {
     let mut agent = RandomAgent::new(7);
     let mut log = GameLog::begin(game, &[], 0);
     log.exploring = true;
+    // Steps, not decisions: chance's steps count no decision, and a game of
+    // dice alone (roll after roll, nobody deciding) would never stop.
+    let mut steps = 0u32;
     while let Some((_, options)) = game.choices(&st) {
-        if st.decisions >= MAX_DECISIONS || options.is_empty() {
+        if steps >= MAX_STEPS || options.is_empty() {
             break;
         }
+        steps += 1;
         let i = agent.pick(options.len());
         log.record(game, &st, i);
         if game.apply(&mut st, i).is_err() {
