@@ -34,6 +34,8 @@ pub const SOURCE_MISSING: &str = "T002";
 pub const LINES_OUTSIDE: &str = "T003";
 /// Code: a narrative rule or a discrepancy that cites nothing.
 pub const CITES_NOTHING: &str = "T004";
+/// Code: one declaration or statement cites the same thing twice.
+pub const CITED_TWICE: &str = "T005";
 /// Code: paragraphs of a source are not cited.
 pub const UNCITED: &str = "T010";
 /// Code: paragraphs of a source are reached only by quotes too short to
@@ -516,6 +518,7 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
         report.sources.push(SourceCoverage { source: name.clone(), paragraphs: n, covered: done, percent: if n == 0 { 100.0 } else { 100.0 * done as f64 / n as f64 }, uncited, short_only, side_by_side });
     }
     findings.extend(citing_nothing(model));
+    findings.extend(cited_twice(model));
     (report, findings)
 }
 
@@ -620,4 +623,27 @@ fn citing_nothing(model: &Model) -> Vec<Finding> {
             Some(Finding::new(CITES_NOTHING, Severity::Warning, format!("the {what} `{}` cites nothing: no sentence of the source is accounted for by it", r.name), Some(r.at)).help(help))
         })
         .collect()
+}
+
+/// T005: a declaration or statement that cites the same quote (or the same
+/// lines) of the same source twice: a slip of copy and paste, where the
+/// second citation was meant for another sentence.
+fn cited_twice(model: &Model) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for r in &model.records {
+        for (i, c) in r.cites.iter().enumerate() {
+            let again = r.cites.iter().take(i).any(|earlier| match (earlier, c) {
+                (Citation::Quote { source: s1, quote: q1, .. }, Citation::Quote { source: s2, quote: q2, .. }) => s1 == s2 && normalise_quote(q1) == normalise_quote(q2),
+                (Citation::Lines { source: s1, from: f1, to: t1, .. }, Citation::Lines { source: s2, from: f2, to: t2, .. }) => s1 == s2 && (f1, t1) == (f2, t2),
+                _ => false,
+            });
+            if again {
+                out.push(
+                    Finding::new(CITED_TWICE, Severity::Warning, format!("`{}` cites the same {} twice", r.name, if matches!(c, Citation::Quote { .. }) { "quote" } else { "lines" }), Some(at_of(c)))
+                        .help("remove the second citation, or cite the sentence it was meant for"),
+                );
+            }
+        }
+    }
+    out
 }
