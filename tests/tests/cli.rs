@@ -237,10 +237,7 @@ fn play_shows_each_player_the_dice_rolled_since_his_last_decision() {
     let rolls: Vec<&str> = auto.lines().filter(|l| l.contains(" rolled ")).map(str::trim).collect();
     let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
     assert!(screens.len() >= 4 && rolls.len() >= 4, "{text}");
-    let shown = |screen: &str| -> Vec<String> {
-        let Some((_, after)) = screen.split_once("Dice rolled since your last decision:\n") else { return Vec::new() };
-        after.lines().take_while(|l| l.starts_with("  `")).map(|l| l.trim().to_string()).collect()
-    };
+    let shown = rolls_shown;
     // Player 1 sees his roll; player 2 his own and player 1's; player 1,
     // at his second decision, player 2's and his new one.
     assert_eq!(shown(screens[0]), vec![rolls[0]], "{}", screens[0]);
@@ -272,6 +269,13 @@ fn play_shows_each_player_the_dice_rolled_since_his_last_decision() {
     assert_eq!(shown(screens[4]), vec![rolls[0], rolls[1]], "{}", screens[4]);
 }
 
+/// The rolls a `play` screen lists under "Dice rolled since your last
+/// decision".
+fn rolls_shown(screen: &str) -> Vec<String> {
+    let Some((_, after)) = screen.split_once("Dice rolled since your last decision:\n") else { return Vec::new() };
+    after.lines().take_while(|l| l.starts_with("  `")).map(|l| l.trim().to_string()).collect()
+}
+
 #[test]
 fn a_roll_to_some_players_is_shown_to_them_only() {
     // Each player rolls under his cup (`to p`), then both decide; one die
@@ -289,10 +293,7 @@ fn a_roll_to_some_players_is_shown_to_them_only() {
     let text = stdout(&typing(&["play", file, "-p", "2", "-s", "3"], "1\n1\n"));
     let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
     assert_eq!(screens.len(), 2, "{text}");
-    let shown = |screen: &str| -> Vec<String> {
-        let Some((_, after)) = screen.split_once("Dice rolled since your last decision:\n") else { return Vec::new() };
-        after.lines().take_while(|l| l.starts_with("  `")).map(|l| l.trim().to_string()).collect()
-    };
+    let shown = rolls_shown;
     assert_eq!(shown(screens[0]), vec![rolls[0], rolls[2]], "player 1 sees his own roll and the public one: {}", screens[0]);
     assert_eq!(shown(screens[1]), vec![rolls[1], rolls[2]], "player 2 sees his own roll and the public one: {}", screens[1]);
 }
