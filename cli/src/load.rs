@@ -66,7 +66,6 @@ fn is_module(real: &Path) -> bool {
     grimoire_grammar::parse(&text).is_ok_and(|tree| matches!(tree.header.kind, HeaderKind::Module { .. }))
 }
 
-
 fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }

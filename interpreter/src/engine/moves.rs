@@ -49,14 +49,9 @@ impl Game {
     /// guard is in that hand"; a guard was played from it: the one he knew,
     /// or the one just drawn.)
     fn blur_alike(&self, st: &mut State, p: u16, from: u16) {
-        let Some(info) = self.zones.get(from as usize) else { return };
-        let everybody: u16 = if self.players >= 16 { u16::MAX } else { (1u16 << self.players) - 1 };
-        let blind = match info.visibility {
-            grimoire_grammar::ast::Visibility::Public => 0,
-            grimoire_grammar::ast::Visibility::Owner => everybody & !info.owner.map_or(0, |o| 1u16 << o),
-            grimoire_grammar::ast::Visibility::Hidden => everybody,
-        };
-        let unsure = blind & !st.known.get(p as usize).copied().unwrap_or(0);
+        // The players who cannot see inside `from` and do not know `p`
+        // (masks: this runs at every move of a rulebook that reveals).
+        let unsure = self.blind_to(from) & !st.known.get(p as usize).copied().unwrap_or(0);
         if unsure == 0 {
             return;
         }

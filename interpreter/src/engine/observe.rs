@@ -133,37 +133,32 @@ impl Game {
         if !options.iter().any(|o| o.iter().any(hidden)) {
             return self.option_labels(st).into_iter().enumerate().collect();
         }
-        // Part by part: a hidden piece by its zone and place, anything else by its label.
-        let mut seen: Vec<(Vec<(u8, usize, String)>, usize, String)> = options
+        // Part by part: a hidden piece by its zone and place (before anything
+        // shown), anything else by its label; the same for the sort key.
+        let part = |v: &Value| -> ((u8, usize, usize, String), String) {
+            match *v {
+                Value::Piece(p) if !self.sees_piece(st, player, p as u16) => {
+                    let z = st.loc.get(p as usize).copied().unwrap_or(u16::MAX);
+                    let zone = self.zones.get(usize::from(z)).map_or("?", |i| i.name.as_str());
+                    let place = st.zone_pieces(z).position(|q| u64::from(q) == p).unwrap_or(usize::MAX);
+                    ((0, usize::from(z), place, String::new()), format!("a hidden piece of {zone} ({} from the front)", ordinal(place.saturating_add(1))))
+                }
+                other => {
+                    let label = self.label(other);
+                    ((1, 0, 0, label.clone()), label)
+                }
+            }
+        };
+        let mut seen: Vec<(Vec<(u8, usize, usize, String)>, usize, String)> = options
             .iter()
             .enumerate()
             .map(|(i, o)| {
-                let key = o.iter().map(|v| if hidden(v) { self.hidden_place(st, *v) } else { (1, 0, self.label(*v)) }).collect();
-                let label = o.iter().map(|v| if hidden(v) { self.hidden_piece_label(st, *v) } else { self.label(*v) }).collect::<Vec<_>>().join(", ");
-                (key, i, label)
+                let (key, labels): (Vec<_>, Vec<_>) = o.iter().map(part).unzip();
+                (key, i, labels.join(", "))
             })
             .collect();
         seen.sort_by(|a, b| a.0.cmp(&b.0));
         seen.into_iter().map(|(_, i, label)| (i, label)).collect()
-    }
-
-    /// A hidden piece as a sort key: before anything shown, by zone, then
-    /// by place from the front.
-    fn hidden_place(&self, st: &State, v: Value) -> (u8, usize, String) {
-        let Value::Piece(p) = v else { return (1, 0, self.label(v)) };
-        let Some(z) = st.loc.get(p as usize).copied() else { return (0, usize::MAX, String::new()) };
-        let place = st.zone_pieces(z).position(|q| u64::from(q) == p).unwrap_or(usize::MAX);
-        (0, usize::from(z), format!("{place:020}"))
-    }
-
-    /// "a hidden piece of hand[2] (2nd from the front)": a piece by its zone
-    /// and its place there, front first, and nothing else.
-    fn hidden_piece_label(&self, st: &State, v: Value) -> String {
-        let Value::Piece(p) = v else { return self.label(v) };
-        let Some(z) = st.loc.get(p as usize).copied() else { return "a hidden piece".into() };
-        let zone = self.zones.get(z as usize).map_or("?", |i| i.name.as_str());
-        let place = st.zone_pieces(z).position(|q| u64::from(q) == p).map_or(0, |i| i + 1);
-        format!("a hidden piece of {zone} ({} from the front)", ordinal(place))
     }
 
     /// Whether two options are the same move but for which of several
@@ -235,6 +230,17 @@ impl Game {
                 Visibility::Hidden => false,
             },
             None => false,
+        }
+    }
+
+    /// The players who may not see inside zone `z`, one bit each: the rule
+    /// of [`Game::sees_zone`] for every player at once.
+    pub(crate) fn blind_to(&self, z: u16) -> u16 {
+        let everybody: u16 = if self.players >= 16 { u16::MAX } else { (1u16 << self.players) - 1 };
+        match self.zones.get(z as usize).map(|info| (info.visibility, info.owner)) {
+            Some((Visibility::Public, _)) => 0,
+            Some((Visibility::Owner, owner)) => everybody & !owner.filter(|o| *o < 16).map_or(0, |o| 1u16 << o),
+            Some((Visibility::Hidden, _)) | None => everybody,
         }
     }
 

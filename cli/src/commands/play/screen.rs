@@ -195,10 +195,9 @@ fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece
                 .map(|i| {
                     let p = first + i;
                     let zone = st.loc.get(usize::from(p)).and_then(|z| game.zones.get(usize::from(*z)));
-                    let holder = zone.and_then(|z| z.owner);
-                    let whose = holder.or_else(|| game.inst_owner.get(usize::from(p)).copied().flatten());
-                    let only_mine = zone.is_some_and(|z| z.visibility == Visibility::Owner && z.owner == Some(me));
                     let owner = game.inst_owner.get(usize::from(p)).copied().flatten();
+                    let whose = zone.and_then(|z| z.owner).or(owner);
+                    let only_mine = zone.is_some_and(|z| z.visibility == Visibility::Owner && z.owner == Some(me));
                     Slot { slot: base + usize::from(i), whose, owner, of: format!(" of {} #{}", piece(game, p, whose), i + 1), only_mine }
                 })
                 .collect()
