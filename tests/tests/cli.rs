@@ -237,13 +237,12 @@ fn play_shows_each_player_the_dice_rolled_since_his_last_decision() {
     let rolls: Vec<&str> = auto.lines().filter(|l| l.contains(" rolled ")).map(str::trim).collect();
     let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
     assert!(screens.len() >= 4 && rolls.len() >= 4, "{text}");
-    let shown = rolls_shown;
     // Player 1 sees his roll; player 2 his own and player 1's; player 1,
     // at his second decision, player 2's and his new one.
-    assert_eq!(shown(screens[0]), vec![rolls[0]], "{}", screens[0]);
-    assert_eq!(shown(screens[1]), vec![rolls[0], rolls[1]], "{}", screens[1]);
-    assert_eq!(shown(screens[2]), vec![rolls[1], rolls[2]], "{}", screens[2]);
-    assert_eq!(shown(screens[3]), vec![rolls[2], rolls[3]], "{}", screens[3]);
+    assert_eq!(rolls_shown(screens[0]), vec![rolls[0]], "{}", screens[0]);
+    assert_eq!(rolls_shown(screens[1]), vec![rolls[0], rolls[1]], "{}", screens[1]);
+    assert_eq!(rolls_shown(screens[2]), vec![rolls[1], rolls[2]], "{}", screens[2]);
+    assert_eq!(rolls_shown(screens[3]), vec![rolls[2], rolls[3]], "{}", screens[3]);
     // The end shows everybody the rolls after the last decision: in a race
     // that dice alone decide (no decision at all), every roll.
     let race = "tests/fixtures/ok/race.rules";
@@ -265,8 +264,8 @@ fn play_shows_each_player_the_dice_rolled_since_his_last_decision() {
     let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
     assert!(screens.len() >= 5, "{text}");
     assert!(screens[3].contains("(undone: your decision"), "{}", screens[3]);
-    assert_eq!(shown(screens[3]), vec![rolls[0]], "{}", screens[3]);
-    assert_eq!(shown(screens[4]), vec![rolls[0], rolls[1]], "{}", screens[4]);
+    assert_eq!(rolls_shown(screens[3]), vec![rolls[0]], "{}", screens[3]);
+    assert_eq!(rolls_shown(screens[4]), vec![rolls[0], rolls[1]], "{}", screens[4]);
 }
 
 /// The rolls a `play` screen lists under "Dice rolled since your last
@@ -280,22 +279,16 @@ fn rolls_shown(screen: &str) -> Vec<String> {
 fn a_roll_to_some_players_is_shown_to_them_only() {
     // Each player rolls under his cup (`to p`), then both decide; one die
     // is rolled for all to see.
-    let cups = work_file("cups.rules");
-    std::fs::write(
-        &cups,
-        "rulebook cups { players 2..2 }\ndie d6 6\nsetup { for p in players { roll a = d6 to p } roll c = d6 }\nround turn { for p in players { choose k from [1, 2] by p } end }\n",
-    )
-    .expect("written");
-    let file = cups.to_str().expect("utf-8");
+    let cups = temp_rulebook("cups.rules", "rulebook cups { players 2..2 }\ndie d6 6\nsetup { for p in players { roll a = d6 to p } roll c = d6 }\nround turn { for p in players { choose k from [1, 2] by p } end }\n".as_bytes());
+    let file = cups.as_str();
     let auto = stdout(&run(&["play", file, "-p", "2", "-s", "3", "--auto"]));
     let rolls: Vec<&str> = auto.lines().filter(|l| l.contains(" rolled ")).map(str::trim).collect();
     assert_eq!(rolls.len(), 3, "--auto shows every roll: {auto}");
     let text = stdout(&typing(&["play", file, "-p", "2", "-s", "3"], "1\n1\n"));
     let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
     assert_eq!(screens.len(), 2, "{text}");
-    let shown = rolls_shown;
-    assert_eq!(shown(screens[0]), vec![rolls[0], rolls[2]], "player 1 sees his own roll and the public one: {}", screens[0]);
-    assert_eq!(shown(screens[1]), vec![rolls[1], rolls[2]], "player 2 sees his own roll and the public one: {}", screens[1]);
+    assert_eq!(rolls_shown(screens[0]), vec![rolls[0], rolls[2]], "player 1 sees his own roll and the public one: {}", screens[0]);
+    assert_eq!(rolls_shown(screens[1]), vec![rolls[1], rolls[2]], "player 2 sees his own roll and the public one: {}", screens[1]);
 }
 
 /// An undo note names the decision undone as its player read it: a card
@@ -303,13 +296,8 @@ fn a_roll_to_some_players_is_shown_to_them_only() {
 /// its name from the log).
 #[test]
 fn an_undo_note_tells_no_more_than_the_screen_did() {
-    let bury = work_file("bury.rules");
-    std::fs::write(
-        &bury,
-        "rulebook bury { players 2..2 }\ncard cd 4 { ace x1 two x1 three x1 four x1 }\nzone hand per_player of cd owner\nzone grave of cd hidden\nsetup { for p in players { move 2 of cd from box to hand[p] } }\nround turn {\n choose c from hand[player(2)] by player(1)\n move c to grave\n choose ok from [true, false] by player(1)\n end\n}\n",
-    )
-    .expect("written");
-    let text = stdout(&typing(&["play", bury.to_str().expect("utf-8"), "-p", "2", "-s", "1"], "2\nundo\n"));
+    let bury = temp_rulebook("bury.rules", "rulebook bury { players 2..2 }\ncard cd 4 { ace x1 two x1 three x1 four x1 }\nzone hand per_player of cd owner\nzone grave of cd hidden\nsetup { for p in players { move 2 of cd from box to hand[p] } }\nround turn {\n choose c from hand[player(2)] by player(1)\n move c to grave\n choose ok from [true, false] by player(1)\n end\n}\n".as_bytes());
+    let text = stdout(&typing(&["play", &bury, "-p", "2", "-s", "1"], "2\nundo\n"));
     let note = text.lines().find(|l| l.contains("undone: your decision")).unwrap_or_else(|| panic!("{text}"));
     assert_eq!(note, "(undone: your decision « a hidden piece of hand[2] (2nd from the front) »)", "{text}");
 }
@@ -319,13 +307,8 @@ fn an_undo_note_tells_no_more_than_the_screen_did() {
 /// nowhere on the other player's screen.
 #[test]
 fn play_shows_a_piece_value_beside_the_hand_that_holds_it() {
-    let strength = work_file("strength.rules");
-    std::fs::write(
-        &strength,
-        "rulebook strength { players 2..2 }\ncard cd 2 { sun x1 moon x1 }\ncounter power per_piece cd 0..9 = 4\nzone hand per_player of cd owner\nsetup { move 1 of cd from box to hand[player(1)]\n move 1 of cd from box to hand[player(2)] }\nround turn { for p in players { choose k from [1, 2] by p } end }\n",
-    )
-    .expect("written");
-    let text = stdout(&typing(&["play", strength.to_str().expect("utf-8"), "-p", "2", "-s", "1"], "1\n1\n"));
+    let strength = temp_rulebook("strength.rules", "rulebook strength { players 2..2 }\ncard cd 2 { sun x1 moon x1 }\ncounter power per_piece cd 0..9 = 4\nzone hand per_player of cd owner\nsetup { move 1 of cd from box to hand[player(1)]\n move 1 of cd from box to hand[player(2)] }\nround turn { for p in players { choose k from [1, 2] by p } end }\n".as_bytes());
+    let text = stdout(&typing(&["play", &strength, "-p", "2", "-s", "1"], "1\n1\n"));
     let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
     assert_eq!(screens.len(), 2, "{text}");
     for screen in screens {
