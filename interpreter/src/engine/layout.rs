@@ -72,6 +72,10 @@ pub struct Game {
     pub inst_variant: Vec<Option<VariantId>>,
     /// Owner of each instance (per-player kinds).
     pub inst_owner: Vec<Option<u8>>,
+    /// Per instance: the first instance and the number of instances of its
+    /// kind, variant and owner (laid out next to each other), the pieces
+    /// that may look alike to it.
+    pub(crate) alike_run: Vec<(u16, u16)>,
     /// First instance of each kind and how many.
     pub kind_range: Vec<(u16, u16)>,
     /// Runtime zones.
@@ -144,22 +148,28 @@ impl Game {
             return Err(SetupError::TooLarge(what));
         }
         let (mut inst_kind, mut inst_variant, mut inst_owner, mut kind_range) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut alike_run: Vec<(u16, u16)> = Vec::new();
         for (k, kind) in model.kinds.iter().enumerate() {
             let first = inst_kind.len() as u16;
             let owners: Vec<Option<u8>> = if kind.per_player { (0..players).map(Some).collect() } else { vec![None] };
             for owner in owners {
                 if kind.variants.is_empty() {
+                    let run = (inst_kind.len() as u16, kind.count);
                     for _ in 0..kind.count {
                         inst_kind.push(KindId(k as u16));
                         inst_variant.push(None);
                         inst_owner.push(owner);
+                        alike_run.push(run);
                     }
                 } else {
                     for v in &kind.variants {
-                        for _ in 0..model.variants[v.idx()].count {
+                        let count = model.variants[v.idx()].count;
+                        let run = (inst_kind.len() as u16, count);
+                        for _ in 0..count {
                             inst_kind.push(KindId(k as u16));
                             inst_variant.push(Some(*v));
                             inst_owner.push(owner);
+                            alike_run.push(run);
                         }
                     }
                 }
@@ -270,6 +280,7 @@ impl Game {
             inst_kind,
             inst_variant,
             inst_owner,
+            alike_run,
             kind_range,
             zones,
             zone_base,
