@@ -86,20 +86,30 @@ pub fn did_you_mean<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>)
         .map(|(_, c)| c)
 }
 
+/// Edits from `a` to `b`: a character inserted, deleted or changed, or two
+/// neighbours swapped (`scroe` is one edit from `score`, the most common
+/// typo of all).
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Three rows of the table: two rows back is what a swap needs.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    for (i, ca) in a.iter().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
+            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != cb);
             let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
             let ins = cur.get(j).copied().unwrap_or(0) + 1;
+            let mut best = sub.min(del).min(ins);
+            let swapped = i > 0 && j > 0 && a.get(i - 1) == Some(cb) && b.get(j - 1) == Some(ca) && ca != cb;
+            if swapped {
+                best = best.min(before.get(j - 1).copied().unwrap_or(0) + 1);
+            }
             if let Some(c) = cur.get_mut(j + 1) {
-                *c = sub.min(del).min(ins);
+                *c = best;
             }
         }
-        prev = cur;
+        before = std::mem::replace(&mut prev, cur);
     }
     prev.last().copied().unwrap_or(0)
 }
@@ -112,5 +122,10 @@ mod tests {
         let names = ["dragon", "lance_supply", "knight"];
         assert_eq!(did_you_mean("dragn", names.iter().copied()), Some("dragon"));
         assert_eq!(did_you_mean("zzz", names.iter().copied()), None);
+        // Two letters swapped are one typo.
+        assert_eq!(did_you_mean("kinght", names.iter().copied()), Some("knight"));
+        assert_eq!(edit_distance("scroe", "score"), 1);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("abc", "ca"), 3);
     }
 }

@@ -743,7 +743,8 @@ pub struct ScenarioDef {
     /// Files of the modules named by `with`.
     pub needs: Vec<FileId>,
     /// Modules named by `with` that are not loaded: the scenario is skipped.
-    pub missing: Vec<String>,
+    /// With each, a loaded module whose name is one typo away, if any.
+    pub missing: Vec<(String, Option<String>)>,
     /// Number of players.
     pub players: u8,
     /// Seed of the game's dice and shuffles, and of the random agent of `play`.

@@ -119,7 +119,15 @@ pub fn run_one(full: &Arc<Model>, sources: &[Source], def: &ScenarioDef) -> Scen
     let verdict = if def.missing.is_empty() {
         Runner::start(full, sources, def).map_or_else(Verdict::Failed, |mut r| r.steps())
     } else {
-        Verdict::Skipped { reason: format!("needs {}", def.missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")) }
+        let needs: Vec<String> = def
+            .missing
+            .iter()
+            .map(|(m, close)| match close {
+                Some(c) => format!("`{m}`, not given: did you mean `{c}`, which is?"),
+                None => format!("`{m}`"),
+            })
+            .collect();
+        Verdict::Skipped { reason: format!("needs {}", needs.join(", ")) }
     };
     ScenarioResult {
         name: def.name.clone(),

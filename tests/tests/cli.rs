@@ -610,6 +610,46 @@ fn check_finds_an_error_in_a_scenario_that_runs_on_fewer_files() {
     assert_eq!(fine.status.code(), Some(0), "{}", stderr(&fine));
 }
 
+/// Two modules that do not extend one another are read in the order of
+/// their names, whatever the order of the files on the command line: their
+/// `after` exceptions to one rule compose the same way (doubled, then three
+/// added: 5; the other way round would give 8).
+#[test]
+fn the_order_of_the_files_given_does_not_change_the_game() {
+    let dir = work_file("module-order");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(
+        dir.join("base.rules"),
+        "rulebook base { players 1..1 }\ncounter score 0..100 = 1\nrule bump assume \"x\" { score += 0 }\nsetup assume \"x\" { do bump }\nround turn assume \"x\" { end }\n",
+    )
+    .expect("written");
+    std::fs::write(dir.join("b_adds.rules"), "module b_adds extends \"base.rules\" { }\nexception add_three to bump when true after assume \"x\" { score += 3 }\nscenario doubled_first with a_doubles { expect score == 5 }\n").expect("written");
+    std::fs::write(dir.join("a_doubles.rules"), "module a_doubles extends \"base.rules\" { }\nexception double to bump when true after assume \"x\" { score = score * 2 }\n").expect("written");
+    let file = |name: &str| dir.join(name).display().to_string();
+    for order in [["a_doubles.rules", "b_adds.rules"], ["b_adds.rules", "a_doubles.rules"]] {
+        let out = run(&["test", &file(order[0]), &file(order[1])]);
+        assert_eq!(out.status.code(), Some(0), "{order:?}: {}{}", stdout(&out), stderr(&out));
+        assert!(stdout(&out).contains("1 passed"), "{order:?}: {}", stdout(&out));
+    }
+}
+
+/// A scenario whose `with` names a module that is not given is skipped;
+/// when a module given has a name one typo away, the skip says so.
+#[test]
+fn a_scenario_that_needs_a_misspelt_module_names_the_one_given() {
+    let dir = work_file("with-typo");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(dir.join("base.rules"), "rulebook base { players 1..1 }\ncounter score 0..100 = 1\nround turn assume \"x\" { end }\n").expect("written");
+    std::fs::write(dir.join("extra.rules"), "module extra_rules extends \"base.rules\" { }\ncounter more 0..9 = 0\n").expect("written");
+    std::fs::write(dir.join("house.rules"), "module house extends \"base.rules\" { }\nscenario with_extra with extra_rule { expect more == 0 }\n").expect("written");
+    let file = |name: &str| dir.join(name).display().to_string();
+    let out = run(&["test", &file("house.rules"), &file("extra.rules")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("skipped (needs `extra_rule`, not given: did you mean `extra_rules`, which is?)"), "{}", stdout(&out));
+    let alone = run(&["test", &file("house.rules")]);
+    assert!(stdout(&alone).contains("skipped (needs `extra_rule`)"), "{}", stdout(&alone));
+}
+
 /// The side-by-side page shows, next to each paragraph, every quote that
 /// reaches it (one that runs over two paragraphs in both), each row can be
 /// linked to, and the paragraphs nothing cites are listed as links.

@@ -54,7 +54,9 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     let mut groups: Vec<(Vec<usize>, Vec<String>)> = Vec::new();
     let mut order: Vec<(String, usize)> = Vec::new();
     for def in model.scenarios.iter().filter(|d| wanted(&d.name)) {
-        let files = def.runs_on();
+        // A scenario that needs a module not given is skipped, not run: it
+        // is reported from all the files, which can tell a typo in `with`.
+        let files = if def.missing.is_empty() { def.runs_on() } else { (0..sources.len()).collect() };
         let g = match groups.iter().position(|(f, _)| *f == files) {
             Some(g) => g,
             None => {

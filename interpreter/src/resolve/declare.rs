@@ -14,11 +14,13 @@ impl Resolver {
         let at = self.loc(name.span);
         if let Some((_, first)) = self.globals.get(&name.name) {
             let first = *first;
-            self.error(
-                Diagnostic::new(codes::DUPLICATE_NAME, format!("`{}` is declared twice", name.name), at, "second declaration")
-                    .related(first, "first declared here")
-                    .help("every name is global: rename one of them"),
-            );
+            // In a module, the likely intent is to change the base's declaration.
+            let help = if first.file == at.file {
+                "every name is global: rename one of them".to_string()
+            } else {
+                format!("every name is global: to change the declaration of `{}` that another file makes, write `replace` before this one (a module may replace what its base declares); otherwise rename it", name.name)
+            };
+            self.error(Diagnostic::new(codes::DUPLICATE_NAME, format!("`{}` is declared twice", name.name), at, "second declaration").related(first, "first declared here").help(help));
             return;
         }
         if super::BUILTIN_NAMES.contains(&name.name.as_str()) {
@@ -163,9 +165,15 @@ impl Resolver {
                     self.declare(name, Sym::Fn(id));
                 }
                 ItemKind::Setup(_) => {
-                    if self.model.setup.is_some() {
+                    if let Some(first) = self.model.setup {
                         let at = self.loc(span);
-                        self.error(Diagnostic::new(codes::DUPLICATE_NAME, "the rulebook has two `setup` blocks", at, "second setup").help("merge them into one, or `replace setup` in a module"));
+                        let first = self.model.proc(first).at;
+                        let help = if first.file == at.file {
+                            "merge them into one"
+                        } else {
+                            "a module adds to its base's setup with an exception: `exception NAME to setup when true after { ... }` (or `before`; `instead` replaces it)"
+                        };
+                        self.error(Diagnostic::new(codes::DUPLICATE_NAME, "the rulebook has two `setup` blocks", at, "second setup").related(first, "first setup").help(help));
                     }
                     self.model.setup = Some(self.new_proc(ProcKind::Phase, "setup", span));
                 }

@@ -131,13 +131,24 @@ impl Resolver {
             }
         }
         // `over` lists refer to exceptions by name: resolve them once all exist.
+        // (An exception whose target was refused has none to compare.)
+        let targets_known = self.diags.is_empty();
         for p in items {
             self.file = p.file;
             if let ItemKind::Exception(e) = &p.item.kind {
                 let Some(Sym::Exception(id)) = self.globals.get(&e.name.name).map(|(s, _)| *s) else { continue };
                 let mut over = Vec::new();
+                let target_of = |r: &Self, x: ExceptionId| r.model.exceptions.get(x.idx()).map(|y| y.target);
                 for o in &e.over {
                     match self.lookup(o, &[]) {
+                        Some(Sym::Exception(x)) if targets_known && target_of(self, x) != target_of(self, id) => {
+                            // `over` only settles exceptions to one rule: across rules it would never apply.
+                            let name_of = |t: Option<ProcId>| t.and_then(|t| self.model.procs.get(t.idx())).map_or(String::new(), |p| p.name.clone());
+                            let (theirs, mine) = (name_of(target_of(self, x)), name_of(target_of(self, id)));
+                            let at = self.loc(o.span);
+                            let message = format!("`{}` is an exception to `{theirs}`, and `{}` is an exception to `{mine}`: `over` could never apply", o.name, e.name.name);
+                            self.error(Diagnostic::new(codes::WRONG_SORT, message, at, "an exception to another rule").help("`over` says which of two exceptions to the same rule wins when both hold: name an exception to the same rule, or drop it"));
+                        }
                         Some(Sym::Exception(x)) => over.push(x),
                         Some(other) => self.wrong_sort(o, other, "an exception"),
                         None => {}

@@ -33,7 +33,7 @@ impl Resolver {
         for w in &s.with {
             match modules.iter().position(|m| *m == w.name) {
                 Some(i) => needs.push(FileId(i as u16)),
-                None => missing.push(w.name.clone()),
+                None => missing.push((w.name.clone(), crate::diagnostic::did_you_mean(&w.name, modules.iter().map(String::as_str)).map(str::to_string))),
             }
         }
         let (lo, hi) = (self.model.min_players, self.model.max_players);

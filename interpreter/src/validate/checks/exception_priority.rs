@@ -8,7 +8,8 @@
 //! expansions that both change a rule leave the game undefined.
 //! Example: `exception a to move when x` and `exception b to move when y`.
 //! Fix: say which wins (`exception b to move when y over a`), or make the
-//! conditions exclusive.
+//! conditions exclusive. Two independent modules settle it in a third,
+//! given with both.
 
 use crate::model::Model;
 use crate::validate::{Finding, Severity};
@@ -34,7 +35,15 @@ pub fn check(model: &Model) -> Vec<Finding> {
                     format!("the exceptions `{}` and `{}` both change `{}` and neither is `over` the other", da.name, db.name, p.name),
                     Some(da.at),
                 )
-                .help(format!("if both can apply at once, say which wins: `... over {}`", db.name));
+                .help(if da.at.file == db.at.file {
+                    format!("if both can apply at once, say which wins: `... over {}`", db.name)
+                } else {
+                    // `over` may only name what its file can see alone.
+                    format!(
+                        "if both can apply at once, say which wins with `over`, in the file that extends the other's; if neither extends the other, `over` in one would not compile without the other: settle it in a module given with both (`replace exception {} ... over {}`)",
+                        da.name, db.name
+                    )
+                });
                 f.related.push((db.at, "the other exception".into()));
                 out.push(f);
             }
