@@ -2,7 +2,9 @@
 //! interactive `play`): the first press asks the work to stop at its next
 //! boundary (a game, a slice of a level, a decision), after which the
 //! command prints and saves what was done and exits 130; a second press
-//! ends the process at once, with the same code.
+//! ends the process at once, with the same code. SIGTERM and SIGHUP (what
+//! `timeout` and service managers send) are caught the same way, so a run
+//! stopped by a time limit still reports what it did.
 //!
 //! The signal is caught with the `ctrlc` crate: its handler runs on a
 //! thread of its own, never inside the signal, so it may print and set the
