@@ -176,3 +176,32 @@ fn a_game_that_fails_before_its_first_decision_but_after_setup_was_played() {
     let setup = in_setup.model.procs.iter().position(|p| p.name == "setup").expect("a setup");
     assert_eq!(st.fired[setup], 1);
 }
+
+/// A decision with more options than the limit is an error at its
+/// `choose`, not memory without end; one at the limit is offered whole.
+#[test]
+fn a_decision_has_at_most_a_million_options() {
+    let text = |n: u32| format!("rulebook wide {{ players 1..1 }}\nround turn assume \"x\" {{\n  choose a from 1..{n}, b from 1..1000 by player(1)\n  win player(1)\n}}\n");
+    let e = start(&text(1001)).expect_err("1,001,000 options");
+    assert_eq!(e.kind.code(), "R0012");
+    assert!(e.message.contains("more than 1000000 options"), "{}", e.message);
+    assert_eq!(e.at.map(|l| l.span.start), text(1001).find("choose"), "at the choose");
+    let st = start(&text(1000)).expect("1,000,000 options fit");
+    let model = compile(&[Source { name: "t.rules".into(), text: text(1000) }]).expect("compiles");
+    let g = Game::new(Arc::new(model), 1, &[]).expect("one player");
+    assert_eq!(g.choices(&st).map(|(_, o)| o.len()), Some(1_000_000));
+}
+
+/// Moving, shuffling or revealing many pieces costs a step per piece: a
+/// loop of them runs out of fuel after as many pieces as a loop of single
+/// steps would take, not after millions of them.
+#[test]
+fn each_piece_moved_or_shuffled_costs_a_step() {
+    let text = |body: &str| format!("rulebook bulk {{ players 1..1 step_fuel 100000 }}\npiece k 1000 assume \"x\"\nzone a of k assume \"x\"\nzone b of k assume \"x\"\nsetup assume \"x\" {{ move all of box to a }}\nround turn assume \"x\" {{\n  {body}\n  win player(1)\n}}\n");
+    for body in ["repeat 200 { move all of a to b\n move all of b to a }", "repeat 200 { shuffle a }", "repeat 200 { move 1000 of k from a to b\n move all of b to a }"] {
+        let e = start(&text(body)).expect_err("200 x 1,000 pieces pass 100,000 steps");
+        assert_eq!(e.kind.code(), "R0002", "{body}: {}", e.message);
+        let few = body.replace("200", "20");
+        assert!(start(&text(&few)).is_ok_and(|st| st.is_over()), "{few}: 20 x 1,000 pieces fit");
+    }
+}

@@ -100,6 +100,37 @@ impl Game {
         self.run(st)
     }
 
+    /// Take option `index` of the pending decision of `from` in `into`,
+    /// which becomes the state that follows (`from` is left as it was): what
+    /// `into.clone_from(from)` then `apply(into, index)` give, without
+    /// copying the decision's other options.
+    pub fn apply_copy(&self, from: &State, into: &mut State, index: usize) -> Result<(), ExecError> {
+        if from.pending.is_none() || !into.copy_with_option(from, index) {
+            // Not a legal option: the error `apply` gives.
+            into.clone_from(from);
+            return self.apply(into, index);
+        }
+        self.apply(into, 0)
+    }
+
+    /// The state that option `index` of the pending decision of `from`
+    /// leads to, and whether the rules ran without error: `apply` on a
+    /// clone of `from`, without copying the decision's other options.
+    pub fn after(&self, from: &State, index: usize) -> (State, Result<(), ExecError>) {
+        match from.clone_with_option(index) {
+            Some(mut next) if from.pending.is_some() => {
+                let result = self.apply(&mut next, 0);
+                (next, result)
+            }
+            _ => {
+                // Not a legal option: the error `apply` gives.
+                let mut next = from.clone();
+                let result = self.apply(&mut next, index);
+                (next, result)
+            }
+        }
+    }
+
     /// Run until a decision or the end.
     pub(crate) fn run(&self, st: &mut State) -> Result<(), ExecError> {
         self.run_with_fuel(st, self.step_fuel)
@@ -284,6 +315,10 @@ impl Game {
                         Self::jump(r, index, *exit);
                         return;
                     };
+                    // Each piece moved costs a step, besides the operation's own.
+                    if !r.tick() {
+                        return;
+                    }
                     self.move_piece(r, frame, p, z, *bottom, at);
                     if r.err.is_some() {
                         return;
@@ -318,8 +353,10 @@ impl Game {
                 let (f, z) = (f as u16, z as u16);
                 loop {
                     // A trigger may have taken the rest away meanwhile.
-                    let Some(p) = self.top_of_kind(r.st, *kind, f, z) else {
-                        Self::jump(r, index, *exit);
+                    let Some(p) = self.top_of_kind(r, *kind, f, z) else {
+                        if r.err.is_none() {
+                            Self::jump(r, index, *exit);
+                        }
                         return;
                     };
                     self.move_piece(r, frame, p, z, *bottom, at);

@@ -133,7 +133,18 @@ impl Game {
             r.fail(ExecErrorKind::OutOfRange, format!("the rule takes {count} `{}`: a number of pieces is 0 or more", self.model.kinds[kind.idx()].name), at);
             return false;
         }
-        let have = r.st.zone_pieces(f).filter(|p| self.takes(*p, kind, f, z)).count() as i64;
+        // Each piece looked at costs a step, as a walk's item does.
+        let (mut have, mut looked) = (0i64, 0u64);
+        for p in r.st.zone_pieces(f) {
+            if have >= count {
+                break;
+            }
+            looked += 1;
+            have += i64::from(self.takes(p, kind, f, z));
+        }
+        if !r.spend(looked) {
+            return false;
+        }
         if have < count {
             let msg = format!("the rule takes {count} `{}` from `{}`, which holds {have}: the text does not say what happens then", self.model.kinds[kind.idx()].name, self.zones[f as usize].name);
             r.fail(ExecErrorKind::Underflow, msg, at);
@@ -142,13 +153,16 @@ impl Game {
         true
     }
 
-    /// The top-most piece of `F` that a `move N of KIND from F to Z` takes.
-    pub(super) fn top_of_kind(&self, st: &State, kind: KindId, f: u16, z: u16) -> Option<u16> {
-        let mut p = st.zone_top(f).unwrap_or(NIL);
+    /// The top-most piece of `F` that a `move N of KIND from F to Z` takes;
+    /// each piece looked at costs a step (`None` also when the fuel is gone).
+    pub(super) fn top_of_kind(&self, r: &mut Run, kind: KindId, f: u16, z: u16) -> Option<u16> {
+        let mut p = r.st.zone_top(f).unwrap_or(NIL);
+        let mut looked = 1;
         while p != NIL && !self.takes(p, kind, f, z) {
-            p = st.prev[p as usize];
+            p = r.st.prev[p as usize];
+            looked += 1;
         }
-        (p != NIL).then_some(p)
+        (r.spend(looked) && p != NIL).then_some(p)
     }
 
     /// Whether `move N of KIND from F to Z` may take piece `p`: one of the
@@ -209,7 +223,7 @@ impl Game {
             }
             RevealOp::All(z) => {
                 let z = z.get(r);
-                if r.err.is_none() {
+                if r.err.is_none() && r.spend(r.st.zone_len(z) as u64) {
                     let mut p = r.st.head[z as usize];
                     while p != NIL {
                         r.st.known[p as usize] |= mask;
@@ -221,9 +235,14 @@ impl Game {
     }
 
     pub(super) fn shuffle(&self, r: &mut Run, z: u16, pc: u32) {
+        let n = r.st.zone_len(z);
+        // Each piece shuffled costs a step: a loop of shuffles of a large
+        // zone runs out of fuel as soon as a loop of small steps does.
+        if !r.spend(n as u64) {
+            return;
+        }
         // Once shuffled, nobody can tell which piece of the zone is which.
         r.st.forget_zone(z);
-        let n = r.st.zone_len(z);
         if r.st.exploring {
             let perms = (1..=n as u64).try_fold(1u64, |acc, k| acc.checked_mul(k).filter(|x| *x <= SHUFFLE_SAMPLES));
             let options = match perms {

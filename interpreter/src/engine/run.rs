@@ -58,6 +58,20 @@ impl<'a> Run<'a> {
         true
     }
 
+    /// Spend `n` steps at once (the pieces a statement moves, shuffles,
+    /// reveals or looks through); false (and an error) when the fuel is
+    /// gone first.
+    #[inline]
+    pub(crate) fn spend(&mut self, n: u64) -> bool {
+        if self.fuel < n {
+            self.fuel = 0;
+            self.out_of_fuel();
+            return false;
+        }
+        self.fuel -= n;
+        true
+    }
+
     #[cold]
     fn out_of_fuel(&mut self) {
         if self.err.is_none() {
