@@ -96,8 +96,8 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
         }
         let choice = top.next;
         top.next += 1;
-        let mut child = top.state.clone();
-        if game.apply(&mut child, choice).is_err() {
+        let (child, applied) = game.after(&top.state, choice);
+        if applied.is_err() {
             // A rule error is the explorer's finding, not a cycle.
             continue;
         }

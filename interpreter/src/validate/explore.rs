@@ -507,8 +507,7 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
     let room = Room { first: c.children.len(), ..room };
     c.joint_tries = 0;
     for choice in 0..options.len() {
-        c.child.clone_from(&c.state);
-        let applied = game.apply(&mut c.child, choice);
+        let applied = game.apply_copy(&c.state, &mut c.child, choice);
         add(&mut c.branches, &c.child.branches);
         if let Err(e) = applied {
             c.problems.push(Problem { node: id, path: vec![choice as u32], code: e.kind.code().into(), message: e.message, at: e.at });
@@ -603,8 +602,7 @@ fn joint_from(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &m
         if c.over_budget.is_some() {
             return;
         }
-        c.child.clone_from(here);
-        let applied = game.apply(&mut c.child, choice);
+        let applied = game.apply_copy(here, &mut c.child, choice);
         add(&mut c.branches, &c.child.branches);
         path.push(choice as u32);
         match applied {

@@ -123,8 +123,8 @@ fn build<S: BuildHasher>(game: &Game, visited: &HashSet<u64, S>, max_joint_total
         let count = options.len();
         let first_edge = edges.len() as u32;
         for choice in 0..count {
-            let mut child = state.clone();
-            if game.apply(&mut child, choice).is_err() || child.is_over() {
+            let (child, applied) = game.after(&state, choice);
+            if applied.is_err() || child.is_over() {
                 edges.push((choice as u32, ENDS));
                 continue;
             }

@@ -97,8 +97,8 @@ pub fn perft_until(game: &Game, depth: u32, stop: &Stop) -> Result<Perft, PerftE
         }
         let i = top.next;
         top.next += 1;
-        let mut next = top.state.clone();
-        game.apply(&mut next, i)?;
+        let (next, applied) = game.after(&top.state, i);
+        applied?;
         sampled_shuffle |= next.sampled_shuffle;
         let left = if top.ply { top.depth - 1 } else { top.depth };
         match done(game, &next, left) {

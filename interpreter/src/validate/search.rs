@@ -203,8 +203,7 @@ fn guided_game(game: &Game, cfg: &Config, seed: u64, counts: &mut Guided) -> Opt
         let mut rarest = u64::MAX;
         best.clear();
         for i in 0..n {
-            child.clone_from(&st);
-            if let Err(e) = game.apply(&mut child, i) {
+            if let Err(e) = game.apply_copy(&st, &mut child, i) {
                 path.push(i as u32);
                 problem = Some((e.kind.code().into(), e.message, e.at));
                 break;

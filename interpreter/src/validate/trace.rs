@@ -439,12 +439,12 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                             Finding::new(LINES_OUTSIDE, Severity::Error, format!("the line range {from}..{to} is empty: its first line is after its last"), Some(*at))
                                 .help(format!("write the first line first: `cite lines {to}..{from}`")),
                         );
-                    } else if *from == 0 || *to > total_lines {
+                    } else if *from == 0 || *to > u64::from(total_lines) {
                         findings.push(
                             Finding::new(LINES_OUTSIDE, Severity::Error, format!("lines {from}..{to} are not within `{name}`, which has {total_lines} line{}", if total_lines == 1 { "" } else { "s" }), Some(*at))
                                 .help("a line range counts for the file it names (`cite lines A..B in \"file.txt\"`, else the rulebook's `source`), and must lie within it"),
                         );
-                    } else if !paras.iter().any(|(a, b, _)| *a <= *to && *from <= *b) {
+                    } else if !paras.iter().any(|(a, b, _)| u64::from(*a) <= *to && *from <= u64::from(*b)) {
                         // Blank lines only: the text moved, or the number is off.
                         let range = if from == to { format!("line {from}") } else { format!("lines {from}..{to}") };
                         findings.push(
@@ -453,8 +453,9 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                         );
                     } else {
                         for (i, (a, b, _)) in paras.iter().enumerate() {
-                            if *a <= *to && *from <= *b {
-                                reach.quote(record, i, words_in((*a).max(*from), (*b).min(*to)), *at);
+                            if u64::from(*a) <= *to && *from <= u64::from(*b) {
+                                // Within the file here, so the numbers fit.
+                                reach.quote(record, i, words_in((*a).max(u32::try_from(*from).unwrap_or(u32::MAX)), (*b).min(u32::try_from(*to).unwrap_or(u32::MAX))), *at);
                             }
                         }
                     }
