@@ -118,7 +118,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Threads to play the games on (the report does not depend on it).
-        #[arg(long, short, default_value_t = commands::cores(), value_parser = at_least_one_u32())]
+        #[arg(long, short, default_value_t = commands::cores(), value_parser = jobs_range())]
         jobs: u32,
         /// Do not check the rulebook's declared invariants after every step.
         #[arg(long)]
@@ -149,7 +149,7 @@ enum Command {
         #[arg(long)]
         html: Option<PathBuf>,
         /// Threads to play the games on (the report does not depend on it).
-        #[arg(long, short, default_value_t = commands::cores(), value_parser = at_least_one_u32())]
+        #[arg(long, short, default_value_t = commands::cores(), value_parser = jobs_range())]
         jobs: u32,
         /// Play only with these options on (repeat the flag); by default every
         /// combination of options (every pair beyond six options).
@@ -195,7 +195,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Threads to expand each level on (the report does not depend on it).
-        #[arg(long, short, default_value_t = commands::cores(), value_parser = at_least_one_u32())]
+        #[arg(long, short, default_value_t = commands::cores(), value_parser = jobs_range())]
         jobs: u32,
     },
     /// Replay a game log and check that it gives the same game.
@@ -237,6 +237,15 @@ fn players() -> clap::builder::RangedI64ValueParser<u8> {
 fn at_least_one_u32() -> clap::builder::RangedI64ValueParser<u32> {
     clap::value_parser!(u32).range(1..)
 }
+
+/// Threads: at least one, and no more than a machine can start (a
+/// hundred thousand made the system refuse threads).
+fn jobs_range() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=MAX_JOBS)
+}
+
+/// The most threads `--jobs` may ask for.
+const MAX_JOBS: i64 = 1024;
 
 /// A budget of states or bytes: 0 would explore nothing.
 fn at_least_one_usize() -> clap::builder::RangedU64ValueParser<usize> {

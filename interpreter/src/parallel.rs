@@ -53,31 +53,34 @@ where
     let chunks = n.div_ceil(size) as usize;
     let threads = jobs.min(chunks);
     let next = AtomicUsize::new(0);
+    // Take chunks until none is left; the results with their chunk numbers.
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let c = next.fetch_add(1, Ordering::Relaxed);
+            if c >= chunks || stop() {
+                break mine;
+            }
+            // c < chunks = ceil(n / size), so c * size < n fits in u32.
+            let lo = c as u32 * size;
+            let hi = lo.saturating_add(size).min(n);
+            let mut acc = init();
+            for i in lo..hi {
+                if stop() {
+                    break;
+                }
+                step(&mut acc, i);
+            }
+            mine.push((c, acc));
+        }
+    };
     let mut done: Vec<(usize, A)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let c = next.fetch_add(1, Ordering::Relaxed);
-                        if c >= chunks || stop() {
-                            break mine;
-                        }
-                        // c < chunks = ceil(n / size), so c * size < n fits in u32.
-                        let lo = c as u32 * size;
-                        let hi = lo.saturating_add(size).min(n);
-                        let mut acc = init();
-                        for i in lo..hi {
-                            if stop() {
-                                break;
-                            }
-                            step(&mut acc, i);
-                        }
-                        mine.push((c, acc));
-                    }
-                })
-            })
-            .collect();
+        // A thread the system refuses (too many asked for) is one fewer:
+        // the others take its chunks, and with none the calling thread does.
+        let workers: Vec<_> = (0..threads).map_while(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok()).collect();
+        if workers.is_empty() {
+            return work();
+        }
         workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
     done.sort_unstable_by_key(|(c, _)| *c);

@@ -1456,7 +1456,7 @@ fn a_count_that_makes_a_run_meaningless_is_refused_with_its_range() {
     let cases: [(&[&str], &str, &str); 13] = [
         (&["validate", TIC_TAC_TOE], "--games", "1..=4294967295"),
         (&["validate", TIC_TAC_TOE], "--max-decisions", "1..=4294967295"),
-        (&["validate", TIC_TAC_TOE], "--jobs", "1..=4294967295"),
+        (&["validate", TIC_TAC_TOE], "--jobs", "1..=1024"),
         (&["simulate", TIC_TAC_TOE, "-p", "2"], "--games", "1..=4294967295"),
         (&["simulate", TIC_TAC_TOE, "-p", "2"], "--max-decisions", "1..=4294967295"),
         (&["simulate", TIC_TAC_TOE], "--players", "1..=16"),
@@ -1464,7 +1464,7 @@ fn a_count_that_makes_a_run_meaningless_is_refused_with_its_range() {
         (&["explore", TIC_TAC_TOE, "-p", "2"], "--max-depth", "1..=4294967295"),
         (&["explore", TIC_TAC_TOE, "-p", "2"], "--max-bytes", "1..=18446744073709551615"),
         (&["explore", TIC_TAC_TOE, "-p", "2"], "--perft", "1..=4294967295"),
-        (&["explore", TIC_TAC_TOE, "-p", "2"], "--jobs", "1..=4294967295"),
+        (&["explore", TIC_TAC_TOE, "-p", "2"], "--jobs", "1..=1024"),
         (&["explore", TIC_TAC_TOE], "--players", "1..=16"),
         (&["play", TIC_TAC_TOE, "--auto"], "--players", "1..=16"),
     ];
@@ -1475,6 +1475,8 @@ fn a_count_that_makes_a_run_meaningless_is_refused_with_its_range() {
         assert!(stderr(&out).contains(&format!("invalid value '0' for '{flag} <")) && stderr(&out).contains(&format!("0 is not in {range}")), "{args:?}: {}", stderr(&out));
     }
     assert!(stderr(&run(&["play", TIC_TAC_TOE, "-p", "17"])).contains("17 is not in 1..=16"));
+    // More threads than a machine can start is refused, not a panic.
+    assert!(stderr(&run(&["simulate", TIC_TAC_TOE, "-p", "2", "--jobs", "100000"])).contains("100000 is not in 1..=1024"));
     // With --json, the message is the document's error.
     let doc = json_of(&run(&["validate", TIC_TAC_TOE, "-g", "0", "--json"]));
     assert_eq!(doc["exit_code"], 2);

@@ -95,7 +95,7 @@ pub fn game_for(files: &[PathBuf], players: u8, options: &[String]) -> Result<Re
 /// The number of threads `simulate` and `validate` play on by default: the
 /// cores this process may use (1 if that cannot be known).
 pub fn cores() -> u32 {
-    std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+    std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX)).min(1024)
 }
 
 /// The file names as written, for logs.
