@@ -40,7 +40,7 @@ fn excerpt(model: &Model, sources: &[Source], record: usize, source: &str, parag
             // Every quote the check found reaching this paragraph, one that
             // runs on into the next paragraph included.
             Citation::Quote { quote, at, .. } if paragraph.quoted_at.contains(at) => Some(format!("  cite \"{quote}\"")),
-            Citation::Lines { from, to, .. } if *from <= paragraph.last_line && paragraph.first_line <= *to => Some(format!("  cite lines {from}..{to}")),
+            Citation::Lines { from, to, .. } if *from <= u64::from(paragraph.last_line) && u64::from(paragraph.first_line) <= *to => Some(format!("  cite lines {from}..{to}")),
             Citation::Lines { .. } | Citation::Quote { .. } => None,
         })
         .collect();

@@ -87,10 +87,11 @@ pub enum Citation {
     Lines {
         /// Source text file name.
         source: String,
-        /// First line.
-        from: u32,
+        /// First line (as written: a number past the file's end is a
+        /// finding, never wrapped).
+        from: u64,
         /// Last line.
-        to: u32,
+        to: u64,
         /// Where the citation is written.
         at: Loc,
     },

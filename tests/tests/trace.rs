@@ -136,6 +136,11 @@ fn a_line_range_counts_for_the_file_it_names_only() {
     assert!(t003.message.contains("the line range 3..1 is empty"), "{}", t003.message);
     assert!(t003.help.as_deref().is_some_and(|h| h.contains("cite lines 1..3")), "{:?}", t003.help);
     assert_eq!(source(&report, "source.txt").covered, 0);
+    // A line number past 2^32 is past the end, not line 1 again.
+    let (report, findings) = check(&rulebook(&["cite line 4294967297", "cite lines 4294967298..4294967299"]), &[("source.txt", TEXT)]);
+    assert_eq!(findings.iter().filter(|f| f.code == "T003").count(), 2, "{findings:#?}");
+    assert!(findings.iter().any(|f| f.message.contains("lines 4294967298..4294967299 are not within")), "{findings:#?}");
+    assert_eq!(source(&report, "source.txt").covered, 0);
 }
 
 /// `citations` counts every quote and line range, those of a source that

@@ -174,8 +174,8 @@ impl Resolver {
                 }),
                 Provenance::Lines { lines, source: s } => cites.push(Citation::Lines {
                     source: s.as_ref().map(|s| s.value.clone()).unwrap_or_else(|| source.clone()),
-                    from: lines.lo.max(0) as u32,
-                    to: lines.hi.max(0) as u32,
+                    from: lines.lo.max(0) as u64,
+                    to: lines.hi.max(0) as u64,
                     at: self.loc(lines.span),
                 }),
                 Provenance::Assume(reason) => assumes.push(reason.value.clone()),
