@@ -12,7 +12,34 @@
 //! collections are not walked further for them.
 
 use super::compile::{with_cond, BoolF, Cond, Items};
+use super::error::{ExecError, ExecErrorKind};
 use super::run::Run;
+
+/// Most options one decision may offer (docs/language.md, Limits): each
+/// is kept until the decision is taken, and a tool that tries every
+/// option holds them all; 16 million pairs of a 64 x 64 grid's cells ran
+/// out of memory.
+pub const MAX_OPTIONS: usize = 1_000_000;
+
+/// Room for one more tuple of `arity` values; when there is none, the
+/// error (R0012) that stops the rules.
+#[inline]
+fn room_for_one_more(r: &mut Run, arity: usize) -> bool {
+    if r.st.options.len() < MAX_OPTIONS * arity {
+        return true;
+    }
+    too_many_options(r);
+    false
+}
+
+#[cold]
+#[inline(never)]
+fn too_many_options(r: &mut Run) {
+    if r.err.is_none() {
+        let msg = format!("this decision has more than {MAX_OPTIONS} options (the limit of one decision): split it into decisions taken one after the other");
+        r.err = Some(Box::new(ExecError::new(ExecErrorKind::OutOfRange, msg, None)));
+    }
+}
 
 /// The condition of a `choose`, split by the binding each part waits for.
 pub(crate) struct Staged {
@@ -57,12 +84,18 @@ pub(crate) fn collect_tuples(r: &mut Run, binds: &[(u16, Items)], cond: &Staged,
         match tested {
             None => {
                 items.walk(r, |r, v| {
+                    if !room_for_one_more(r, 1) {
+                        return false;
+                    }
                     r.st.options.push(v);
                     true
                 });
             }
             Some(tested) => with_cond!(tested, c => {
                 items.walk_kept(r, c, |r, v| {
+                    if !room_for_one_more(r, 1) {
+                        return false;
+                    }
                     r.st.options.push(v);
                     true
                 });
@@ -95,6 +128,9 @@ fn every_tuple(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: Option<&
 }
 
 fn push_tuple(r: &mut Run, binds: &[(u16, Items)]) {
+    if !room_for_one_more(r, binds.len()) {
+        return;
+    }
     for (slot, _) in binds {
         let v = r.local(*slot);
         r.st.options.push(v);
