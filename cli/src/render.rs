@@ -56,7 +56,8 @@ fn report(handler: &GraphicalReportHandler, mut d: MietteDiagnostic, src: Option
     let result = match src {
         Some(s) => {
             let mark = if style.format == ErrorFormat::Plain { crate::clip::ASCII_MARK } else { crate::clip::MARK };
-            let (clipped, labels) = crate::clip::Clipped::new(&s.name, &s.text, d.labels.as_deref().unwrap_or(&[]), mark);
+            let shown = printable(&s.text);
+            let (clipped, labels) = crate::clip::Clipped::new(&s.name, &shown, d.labels.as_deref().unwrap_or(&[]), mark);
             d.labels = d.labels.is_some().then_some(labels);
             let report = miette::Report::new(d).with_source_code(clipped);
             handler.render_report(&mut out, report.as_ref())
@@ -267,4 +268,23 @@ fn with_note(help: Option<String>, note: &str) -> String {
         Some(h) => format!("{h}\n{note}"),
         None => note.to_string(),
     }
+}
+
+/// `text` with the characters a terminal would obey (control characters,
+/// bidirectional overrides: the parser refuses them, E0001, and the snippet
+/// shows where) replaced by as many bytes of `?`, or by U+FFFD for three:
+/// the labels' byte offsets still point at the same places.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(grimoire_grammar::is_forbidden_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match (grimoire_grammar::is_forbidden_char(c), c.len_utf8()) {
+            (false, _) => out.push(c),
+            (true, 3) => out.push('\u{fffd}'),
+            (true, n) => out.extend(std::iter::repeat_n('?', n)),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }

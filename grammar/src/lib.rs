@@ -18,4 +18,4 @@ mod error;
 mod parser;
 
 pub use error::ParseError;
-pub use parser::parse;
+pub use parser::{is_forbidden_char, parse};

@@ -473,3 +473,25 @@ fn counterexamples_replay_to_the_error_they_record_and_no_other() {
     }
     assert!(replayed >= fixtures.len(), "{replayed}");
 }
+
+/// A rulebook with a character a terminal obeys (an escape sequence that
+/// retitles or clears it, a bidirectional override that makes a line read
+/// otherwise than it parses) is refused at that character, E0001, and the
+/// snippet that shows it prints a stand-in, never the character itself.
+#[test]
+fn control_characters_and_bidi_overrides_are_refused_and_never_echoed() {
+    let dir = std::env::temp_dir().join(format!("grimoire-hostile-{}-controls", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let cases = [
+        ("esc.rules", "rulebook o { players 1..1 }\nzone z \"\u{1b}]0;pwned\u{7}\u{1b}[2J\"\nround turn { win player(1) }\n", "a control character (U+001B)", "2:9"),
+        ("bidi.rules", "rulebook o { players 1..1 }\n# \u{202e} looks like a comment\nround turn { win player(1) }\n", "a bidirectional override (U+202E)", "2:3"),
+    ];
+    for (name, text, what, place) in cases {
+        std::fs::write(dir.join(name), text).expect("written");
+        let out = run_in(&dir, &["check", name]);
+        assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+        let shown = said(&out);
+        assert!(shown.contains("E0001") && shown.contains(what) && shown.contains(&format!("{name}:{place}")), "{shown}");
+        assert!(!shown.contains('\u{1b}') && !shown.contains('\u{202e}') && !shown.contains('\u{7}'), "echoed raw: {shown:?}");
+    }
+}

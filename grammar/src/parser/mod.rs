@@ -27,11 +27,53 @@ type P<'a> = Pair<'a, Rule>;
 
 /// Parse a whole rulebook or module.
 pub fn parse(text: &str) -> Result<File, ParseError> {
+    check_characters(text)?;
     check_nesting(text)?;
     let mut pairs = RulesParser::parse(Rule::file, text).map_err(|e| to_parse_error(e, text))?;
     let file = pairs.next().ok_or_else(|| internal("empty parse", 0))?;
     check_expression_depth(&file)?;
     build_file(file)
+}
+
+/// Characters a rulebook may not hold anywhere, comments included:
+/// control characters other than tab and line ends, which a terminal obeys
+/// when a diagnostic, a label or a prompt is printed (retitling or clearing
+/// it), and the bidirectional overrides, which make a line read otherwise
+/// than it parses (as rustc refuses them).
+fn forbidden(c: char) -> Option<&'static str> {
+    match c {
+        '\t' | '\n' | '\r' => None,
+        '\u{feff}' => None,
+        c if c.is_control() => Some("a control character"),
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => Some("a bidirectional override"),
+        _ => None,
+    }
+}
+
+/// Whether a rulebook may not hold `c` (see [`parse`]'s refusal): what a
+/// tool printing a rulebook's text must not send to a terminal as it is.
+pub fn is_forbidden_char(c: char) -> bool {
+    forbidden(c).is_some()
+}
+
+fn check_characters(text: &str) -> Result<(), ParseError> {
+    // A byte order mark is allowed at the start only, where editors write it.
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let skipped = text.len() - body.len();
+    for (i, c) in body.char_indices() {
+        let what = match forbidden(c) {
+            Some(what) => what,
+            None if c == '\u{feff}' => "a byte order mark after the start",
+            None => continue,
+        };
+        let at = skipped + i;
+        return Err(ParseError {
+            expected: format!("text, not {what} (U+{:04X})", u32::from(c)),
+            span: Span { start: at, end: at + c.len_utf8() },
+            help: Some("a rulebook is plain text: remove the character (a terminal would obey it when the line is printed); to show it in a label, describe it in words".into()),
+        });
+    }
+    Ok(())
 }
 
 /// Deepest bracket nesting accepted. The parser and the evaluator recurse
