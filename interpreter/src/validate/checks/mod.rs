@@ -1,6 +1,7 @@
 //! Static checks: one file per check, each opening with what it checks, why,
 //! an example and how to fix it.
 
+mod box_to_shared;
 mod constant_condition;
 mod exception_priority;
 mod table_rows;
@@ -18,6 +19,7 @@ pub fn run_all(model: &Model) -> Vec<Finding> {
     out.extend(exception_priority::check(model));
     out.extend(table_rows::check(model));
     out.extend(constant_condition::check(model));
+    out.extend(box_to_shared::check(model));
     out
 }
 
