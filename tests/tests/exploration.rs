@@ -405,3 +405,33 @@ fn perft_says_when_it_counted_sampled_shuffles() {
     // 5 cards: 120 orders, more than the 24 the explorer enumerates.
     assert!(perft(&game(5), 1).expect("counts").sampled_shuffle);
 }
+
+/// The tools that try every option copy a state with only the option taken
+/// (`Game::after`, `Game::apply_copy`): the state each option leads to is
+/// the one `apply` on a whole copy gives, for one binding and for tuples,
+/// and an option that does not exist is the same error.
+#[test]
+fn taking_an_option_from_a_copy_without_the_others_gives_the_same_state() {
+    for (file, players) in [("rulebooks/classic/tic-tac-toe.rules", 2), ("rulebooks/classic/breakthrough.rules", 2), ("rulebooks/grail-cup/grail-cup.rules", 3)] {
+        let g = game(&[file], players);
+        let mut st = g.start(7).expect("starts");
+        let mut into = st.clone();
+        for _ in 0..12 {
+            let Some((_, options)) = g.choices(&st) else { break };
+            let n = options.len();
+            for i in 0..n {
+                let mut whole = st.clone();
+                let expected = g.apply(&mut whole, i).map_err(|e| e.message);
+                let (after, result) = g.after(&st, i);
+                assert_eq!(result.map_err(|e| e.message), expected, "{file}: option {i}");
+                assert_eq!(after.fingerprint(), whole.fingerprint(), "{file}: option {i} of {n}");
+                let copied = g.apply_copy(&st, &mut into, i).map_err(|e| e.message);
+                assert_eq!(copied, expected, "{file}: option {i}");
+                assert_eq!(into.fingerprint(), whole.fingerprint(), "{file}: option {i} of {n}, into a used state");
+            }
+            let (_, missing) = g.after(&st, n);
+            assert!(missing.is_err_and(|e| e.message.contains("does not exist")), "{file}: option {n} of {n}");
+            g.apply(&mut st, n / 2).expect("a legal option");
+        }
+    }
+}
