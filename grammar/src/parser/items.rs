@@ -31,8 +31,23 @@ fn header(p: P) -> Result<Header, ParseError> {
         _ => (HeaderKind::Rulebook, ident(Kids::of(head).next()?)),
     };
     let mut h = Header { kind, name, title: None, source: None, players: None, limits: Vec::new(), span: sp };
+    // Each clause once: with two, the last silently won.
+    let mut seen: Vec<String> = Vec::new();
     for field in k.rest() {
         let f = Kids::of(field).next()?;
+        let clause = match f.as_rule() {
+            Rule::limit_field => Kids::of(f.clone()).next().map(|n| n.as_str().to_string()).unwrap_or_default(),
+            _ => f.as_str().split_whitespace().next().unwrap_or_default().to_string(),
+        };
+        if seen.contains(&clause) {
+            let at = span(&f);
+            return Err(ParseError {
+                expected: format!("one `{clause}` in the header, not two"),
+                span: at,
+                help: Some(format!("the header says `{clause}` twice, and only one can hold: keep the one you mean")),
+            });
+        }
+        seen.push(clause);
         match f.as_rule() {
             Rule::title_field => h.title = Some(string(Kids::of(f).next()?)),
             Rule::source_field => h.source = Some(string(Kids::of(f).next()?)),
