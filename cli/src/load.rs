@@ -38,64 +38,29 @@ pub enum LoadError {
 /// Limits). It bounds the files a chain reads and the depth of the loader.
 pub const MAX_MODULE_DEPTH: usize = 16;
 
-/// A file read: its canonical path, its text, and for a module its name and
-/// the canonical path of its base.
-struct Loaded {
-    key: PathBuf,
-    source: Source,
-    module: Option<(String, PathBuf)>,
-}
-
 /// Read the given files, adding the base of any module that is not given,
-/// and order them base first, each module after the modules it extends, and
-/// modules that do not extend one another by name: the order of the files
-/// on the command line never changes the game (exceptions `before` and
-/// `after` a rule compose in declaration order).
+/// and order them base first: the files given are taken in the order of
+/// their paths, each after the bases it extends, so the order they are
+/// written in on the command line never changes the game (exceptions
+/// `before` and `after` a rule compose in declaration order).
 ///
 /// The files given are read as they are; a module's base must lie under the
 /// root (`--root`, else the folder of the first file given): see
 /// [`crate::files`].
 pub fn load(paths: &[PathBuf]) -> Result<Vec<Source>, LoadError> {
-    let mut out: Vec<Loaded> = Vec::new();
+    let mut out: Vec<(PathBuf, Source)> = Vec::new();
     // Without a root (the first file cannot be found), reading it fails first.
     let root = match (paths.first(), crate::files::root_flag()) {
         (_, Some(dir)) => Some(Root::at(dir).map_err(LoadError::Root)?),
         (Some(first), None) => Root::of(first).ok(),
         (None, None) => None,
     };
-    for p in paths {
+    let mut in_order: Vec<&PathBuf> = paths.iter().collect();
+    in_order.sort_by_cached_key(|p| canonical(p));
+    for p in in_order {
         add_with_bases(p, None, root.as_ref(), &mut out, &mut Vec::new())?;
     }
-    Ok(in_declaration_order(out).into_iter().map(|l| l.source).collect())
-}
-
-/// The files read, base first, then each module once the file it extends
-/// is placed, the one with the smallest name first. With more than one
-/// rulebook (an error `compile` reports) the order is left as read.
-fn in_declaration_order(mut files: Vec<Loaded>) -> Vec<Loaded> {
-    if files.iter().filter(|f| f.module.is_none()).count() != 1 {
-        return files;
-    }
-    let mut placed: Vec<Loaded> = Vec::with_capacity(files.len());
-    while !files.is_empty() {
-        let ready = |f: &Loaded| match &f.module {
-            None => true,
-            Some((_, base)) => placed.iter().any(|p| p.key == *base),
-        };
-        let next = files
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| ready(f))
-            .min_by(|(_, a), (_, b)| a.module.as_ref().map(|m| &m.0).cmp(&b.module.as_ref().map(|m| &m.0)))
-            .map(|(i, _)| i);
-        match next {
-            Some(i) => placed.push(files.remove(i)),
-            // A base that was not read with its module cannot happen (the
-            // loader reads it first); keep the rest as read rather than lose it.
-            None => placed.append(&mut files),
-        }
-    }
-    placed
+    Ok(out.into_iter().map(|(_, s)| s).collect())
 }
 
 /// Whether the file at `real` is a module (its header parses as one); a
@@ -120,9 +85,9 @@ fn invalid(name: &Path, text: String, code: &'static str, message: String, span:
 /// `path`: the file as shown; `real`: its canonical path, for a base the
 /// root admitted (it is read there, not at `path`); `chain`: the files
 /// whose bases are being loaded, to tell a circle.
-fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &mut Vec<Loaded>, chain: &mut Vec<(PathBuf, String)>) -> Result<(), LoadError> {
+fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &mut Vec<(PathBuf, Source)>, chain: &mut Vec<(PathBuf, String)>) -> Result<(), LoadError> {
     let key = real.map_or_else(|| canonical(path), Path::to_path_buf);
-    if out.iter().any(|l| l.key == key) {
+    if out.iter().any(|(k, _)| *k == key) {
         return Ok(());
     }
     let bytes = crate::files::read(real.unwrap_or(path)).map_err(|err| LoadError::Read { path: path.display().to_string(), err })?;
@@ -140,7 +105,6 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
     };
     // The header tells whether this is a module; a file that does not parse is
     // passed on as it is, and `compile` reports its syntax error.
-    let mut extends_base = None;
     if let Ok(tree) = grimoire_grammar::parse(&text) {
         if let HeaderKind::Module { extends } = &tree.header.kind {
             let folder = match key.parent() {
@@ -190,7 +154,6 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
                 );
                 return Err(invalid(path, text, module, message, extends.span, &format!("a {} module", ordinal(chain.len() + 2)), &help));
             }
-            extends_base = Some((tree.header.name.name.clone(), real.clone()));
             chain.push((key.clone(), path.display().to_string()));
             let loaded = add_with_bases(&base, Some(&real), Some(root), out, chain);
             chain.pop();
@@ -211,9 +174,9 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
             }
         }
     }
-    if out.iter().any(|l| l.key == key) {
+    if out.iter().any(|(k, _)| *k == key) {
         return Ok(());
     }
-    out.push(Loaded { key, source: Source { name: path.display().to_string(), text }, module: extends_base });
+    out.push((key, Source { name: path.display().to_string(), text }));
     Ok(())
 }
