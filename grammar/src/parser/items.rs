@@ -36,8 +36,10 @@ fn header(p: P) -> Result<Header, ParseError> {
     for field in k.rest() {
         let f = Kids::of(field).next()?;
         let clause = match f.as_rule() {
+            Rule::title_field => "title".to_string(),
+            Rule::source_field => "source".to_string(),
             Rule::limit_field => Kids::of(f.clone()).next().map(|n| n.as_str().to_string()).unwrap_or_default(),
-            _ => f.as_str().split_whitespace().next().unwrap_or_default().to_string(),
+            _ => "players".to_string(),
         };
         if seen.contains(&clause) {
             let at = span(&f);

@@ -105,7 +105,7 @@ impl Game {
     /// `into.clone_from(from)` then `apply(into, index)` give, without
     /// copying the decision's other options.
     pub fn apply_copy(&self, from: &State, into: &mut State, index: usize) -> Result<(), ExecError> {
-        if from.pending.is_none() || !into.copy_with_option(from, index) {
+        if !into.copy_with_option(from, index) {
             // Not a legal option: the error `apply` gives.
             into.clone_from(from);
             return self.apply(into, index);
@@ -118,11 +118,11 @@ impl Game {
     /// clone of `from`, without copying the decision's other options.
     pub fn after(&self, from: &State, index: usize) -> (State, Result<(), ExecError>) {
         match from.clone_with_option(index) {
-            Some(mut next) if from.pending.is_some() => {
+            Some(mut next) => {
                 let result = self.apply(&mut next, 0);
                 (next, result)
             }
-            _ => {
+            None => {
                 // Not a legal option: the error `apply` gives.
                 let mut next = from.clone();
                 let result = self.apply(&mut next, index);

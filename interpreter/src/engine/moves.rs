@@ -63,21 +63,28 @@ impl Game {
         if n <= 1 {
             return;
         }
-        let blurred = |st: &State, q: u16| q != p && st.known.get(q as usize).is_some_and(|k| k & unsure != 0) && self.interchangeable(st, &[Value::piece(p)], &[Value::piece(q)]);
-        if usize::from(n) <= st.zone_len(from) {
-            for q in first..first.saturating_add(n) {
-                if st.loc.get(q as usize) == Some(&from) && blurred(st, q) {
-                    if let Some(k) = st.known.get_mut(q as usize) {
-                        *k &= !unsure;
-                    }
+        // Forget `q` for the unsure players if it is alike to `p` (the walks
+        // below change only what players know, never where pieces are).
+        let blur = |st: &mut State, q: u16| {
+            let known = st.known.get(q as usize).copied().unwrap_or(0);
+            if q != p && known & unsure != 0 && self.interchangeable(st, &[Value::piece(p)], &[Value::piece(q)]) {
+                if let Some(k) = st.known.get_mut(q as usize) {
+                    *k &= !unsure;
                 }
             }
-            return;
-        }
-        let alike: Vec<u16> = st.zone_pieces(from).filter(|q| blurred(st, *q)).collect();
-        for q in alike {
-            if let Some(k) = st.known.get_mut(q as usize) {
-                *k &= !unsure;
+        };
+        if usize::from(n) <= st.zone_len(from) {
+            for q in first..first.saturating_add(n) {
+                if st.loc.get(q as usize) == Some(&from) {
+                    blur(st, q);
+                }
+            }
+        } else {
+            let mut q = st.head.get(from as usize).copied().unwrap_or(NIL);
+            while q != NIL {
+                let next = st.next.get(q as usize).copied().unwrap_or(NIL);
+                blur(st, q);
+                q = next;
             }
         }
     }

@@ -269,11 +269,18 @@ impl State {
         }
     }
 
+    /// The values of option `index` of the pending decision, if there is
+    /// one.
+    fn option_tuple(&self, index: usize) -> Option<&[Value]> {
+        self.pending?;
+        let arity = self.arity.max(1) as usize;
+        index.checked_mul(arity).and_then(|first| self.options.get(first..first.checked_add(arity)?))
+    }
+
     /// A copy with only option `index` of the pending decision (see
     /// [`State::copy_with_option`]); `None` when there is no such option.
     pub(crate) fn clone_with_option(&self, index: usize) -> Option<State> {
-        let arity = self.arity.max(1) as usize;
-        let tuple = index.checked_mul(arity).and_then(|first| self.options.get(first..first + arity))?;
+        let tuple = self.option_tuple(index)?;
         let mut copy = self.clone_but_options();
         copy.options.extend_from_slice(tuple);
         Some(copy)
@@ -284,8 +291,7 @@ impl State {
     /// of every option per option made a decision with 160,000 options take
     /// minutes. `false` (and nothing copied) when there is no such option.
     pub(crate) fn copy_with_option(&mut self, o: &Self, index: usize) -> bool {
-        let arity = o.arity.max(1) as usize;
-        let Some(tuple) = index.checked_mul(arity).and_then(|first| o.options.get(first..first + arity)) else { return false };
+        let Some(tuple) = o.option_tuple(index) else { return false };
         self.copy_but_options(o);
         self.options.clear();
         self.options.extend_from_slice(tuple);

@@ -131,17 +131,20 @@ impl Resolver {
             }
         }
         // `over` lists refer to exceptions by name: resolve them once all exist.
-        // (An exception whose target was refused has none to compare.)
-        let targets_known = self.diags.is_empty();
         for p in items {
             self.file = p.file;
             if let ItemKind::Exception(e) = &p.item.kind {
                 let Some(Sym::Exception(id)) = self.globals.get(&e.name.name).map(|(s, _)| *s) else { continue };
                 let mut over = Vec::new();
-                let target_of = |r: &Self, x: ExceptionId| r.model.exceptions.get(x.idx()).map(|y| y.target);
+                // The rule an exception changes, once resolved (the rule
+                // lists it then; one whose target was refused has none).
+                let target_of = |r: &Self, x: ExceptionId| {
+                    let t = r.model.exceptions.get(x.idx())?.target;
+                    r.model.procs.get(t.idx())?.exceptions.contains(&x).then_some(t)
+                };
                 for o in &e.over {
                     match self.lookup(o, &[]) {
-                        Some(Sym::Exception(x)) if targets_known && target_of(self, x) != target_of(self, id) => {
+                        Some(Sym::Exception(x)) if matches!((target_of(self, x), target_of(self, id)), (Some(a), Some(b)) if a != b) => {
                             // `over` only settles exceptions to one rule: across rules it would never apply.
                             let name_of = |t: Option<ProcId>| t.and_then(|t| self.model.procs.get(t.idx())).map_or(String::new(), |p| p.name.clone());
                             let (theirs, mine) = (name_of(target_of(self, x)), name_of(target_of(self, id)));
