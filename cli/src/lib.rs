@@ -4,7 +4,6 @@
 
 pub mod ascii;
 pub mod clip;
-pub mod histogram;
 pub mod html;
 pub mod files;
 pub mod interrupt;

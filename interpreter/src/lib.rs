@@ -11,6 +11,7 @@ pub mod resolve;
 pub use diagnostic::Diagnostic;
 pub use model::Model;
 pub mod engine;
+pub mod histogram;
 #[cfg(feature = "legacy-engine")]
 pub mod legacy;
 pub mod log;

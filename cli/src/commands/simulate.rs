@@ -5,7 +5,7 @@ use grimoire_cli::interrupt::INTERRUPTED;
 use grimoire_cli::render::exec_error;
 use grimoire_cli::ui::{count, plural};
 use grimoire_interpreter::engine::{ExecError, Game, Outcome, State};
-use grimoire_cli::histogram::Histogram;
+use grimoire_interpreter::histogram::Histogram;
 use grimoire_interpreter::log::quick_playout;
 use grimoire_interpreter::parallel::in_chunks_until;
 use serde::Serialize;

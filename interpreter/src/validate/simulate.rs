@@ -8,6 +8,7 @@
 use super::invariants::{self, Baseline};
 use super::{Config, Finding, Phase, Progress, Severity};
 use crate::engine::{ExecErrorKind, Game, State};
+use crate::histogram::Histogram;
 use crate::log::{GameLog, RandomAgent};
 use crate::model::{Loc, Model, ProcKind};
 use crate::parallel::in_chunks_until;
@@ -212,8 +213,8 @@ struct Chunk {
     ends: Vec<(u64, u32)>,
     /// Runs of each branch site, and in how many games.
     branches: Vec<(u64, u32)>,
-    /// Decisions of each game that started, in seed order.
-    lengths: Vec<u32>,
+    /// Decisions of the games that started.
+    lengths: Histogram,
     /// Games played (all of the chunk's, unless the run was interrupted).
     played: u32,
     /// Games that hit a problem.
@@ -224,7 +225,7 @@ struct Chunk {
 
 impl Chunk {
     fn new(model: &Model, sites: usize) -> Chunk {
-        Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], branches: vec![(0, 0); sites], lengths: Vec::new(), played: 0, failed: 0, first: Vec::new() }
+        Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], branches: vec![(0, 0); sites], lengths: Histogram::default(), played: 0, failed: 0, first: Vec::new() }
     }
 
     fn play(&mut self, game: &Game, cfg: &Config, seed: u64) {
@@ -243,7 +244,7 @@ impl Chunk {
                 b.0 += u64::from(*n);
                 b.1 += u32::from(*n > 0);
             }
-            self.lengths.push(st.decisions);
+            self.lengths.add(i64::from(st.decisions));
         }
         let Some(p) = c.problem else { return };
         self.failed += 1;
@@ -290,7 +291,9 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                 chunk.play(&game, cfg, u64::from(i));
                 cfg.progress.report(Progress::Done(1));
             }, &|| cfg.stop.requested());
-            let mut lengths = Vec::with_capacity(cfg.games as usize);
+            // Counts of each length, not one entry per game: 4 billion
+            // games (`--games` takes a u32) would otherwise take 16 GB.
+            let mut lengths = Histogram::default();
             let mut failed = 0;
             let mut played = 0;
             // Chunks in seed order, each one's first problems in seed order:
@@ -308,7 +311,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                     total.0 += n;
                     total.1 += g;
                 }
-                lengths.extend(chunk.lengths);
+                lengths.merge(chunk.lengths);
                 failed += chunk.failed;
                 played += chunk.played;
                 for (key, seed, p, log) in chunk.first {
@@ -317,15 +320,15 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                     }
                 }
             }
-            lengths.sort_unstable();
             runs.push(RunSummary {
                 players,
                 options,
                 games: played,
                 failed,
                 seconds: start.elapsed().as_secs_f64(),
-                median_decisions: lengths.get(lengths.len() / 2).copied().unwrap_or(0),
-                max_decisions: lengths.last().copied().unwrap_or(0),
+                // Decisions are counted in a u32.
+                median_decisions: u32::try_from(lengths.median()).unwrap_or(u32::MAX),
+                max_decisions: u32::try_from(lengths.max()).unwrap_or(u32::MAX),
             });
         }
     }

@@ -1,5 +1,5 @@
-//! How many times each value came: what `simulate` keeps of its games'
-//! lengths and scores. Its memory grows with the values seen, not with the
+//! How many times each value came: what `simulate` and `validate` keep of
+//! their games' lengths and scores. Its memory grows with the values seen, not with the
 //! games played (a vector of every game's value took 4 bytes a game, 15 GB
 //! at the most games `simulate` takes), and it gives the same minimum,
 //! quantiles and mean as the sorted list of every value would.
