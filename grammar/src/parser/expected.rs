@@ -23,6 +23,13 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 } else {
                     format!("`{word}` is a keyword of the language and cannot be a name: choose another (docs/language.md lists the keywords)")
                 }),
+                // A keyword where an expression was wanted: a function,
+                // local or var named with it, called or read.
+                Some(word) if words.contains(&"an expression") => {
+                    let called = text.get(start + word.len()..).is_some_and(|rest| rest.trim_start().starts_with('('));
+                    let what = if called { "a function" } else { "a value" };
+                    Some(format!("`{word}` is a keyword of the language and cannot name {what}: rename it where it is declared and here (docs/language.md lists the keywords)"))
+                }
                 _ => hint(&words),
             };
             (join_or(&words), help)
