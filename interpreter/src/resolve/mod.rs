@@ -281,8 +281,26 @@ impl Resolver {
                 match &item.kind {
                     ItemKind::Replace(inner) => {
                         let name = item_name(&inner.kind);
+                        let in_module = matches!(f.file.header.kind, HeaderKind::Module { .. });
+                        if let (Some(n), false) = (name, in_module) {
+                            // Even where the name is declared: the file would
+                            // change itself, and the first declaration would
+                            // silently stop counting.
+                            let at = self.loc(inner.span);
+                            self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`replace` of `{}` in a rulebook that is not a module", n.name), at, "no base here").help(NOT_A_MODULE_HELP));
+                            continue;
+                        }
                         let pos = name.and_then(|n| items.iter().position(|p| item_name(&p.item.kind).map(|m| &m.name) == Some(&n.name)));
                         match pos {
+                            Some(pos) if items.get(pos).map(|p| declaration_word(&p.item.kind)) != Some(declaration_word(&inner.kind)) => {
+                                let found = items.get(pos).map(|p| declaration_word(&p.item.kind)).unwrap_or("?");
+                                let (shown, new) = (name.map(|n| n.name.as_str()).unwrap_or("?"), declaration_word(&inner.kind));
+                                let at = self.loc(inner.span);
+                                self.error(
+                                    Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is a {found}, and `replace` would make it a {new}"), at, "another sort")
+                                        .help(format!("`replace` keeps the sort of what it replaces: write `replace {found} {shown} ...`, or `remove {found} {shown}` and declare the {new} under another name")),
+                                );
+                            }
                             Some(pos) => {
                                 let earlier = items.get(pos).map(|p| (p.file, p.item.span));
                                 let unrelated = |by: FileId| by.idx() != 0 && by != file && !extends_file(files, i, by.idx());
@@ -304,11 +322,9 @@ impl Resolver {
                             }
                             None => {
                                 let at = self.loc(inner.span);
-                                let in_module = matches!(f.file.header.kind, HeaderKind::Module { .. });
                                 let d = match name {
                                     // `replace setup { ... }`, `replace round ...`: no name to find.
                                     None => Diagnostic::new(codes::MODULE_TARGET, "`replace` needs a declaration with a name, and this one has none", at, "nothing named").help("a module changes the setup or the round by an exception to it: `exception NAME to setup when COND instead { ... }`"),
-                                    Some(n) if !in_module => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` of `{}` in a rulebook that is not a module", n.name), at, "no base here").help("`replace` and `remove` change a base rulebook from a module (`module NAME extends \"base.rules\" { }`); in the rulebook itself, edit the declaration"),
                                     Some(n) => match self.removed.get(&n.name) {
                                         Some(by) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help("the two modules change the same declaration: write one module that does both, or make one module extend the other"),
                                         None => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace").help("use a plain declaration to add something new"),
@@ -319,6 +335,11 @@ impl Resolver {
                         }
                     }
                     ItemKind::Remove { what, name } => {
+                        if !matches!(f.file.header.kind, HeaderKind::Module { .. }) {
+                            let at = self.loc(name.span);
+                            self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`remove` of `{}` in a rulebook that is not a module", name.name), at, "no base here").help(NOT_A_MODULE_HELP));
+                            continue;
+                        }
                         if !DECLARATION_WORDS.contains(&what.name.as_str()) {
                             let at = self.loc(what.span);
                             let mut d = Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is not a sort of declaration", what.name), at, "unknown").help("write `remove rule NAME`, `remove trigger NAME`, `remove zone NAME`...");
@@ -492,6 +513,9 @@ pub(crate) const LATER_BUILTINS: &[&str] = &["step"];
 pub const MAX_TRIGGER_DEPTH: u8 = 255;
 /// The highest `step_fuel` a rulebook may set.
 pub const MAX_STEP_FUEL: i64 = 1_000_000_000;
+
+/// The help of a `replace` or `remove` outside a module.
+const NOT_A_MODULE_HELP: &str = "`replace` and `remove` change a base rulebook from a module (`module NAME extends \"base.rules\" { }`); in the rulebook itself, edit the declaration";
 
 /// The words a declaration starts with, as `remove WORD NAME` names them.
 pub(crate) const DECLARATION_WORDS: &[&str] = &[
