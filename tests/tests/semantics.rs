@@ -411,3 +411,21 @@ fn move_a_negative_number_of_pieces_is_an_error() {
     assert_eq!(error_code(text, 1), "R0012");
     assert!(run(&text.replace("k - 3", "k - 1"), 1).1.is_ok(), "0 pieces is no error");
 }
+
+/// `line` from `none` is empty, as docs/language.md says, and `step` from
+/// `none` leads nowhere (`none`), as a step off the grid chained with
+/// another does: both were a rule error (R0008) when the cell was a local
+/// holding `none`. `in_a_row` through `none` stays an error: there is no
+/// cell to count from.
+#[test]
+fn line_and_step_from_none_lead_nowhere() {
+    let text = "rulebook l { players 1..1 }\ngrid g 3 x 3\nvar sp : space\ncounter n 0..9 = 5\ncounter off 0..1 = 0\n\
+                setup { n = count x in line(sp, 1, 1) where true\n if step(sp, 1, 0) == none { off = 1 } }\nround turn { win player(1) }\n";
+    let (g, st) = finished(text, 1);
+    assert_eq!((value(&g, &st, "n"), value(&g, &st, "off")), ("0".to_string(), "1".to_string()));
+    let chained = text.replace("step(sp, 1, 0)", "step(step(cell(g, 3, 3), 1, 0), 1, 0)");
+    let (g, st) = finished(&chained, 1);
+    assert_eq!(value(&g, &st, "off"), "1");
+    let row = text.replace("if step(sp, 1, 0) == none { off = 1 }", "n = in_a_row x through sp where count(x) == 0");
+    assert_eq!(error_code(&row, 1), "R0008");
+}

@@ -36,7 +36,7 @@ impl Compiler<'_> {
             Expr::Contents(z) => Items::Contents(self.zone_req(z)),
             Expr::Neighbors(z) => Items::Neighbors(self.zone_req(z)),
             Expr::List(items) => Items::List(items.iter().map(|i| self.val_op(*i)).collect()),
-            Expr::Line(z, dr, dc) => Items::Line(Box::new((self.zone_req(z), self.int_req(dr), self.int_req(dc)))),
+            Expr::Line(z, dr, dc) => Items::Line(Box::new((self.zone_or_none(z), self.int_req(dr), self.int_req(dc)))),
             _ => Items::Dyn(self.coll_native(e)),
         }
     }

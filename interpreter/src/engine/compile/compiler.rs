@@ -348,6 +348,16 @@ impl<'c> Compiler<'c> {
         self.id_op(e, IdKind::Zone)
     }
 
+    /// A zone where `none` is allowed (it comes back as `NIL`): the cell
+    /// that `step` and `line` start from, which lead nowhere from `none`.
+    pub(crate) fn zone_or_none(&mut self, e: ExprId) -> IdOp {
+        match self.zone_req(e) {
+            IdOp::Zone(slot, at) => IdOp::ZoneOrNone(slot, at),
+            IdOp::DynReq(f, _, _) => IdOp::Dyn(f),
+            op => op,
+        }
+    }
+
     /// A piece that must not be `none`.
     pub(crate) fn piece_req(&mut self, e: ExprId) -> IdOp {
         self.id_op(e, IdKind::Piece)

@@ -43,6 +43,8 @@ pub(crate) enum IdOp {
     Zone(u16, Loc),
     Piece(u16, Loc),
     Player(u16, Loc),
+    /// A local zone where `none` is allowed (it gives `NIL`).
+    ZoneOrNone(u16, Loc),
     /// `zone_of(x)` for a local piece `x`.
     ZoneOfLocal(u16, Loc),
     /// `owner(x)` for a local piece `x` (`none` for a piece of nobody is
@@ -67,6 +69,11 @@ impl IdOp {
             IdOp::Const(x) => *x,
             IdOp::Zone(slot, at) => match r.local(*slot) {
                 Value::Zone(z) => z as u16,
+                other => bad_id(r, other, IdKind::Zone, at),
+            },
+            IdOp::ZoneOrNone(slot, at) => match r.local(*slot) {
+                Value::Zone(z) => z as u16,
+                Value::None => NIL,
                 other => bad_id(r, other, IdKind::Zone, at),
             },
             IdOp::Piece(slot, at) => match r.local(*slot) {

@@ -80,12 +80,13 @@ impl Compiler<'_> {
                 })
             }
             Expr::Step(z, dr, dc) => {
-                let (z, dr, dc) = (self.zone_req(z), self.int_req(dr), self.int_req(dc));
+                let (z, dr, dc) = (self.zone_or_none(z), self.int_req(dr), self.int_req(dc));
                 Box::new(move |r| {
                     let z = z.get(r);
                     let (a, b) = (dr.get(r), dc.get(r));
-                    // From a zone that is not a cell of a grid (a piece off
-                    // the board), no step leads anywhere.
+                    // From `none` (a step off the grid, chained), or from a
+                    // zone that is not a cell of a grid (a piece off the
+                    // board), no step leads anywhere.
                     if z == NIL {
                         return NIL;
                     }
