@@ -175,16 +175,26 @@ fn play_with_a_log_file_writes_the_same_log() {
     let out = run(&["play", GRAIL_CUP, "-p", "5", "-s", "9", "--auto", "--log", file.to_str().expect("utf-8 path")]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let written = std::fs::read_to_string(&file).expect("log written");
-    let _ = std::fs::remove_file(&file);
     let saved: GameLog = serde_json::from_str(&written).expect("JSON");
     // Without --json, the moves and the outcome, for people.
     let said = stdout(&out);
-    let last = said.lines().last().unwrap_or("");
-    assert_eq!(last, format!("{} after {} decisions (seed 9)", saved.outcome.as_deref().unwrap_or("?"), saved.steps.len()), "{said}");
+    let mut tail = said.lines().rev();
+    let (last, outcome) = (tail.next().unwrap_or(""), tail.next().unwrap_or(""));
+    assert_eq!(outcome, format!("{} after {} decisions (seed 9)", saved.outcome.as_deref().unwrap_or("?"), saved.steps.len()), "{said}");
+    // Then where the log is, and the command that replays it from here.
+    let shown = file.to_str().expect("utf-8 path");
+    assert!(last.starts_with(&format!("the log is saved in {shown} (`grimoire replay")) && last.ends_with(&format!(" {shown}` replays it)")), "{said}");
+    // The log lies in the temporary folder, the rulebook in the repository:
+    // the command names a root that holds both, and it runs.
+    let command: Vec<&str> = last.split('`').nth(1).unwrap_or("").split(' ').skip(1).collect();
+    assert!(command.contains(&"--root"), "{last}");
+    let replayed = run(&command);
+    assert_eq!(replayed.status.code(), Some(0), "{last}: {}", stderr(&replayed));
+    let _ = std::fs::remove_file(&file);
     let moves = said.lines().filter(|l| l.trim_start().split_once(". player ").is_some_and(|(n, _)| n.parse::<usize>().is_ok()));
     assert_eq!(moves.count(), saved.steps.len(), "one line per move: {said}");
     let rolls = said.lines().filter(|l| l.starts_with("       `") && l.contains("` rolled "));
-    assert_eq!(rolls.count() + saved.steps.len() + 1, said.lines().count(), "the dice rolled, the moves, then the outcome: {said}");
+    assert_eq!(rolls.count() + saved.steps.len() + 2, said.lines().count(), "the dice rolled, the moves, the outcome, the log: {said}");
     let json = run(&["play", GRAIL_CUP, "-p", "5", "-s", "9", "--auto", "--json"]);
     let printed: GameLog = serde_json::from_value(json_of(&json)["report"]["log"].clone()).expect("JSON");
     assert_eq!((printed.steps, printed.final_fingerprint, printed.outcome), (saved.steps, saved.final_fingerprint, saved.outcome));

@@ -30,17 +30,22 @@ pub fn save(findings: &[Finding], rulebook: &str, sources: &[Source], dir: &Path
     Ok(saved)
 }
 
+/// The command that replays the log saved at `log`, as it runs from here:
+/// with `--root` when the log and its rulebook lie in folders side by side.
+pub fn replay_command(log: &Path, sources: &[Source]) -> String {
+    let files: Vec<&Path> = sources.iter().map(|s| Path::new(&s.name)).collect();
+    let root = grimoire_cli::files::Root::for_replay(log, &files).map(|r| format!(" --root {}", r.display())).unwrap_or_default();
+    format!("grimoire replay{root} {}", log.display())
+}
+
 /// A finding on stderr, with the file its counterexample was saved in.
 pub fn print(f: &Finding, saved: Option<&Path>, sources: &[Source], ui: &Ui) {
     match (ui.format, saved) {
         (format, Some(p)) => {
-            // The command as it runs from here: with `--root` when the
-            // log and its rulebook lie in folders side by side.
-            let files: Vec<&Path> = sources.iter().map(|s| Path::new(&s.name)).collect();
-            let root = grimoire_cli::files::Root::for_replay(p, &files).map(|r| format!(" --root {}", r.display())).unwrap_or_default();
+            let replay = replay_command(p, sources);
             match format {
-                ErrorFormat::Short => grimoire_cli::esay!("{}; counterexample: grimoire replay{root} {}", finding(f, sources, style(ui)).trim_end(), p.display()),
-                _ => grimoire_cli::eput!("{}  counterexample: grimoire replay{root} {}\n\n", finding(f, sources, style(ui)), p.display()),
+                ErrorFormat::Short => grimoire_cli::esay!("{}; counterexample: {replay}", finding(f, sources, style(ui)).trim_end()),
+                _ => grimoire_cli::eput!("{}  counterexample: {replay}\n\n", finding(f, sources, style(ui))),
             }
         }
         (_, None) => grimoire_cli::eput!("{}", finding(f, sources, style(ui))),

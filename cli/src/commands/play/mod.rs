@@ -69,7 +69,7 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     };
     if let Some(why) = stopped {
         match log_path {
-            Some(path) => grimoire_cli::say!("\n{why} after {}: the log is saved in {}", plural(log.steps.len() as u64, "decision"), path.display()),
+            Some(path) => grimoire_cli::say!("\n{why} after {}: the log is saved in {} (`{}` replays it)", plural(log.steps.len() as u64, "decision"), path.display(), super::counterexamples::replay_command(path, &sources)),
             None => grimoire_cli::say!("\n{why} after {}; the log was not kept (`--log FILE` keeps it, for `grimoire replay`)", plural(log.steps.len() as u64, "decision")),
         }
     }
@@ -104,6 +104,9 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
             None => format!("the game did not end within {AUTO_DECISIONS} decisions, the most `--auto` plays"),
         };
         grimoire_cli::say!("{ended} (seed {seed})");
+    }
+    if let (Some(path), None, false) = (log_path, stopped, ui.quiet) {
+        grimoire_cli::say!("the log is saved in {} (`{}` replays it)", path.display(), super::counterexamples::replay_command(path, &sources));
     }
     if let Some(e) = &error {
         grimoire_cli::eput!("{}", exec_error(e, &sources, style(ui)));
