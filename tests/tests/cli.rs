@@ -782,6 +782,8 @@ fn test_json_gives_each_scenario_its_status_and_the_failure() {
     assert_eq!(f["pending_at"]["line"].as_u64(), Some(19), "the `choose` of pass.rules: {f}");
     assert_eq!(f["pending_cites"], "prend 1 ou 2 pièces");
     assert_eq!(f["decider"].as_u64(), Some(2));
+    // Players are numbered from 1 throughout: the position is the decider's.
+    assert_eq!(f["position"]["player"].as_u64(), Some(2), "{f}");
     assert!(f["position"]["zones"].as_array().is_some_and(|z| z.iter().any(|z| z["zone"] == "pot" && z["count"] == 5)), "{f}");
     // A base scenario runs on the base alone, a module's on the base and the module.
     assert_eq!(scenarios[0]["files"], serde_json::json!([SCEN_PASS]));

@@ -22,7 +22,9 @@ pub struct ZoneView {
 /// Everything one player may see of a state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Observation {
-    /// Whose view this is.
+    /// Whose view this is (from 0; serialized from 1, as players are
+    /// numbered in every report and log).
+    #[serde(serialize_with = "from_one")]
     pub player: u8,
     /// Current round.
     pub round: u32,
@@ -33,6 +35,11 @@ pub struct Observation {
     /// The options, if this player must decide now, as he is shown them
     /// ([`Game::options_seen_by`]).
     pub options: Option<Vec<String>>,
+}
+
+/// A player's number as reports give it: from 1.
+fn from_one<S: serde::Serializer>(player: &u8, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u16(u16::from(*player) + 1)
 }
 
 impl Game {
