@@ -504,12 +504,20 @@ fn simulate_reports_plies_next_to_decisions() {
     assert!(plies.iter().zip(&decisions).any(|(p, d)| p > d), "Grail Cup has forced moves, which are plies and not decisions: plies {plies:?}, decisions {decisions:?}");
     assert!(plies[0] as f64 <= mean && mean <= plies[2] as f64, "mean {mean} within {plies:?}");
     assert!(mean.fract() != 0.0, "a mean over 200 games, not a rounded count: {mean}");
+    // The mean of decisions is that of the games `play --auto` plays with
+    // the same seeds (game i of the run has seed 1 + i).
+    let decisions_mean = v["decisions_mean"].as_f64().expect("`decisions_mean` is a number");
+    let few = report_of(&run(&["simulate", GRAIL_CUP, "-p", "4", "-g", "3", "-s", "1", "--json"]));
+    let played: Vec<u64> = (1..=3).map(|s| json_of(&run(&["play", GRAIL_CUP, "-p", "4", "-s", &s.to_string(), "--auto", "--json"]))["report"]["decisions"].as_u64().expect("a count")).collect();
+    assert_eq!(few["decisions_mean"].as_f64(), Some(played.iter().sum::<u64>() as f64 / 3.0), "{few} {played:?}");
+    assert!(decisions[0] as f64 <= decisions_mean && decisions_mean <= decisions[2] as f64 && decisions_mean < mean, "{v}");
 
     let human = run(&["simulate", GRAIL_CUP, "-p", "4", "-g", "200", "-s", "1"]);
     assert_eq!(human.status.code(), Some(0), "{}", stderr(&human));
     let said = String::from_utf8_lossy(&human.stdout);
     let line = format!("plies per game: min {}, median {}, max {}, mean {mean:.4}", plies[0], plies[1], plies[2]);
     assert!(said.contains(&line), "expected `{line}` in:\n{said}");
+    assert!(said.contains(&format!(", mean {decisions_mean:.4}; median rounds")), "{said}");
 }
 
 /// Whether the source text Grail Cup cites can be found. It is not in the

@@ -25,6 +25,7 @@ struct Report {
     decisions_min: u32,
     decisions_median: u32,
     decisions_max: u32,
+    decisions_mean: f64,
     /// Moves of players per game, forced ones included.
     plies_min: u32,
     plies_median: u32,
@@ -273,6 +274,7 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
         decisions_min: as_u32(decisions.min()),
         decisions_median: as_u32(decisions.median()),
         decisions_max: as_u32(decisions.max()),
+        decisions_mean: decisions.mean(),
         plies_min: as_u32(plies.min()),
         plies_median: as_u32(plies.median()),
         plies_max: as_u32(plies.max()),
@@ -332,7 +334,7 @@ fn what_was_played(files: &[String], options: &[String]) -> String {
 fn print_human(r: &Report, played: &str, jobs: usize) {
     let threads = if jobs == 1 { "1 thread".to_string() } else { format!("{jobs} threads") };
     grimoire_cli::say!("{} of {played} at {} in {:.2} s on {threads}: {:.0} games/s", plural(u64::from(r.games), "game"), plural(u64::from(r.players), "player"), r.seconds, r.games_per_second);
-    grimoire_cli::say!("decisions per game: min {}, median {}, max {}; median rounds {}", r.decisions_min, r.decisions_median, r.decisions_max, r.rounds_median);
+    grimoire_cli::say!("decisions per game: min {}, median {}, max {}, mean {:.4}; median rounds {}", r.decisions_min, r.decisions_median, r.decisions_max, r.decisions_mean, r.rounds_median);
     grimoire_cli::say!("plies per game: min {}, median {}, max {}, mean {:.4}", r.plies_min, r.plies_median, r.plies_max, r.plies_mean);
     let seats: Vec<String> = r.wins_by_seat.iter().enumerate().map(|(i, w)| format!("{}: {w}", i + 1)).collect();
     grimoire_cli::say!("wins by seat: {}", seats.join(", "));
