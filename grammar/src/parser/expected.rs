@@ -30,6 +30,15 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                     let what = if called { "a function" } else { "a value" };
                     Some(format!("`{word}` is a keyword of the language and cannot name {what}: rename it where it is declared and here (docs/language.md lists the keywords)"))
                 }
+                // A letter a name may not hold, right after the part that
+                // could be a name (`café`, `scoreA`): the name stopped there.
+                _ if letter_in_name(text, start).is_some() => letter_in_name(text, start).map(|c| format!("`{c}` cannot be part of a name: names are lowercase ASCII letters, digits and `_`")),
+                // At the end of the file with a block still open: say
+                // which `{` lacks its `}`, not only what could follow.
+                _ if text.get(start..).is_some_and(|rest| rest.trim().is_empty()) && unclosed_brace(text).is_some() => unclosed_brace(text).map(|at| {
+                    let (line, col) = line_col(text, at);
+                    format!("the `{{` at line {line}, column {col} is never closed: add its `}}`")
+                }),
                 _ => hint(&words),
             };
             (join_or(&words), help)
@@ -57,6 +66,55 @@ fn keyword_at(text: &str, at: usize) -> Option<&str> {
     let word = rest.get(..len)?;
     let whole = RulesParser::parse(Rule::keyword, word).ok()?.next()?;
     (whole.as_str().len() == word.len() && !word.is_empty()).then_some(word)
+}
+
+/// The letter at `at`, when it is not one a name may hold and the text just
+/// before it is a name's letters.
+fn letter_in_name(text: &str, at: usize) -> Option<char> {
+    let c = text.get(at..)?.chars().next()?;
+    let before = text.get(..at)?.chars().next_back()?;
+    let name_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_';
+    (c.is_alphabetic() && !name_char(c) && name_char(before)).then_some(c)
+}
+
+/// The offset of the outermost `{` left open at the end of the text
+/// (strings and comments skipped): braces are matched as written, so a
+/// `}` missing inside a block leaves the block around it open.
+fn unclosed_brace(text: &str) -> Option<usize> {
+    let mut open: Vec<usize> = Vec::new();
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => {
+                chars.by_ref().find(|(_, c)| *c == '\n');
+            }
+            '"' => {
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '{' => open.push(i),
+            '}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.first().copied()
+}
+
+/// Line and column (from 1, the column in characters) of a byte offset.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = text.get(..at).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
 }
 
 /// Whether the text before `at` (an `of` the parser did not expect) ends
