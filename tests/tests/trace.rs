@@ -65,6 +65,8 @@ fn one_letter_quotes_are_found_but_cover_nothing() {
     assert!(s.uncited.is_empty(), "reached by a short quote is not uncited: {:?}", s.uncited);
     let t011 = findings.iter().find(|f| f.code == "T011").unwrap_or_else(|| panic!("{findings:#?}"));
     assert!(t011.message.contains("5 of the 5 paragraphs of `source.txt` are covered only by short quotes"), "{}", t011.message);
+    // The message itself says where they are: the short format shows no help.
+    assert!(t011.message.ends_with("(lines 1, 3, 5 and 2 more)"), "{}", t011.message);
     assert!(t011.at.is_some(), "T011 points at a short quote");
     assert!(!codes(&findings).contains(&"T010"));
 
@@ -151,4 +153,16 @@ fn citations_of_a_missing_source_are_counted() {
     let (report, findings) = check(&rules, &[("source.txt", TEXT)]);
     assert_eq!((report.citations, report.not_found), (3, 0), "{report:#?}");
     assert!(codes(&findings).contains(&"T002"), "{findings:#?}");
+}
+
+/// T010 says in its message which paragraphs are uncited, by their first
+/// line, so that `--error-format short` (which shows no help) says it too.
+#[test]
+fn uncited_paragraphs_are_named_by_their_lines_in_the_message() {
+    let (_, findings) = check(&rulebook(&["cite \"Chaque joueur prend deux jetons.\" cite \"Le premier arrivé au bout de la piste gagne.\""]), &[("source.txt", TEXT)]);
+    let t010 = findings.iter().find(|f| f.code == "T010").unwrap_or_else(|| panic!("{findings:#?}"));
+    assert!(t010.message.ends_with("(lines 1, 5 and 9)"), "{}", t010.message);
+    let (_, findings) = check(&rulebook(&["cite \"Chaque joueur prend deux jetons.\" cite \"Le premier arrivé au bout de la piste gagne.\" cite \"Petit jeu de test\" cite \"On pioche une carte du paquet.\""]), &[("source.txt", TEXT)]);
+    let t010 = findings.iter().find(|f| f.code == "T010").unwrap_or_else(|| panic!("{findings:#?}"));
+    assert!(t010.message.ends_with("(line 5)"), "{}", t010.message);
 }

@@ -490,8 +490,8 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
         let done = n - uncited.len() - short_only.len();
         if !uncited.is_empty() {
             findings.push(
-                Finding::new(UNCITED, Severity::Warning, format!("{} of the {n} paragraphs of `{name}` {} not cited by any rule, assumption, discrepancy or narrative", uncited.len(), is_are(uncited.len())), None)
-                    .help(format!("first uncited paragraph, line {}: {}", uncited.first().map(|u| u.line).unwrap_or(0), uncited.first().map(|u| u.text.as_str()).unwrap_or(""))),
+                Finding::new(UNCITED, Severity::Warning, format!("{} of the {n} paragraphs of `{name}` {} not cited by any rule, assumption, discrepancy or narrative ({})", uncited.len(), is_are(uncited.len()), lines_of(uncited.iter().map(|u| u.line))), None)
+                    .help(format!("first uncited paragraph, line {}: « {} »", uncited.first().map(|u| u.line).unwrap_or(0), uncited.first().map(|u| u.text.as_str()).unwrap_or(""))),
             );
         }
         if let Some(first) = short_only.first() {
@@ -500,11 +500,11 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                 Finding::new(
                     SHORT_ONLY,
                     Severity::Warning,
-                    format!("{} of the {n} paragraphs of `{name}` {} covered only by short quotes (fewer than {min_words} of their words), which do not count", short_only.len(), is_are(short_only.len())),
+                    format!("{} of the {n} paragraphs of `{name}` {} covered only by short quotes (fewer than {min_words} of their words), which do not count ({})", short_only.len(), is_are(short_only.len()), lines_of(short_only.iter().map(|u| u.line))),
                     at,
                 )
                 .help(format!(
-                    "first such paragraph, line {}: {}; quote at least {min_words} consecutive words of it verbatim, or all of it when it is shorter",
+                    "first such paragraph, line {}: « {} »; quote at least {min_words} consecutive words of it verbatim, or all of it when it is shorter",
                     first.line, first.text
                 )),
             );
@@ -647,4 +647,19 @@ fn cited_twice(model: &Model) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The first lines of some paragraphs, for a message that must say where
+/// they are without its help (`--error-format short`): "line 4",
+/// "lines 4, 9 and 12", "lines 4, 9, 12 and 5 more".
+fn lines_of(lines: impl Iterator<Item = u32>) -> String {
+    const SHOWN: usize = 3;
+    let lines: Vec<u32> = lines.collect();
+    let shown: Vec<String> = lines.iter().take(SHOWN).map(u32::to_string).collect();
+    match (lines.len(), shown.as_slice()) {
+        (1, [one]) => format!("line {one}"),
+        (n, _) if n > SHOWN => format!("lines {} and {} more", shown.join(", "), n - SHOWN),
+        (_, [init @ .., last]) => format!("lines {} and {last}", init.join(", ")),
+        _ => String::new(),
+    }
 }
