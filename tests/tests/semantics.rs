@@ -429,3 +429,15 @@ fn line_and_step_from_none_lead_nowhere() {
     let row = text.replace("if step(sp, 1, 0) == none { off = 1 }", "n = in_a_row x through sp where count(x) == 0");
     assert_eq!(error_code(&row, 1), "R0008");
 }
+
+/// Diagnostics come in the order of the text, whichever pass found them:
+/// the duplicate (found while declaring) after the unknown name above it
+/// (found while defining). They came pass by pass.
+#[test]
+fn diagnostics_are_reported_in_the_order_of_the_text() {
+    let text = "rulebook o { players 2..2 }\ncounter a 0..9 = 0\nround turn { b += 1\n win player(1) }\ncounter a 0..9 = 0\n";
+    let diags = compiled(text).expect_err("two errors");
+    let found: Vec<(&str, usize)> = diags.iter().map(|d| (d.code, d.at.span.start)).collect();
+    assert_eq!(found.iter().map(|(c, _)| *c).collect::<Vec<_>>(), ["E0101", "E0102"], "{diags:#?}");
+    assert!(found.windows(2).all(|w| w[0].1 <= w[1].1), "{found:?}");
+}

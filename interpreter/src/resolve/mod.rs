@@ -131,7 +131,11 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
     if r.diags.is_empty() {
         Ok(r.model)
     } else {
-        Err(r.diags)
+        // Found pass by pass (declarations, then definitions, then the
+        // checks of the whole), reported in the order of the text.
+        let mut diags = r.diags;
+        diags.sort_by_key(|d| (d.at.file.0, d.at.span.start));
+        Err(diags)
     }
 }
 
