@@ -510,7 +510,7 @@ impl Resolver {
                 for (r, vals) in &t.rows {
                     if vals.len() != t.columns.len() {
                         let loc = self.loc(r.span);
-                        self.error(Diagnostic::new(codes::TABLE, format!("this row of `{}` has {} values for {} columns", t.name.name, vals.len(), t.columns.len()), loc, "wrong width"));
+                        self.error(Diagnostic::new(codes::TABLE, format!("this row of `{}` has {} value{} for {} column{}", t.name.name, vals.len(), if vals.len() == 1 { "" } else { "s" }, t.columns.len(), if t.columns.len() == 1 { "" } else { "s" }), loc, "wrong width"));
                     }
                     if rows.iter().any(|(lo, hi, _): &(i64, i64, Vec<ExprId>)| r.lo <= *hi && *lo <= r.hi) {
                         let loc = self.loc(r.span);

@@ -482,7 +482,7 @@ impl Emit<'_, '_> {
             (_, Some(x)) => (self.staged(&slots, x), None),
             (_, None) => (Staged::whole(None), None),
         };
-        let chosen = self.site(at, "this `choose`, with options to choose from");
+        let chosen = self.site(at, "this `choose` (with options to choose from)");
         let none = match otherwise {
             Some(_) => self.site(at, "the `else` of this `choose`"),
             None => NO_SITE,
