@@ -390,20 +390,32 @@ fn perft_has_no_count_when_chance_loops_without_a_ply() {
     assert_eq!(perft(&with_ply, 3).expect("counts").paths, 2 * 2 * 2);
 }
 
-/// A shuffle of more orders than the explorer enumerates is counted
-/// through a sample of its orders, and perft says so.
+/// A shuffle of more distinct orders than the explorer enumerates is
+/// counted through a sample of its orders, and perft says so; alike cards
+/// in any order are one position, so their shuffle has fewer orders.
 #[test]
 fn perft_says_when_it_counted_sampled_shuffles() {
     use grimoire_interpreter::validate::perft::perft;
-    let game = |cards: u32| {
-        let text = format!("rulebook s {{ players 1..1 }}\ncard c {cards}\nzone deck of c hidden ordered\nsetup {{ move {cards} of c from box to deck\n shuffle deck }}\nround turn {{ choose x from [1, 2] by player(1)\n win player(1) }}");
+    let game = |cards: u32, variants: &str| {
+        let text = format!("rulebook s {{ players 1..1 }}\ncard c {cards} {variants}\nzone deck of c hidden ordered\nsetup {{ move {cards} of c from box to deck\n shuffle deck }}\nround turn {{ choose x from [1, 2] by player(1)\n win player(1) }}");
         let model = compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"));
         Game::new(Arc::new(model), 1, &[]).expect("one player")
     };
-    // 3 cards: 6 orders, all enumerated (interchangeable cards make them one state each).
-    assert!(!perft(&game(3), 1).expect("counts").sampled_shuffle);
-    // 5 cards: 120 orders, more than the 24 the explorer enumerates.
-    assert!(perft(&game(5), 1).expect("counts").sampled_shuffle);
+    // 4 different cards: 24 orders, all enumerated.
+    assert!(!perft(&game(4, "{ v1 v2 v3 v4 }"), 1).expect("counts").sampled_shuffle);
+    // 5 different cards: 120 orders, more than the 24 the explorer enumerates.
+    assert!(perft(&game(5, "{ v1 v2 v3 v4 v5 }"), 1).expect("counts").sampled_shuffle);
+    // 5 alike cards lie in one order; 3 kings and 2 queens in 10: all
+    // enumerated, each one state after the shuffle, then one finished
+    // game (both options win in the same position): 1 + 1 states, or the
+    // chance node's state + 10 + 10 (the 120 orders made 24 samples).
+    for (variants, states) in [("", 2), ("{ king x3 queen x2 }", 1 + 10 + 10)] {
+        let g = game(5, variants);
+        assert!(!perft(&g, 1).expect("counts").sampled_shuffle, "{variants}");
+        let report = explore(&g, &[], Budget::default());
+        assert!(!report.sampled_shuffles && report.exhausted, "{variants}");
+        assert_eq!(report.distinct, states, "{variants}");
+    }
 }
 
 /// The tools that try every option copy a state with only the option taken

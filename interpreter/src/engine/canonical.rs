@@ -136,7 +136,8 @@ impl Canon {
 
 /// The code of a piece in the stream of positions: its class, its class
 /// mixed with its per-piece values, or the instance itself.
-enum PieceCode {
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum PieceCode {
     Class(u16),
     Wide(u64),
     Itself(u16),
@@ -321,7 +322,14 @@ impl Game {
     }
 
     /// How a piece is written in the stream of positions.
-    fn piece_code(&self, st: &State, p: u16) -> PieceCode {
+    /// The codes of a zone's pieces, front first: pieces of one code are
+    /// interchangeable, and orders that differ only by them are one
+    /// position (a shuffle explores the orders it can tell apart).
+    pub(super) fn piece_codes(&self, st: &State, z: u16) -> Vec<PieceCode> {
+        st.zone_pieces(z).map(|p| self.piece_code(st, p)).collect()
+    }
+
+    pub(super) fn piece_code(&self, st: &State, p: u16) -> PieceCode {
         let c = &*self.canon;
         match c.class[p as usize] {
             None => PieceCode::Itself(p),

@@ -22,6 +22,7 @@ mod observe;
 mod options;
 mod pack;
 mod run;
+mod shuffle_orders;
 mod simultaneous;
 mod state;
 mod tuples;

@@ -251,8 +251,10 @@ impl Game {
         // Once shuffled, nobody can tell which piece of the zone is which.
         r.st.forget_zone(z);
         if r.st.exploring {
-            let perms = (1..=n as u64).try_fold(1u64, |acc, k| acc.checked_mul(k).filter(|x| *x <= SHUFFLE_SAMPLES));
-            let options = match perms {
+            // The orders the canonical form tells apart (alike pieces in
+            // any order are one position), enumerated when few enough.
+            let orders = super::shuffle_orders::distinct_orders(&self.piece_codes(r.st, z), SHUFFLE_SAMPLES);
+            let options = match orders {
                 Some(p) => p,
                 None => {
                     r.st.sampled_shuffle = true;
@@ -309,23 +311,17 @@ impl Game {
         }
     }
 
-    /// Apply chance option `k` of a shuffle: the k-th permutation when all are
-    /// enumerated, else an order drawn from a generator seeded with `k`.
+    /// Apply chance option `k` of a shuffle: the k-th of its distinct orders
+    /// when all are enumerated, else an order drawn from a generator seeded
+    /// with `k`.
     pub(super) fn shuffle_as_chance(&self, st: &mut State, z: u16, k: Value) {
         let Value::Int(k) = k else { return };
         let mut order: Vec<Value> = st.zone_pieces(z).map(Value::piece).collect();
         let n = order.len();
-        let all: Option<u64> = (1..=n as u64).try_fold(1u64, |acc, i| acc.checked_mul(i).filter(|x| *x <= SHUFFLE_SAMPLES));
-        if all.is_some() {
-            // Unrank k in the factorial number system.
-            let mut pool = std::mem::take(&mut order);
-            let mut k = k as u64;
-            for i in (1..=n).rev() {
-                let f: u64 = (1..i as u64).product();
-                let j = (k / f.max(1)) as usize;
-                k %= f.max(1);
-                order.push(pool.remove(j.min(pool.len() - 1)));
-            }
+        let codes = self.piece_codes(st, z);
+        if super::shuffle_orders::distinct_orders(&codes, SHUFFLE_SAMPLES).is_some() {
+            let pool = std::mem::take(&mut order);
+            order = super::shuffle_orders::nth_order(&codes, k as u64).into_iter().filter_map(|i| pool.get(i).copied()).collect();
         } else {
             use rand_chacha::rand_core::{RngCore, SeedableRng};
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k as u64);

@@ -1,0 +1,112 @@
+//! The orders of a shuffle that exploring tells apart. Pieces that look
+//! alike (the same code in the canonical form: kind, variant, owner and
+//! per-piece values, in a zone that forgets which is which once shuffled)
+//! make one position in whatever order they lie, so a shuffle has as many
+//! outcomes as its multiset has distinct orders: n! / (m1! m2! ...). Five
+//! identical cards have one, not 120; a deck of 3 kings and 2 queens has 10.
+
+/// Each item's group (the index of its code's first occurrence) and the
+/// number of items in each group, indexed the same way.
+fn groups<T: PartialEq>(codes: &[T]) -> (Vec<usize>, Vec<u64>) {
+    let mut group = Vec::with_capacity(codes.len());
+    let mut count = vec![0u64; codes.len()];
+    for (i, c) in codes.iter().enumerate() {
+        let first = codes.iter().position(|d| d == c).unwrap_or(i);
+        group.push(first);
+        if let Some(n) = count.get_mut(first) {
+            *n += 1;
+        }
+    }
+    (group, count)
+}
+
+/// How many distinct orders the items can lie in, if it is at most `limit`.
+pub(crate) fn distinct_orders<T: PartialEq>(codes: &[T], limit: u64) -> Option<u64> {
+    // The count for the first i items, item by item: multiplying by i and
+    // dividing by how many of its group came so far keeps it whole (each
+    // step is a binomial coefficient), and it never decreases, so the walk
+    // stops as soon as it passes the limit.
+    let (group, _) = groups(codes);
+    let mut seen = vec![0u64; codes.len()];
+    let mut orders = 1u64;
+    for (i, g) in group.iter().enumerate() {
+        let m = seen.get_mut(*g)?;
+        *m += 1;
+        orders = orders.checked_mul(i as u64 + 1)? / *m;
+        if orders > limit {
+            return None;
+        }
+    }
+    Some(orders)
+}
+
+/// The `k`-th distinct order (from 0, below [`distinct_orders`]) of the
+/// items, as positions into `codes`: the groups taken in the order of their
+/// first item, and within a group its items front first.
+pub(crate) fn nth_order<T: PartialEq>(codes: &[T], k: u64) -> Vec<usize> {
+    let (group, mut count) = groups(codes);
+    let Some(total) = distinct_orders(codes, u64::MAX) else { return (0..codes.len()).collect() };
+    // The items of each group still to place, front first.
+    let mut next_of: Vec<std::collections::VecDeque<usize>> = vec![std::collections::VecDeque::new(); codes.len()];
+    for (i, g) in group.iter().enumerate() {
+        if let Some(q) = next_of.get_mut(*g) {
+            q.push_back(i);
+        }
+    }
+    let (mut k, mut total, mut left) = (k % total.max(1), total, codes.len() as u64);
+    let mut order = Vec::with_capacity(codes.len());
+    while left > 0 {
+        // With group g placed first, the rest lie in total * m_g / left
+        // orders: skip whole blocks of orders until k falls in one.
+        let mut placed = false;
+        for g in 0..count.len() {
+            let m = count.get(g).copied().unwrap_or(0);
+            if m == 0 {
+                continue;
+            }
+            let block = total * m / left;
+            if k < block {
+                if let Some(item) = next_of.get_mut(g).and_then(|q| q.pop_front()) {
+                    order.push(item);
+                }
+                if let Some(c) = count.get_mut(g) {
+                    *c -= 1;
+                }
+                total = block;
+                left -= 1;
+                placed = true;
+                break;
+            }
+            k -= block;
+        }
+        if !placed {
+            break;
+        }
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn the_orders_are_counted_and_listed_once_each() {
+        for codes in [vec![1, 1, 1, 1, 1], vec![1, 2, 3, 4], vec![7, 7, 7, 9, 9], vec![1, 2, 1, 3, 2, 1], vec![5]] {
+            let n = distinct_orders(&codes, u64::MAX).expect("small");
+            let seen: HashSet<Vec<i32>> = (0..n).map(|k| nth_order(&codes, k).iter().map(|i| codes[*i]).collect()).collect();
+            assert_eq!(seen.len() as u64, n, "{codes:?}: every order once");
+            for k in 0..n {
+                let mut positions = nth_order(&codes, k);
+                positions.sort_unstable();
+                assert_eq!(positions, (0..codes.len()).collect::<Vec<_>>(), "{codes:?}: each item once");
+            }
+        }
+        assert_eq!(distinct_orders(&[1, 1, 1, 1, 1], 24), Some(1));
+        assert_eq!(distinct_orders(&[7, 7, 7, 9, 9], 24), Some(10));
+        assert_eq!(distinct_orders(&[1, 2, 3, 4], 24), Some(24));
+        assert_eq!(distinct_orders(&[1, 2, 3, 4, 5], 24), None);
+        assert_eq!(distinct_orders(&[1, 2, 1, 3, 2, 1], u64::MAX), Some(60));
+    }
+}
