@@ -441,3 +441,23 @@ fn diagnostics_are_reported_in_the_order_of_the_text() {
     assert_eq!(found.iter().map(|(c, _)| *c).collect::<Vec<_>>(), ["E0101", "E0102"], "{diags:#?}");
     assert!(found.windows(2).all(|w| w[0].1 <= w[1].1), "{found:?}");
 }
+
+/// `owner(top(z))` compared with a local, and `z == none`, read in place
+/// (engine/compile): the same answers and errors as the closures they
+/// replace. An empty zone has no top piece to ask the owner of (R0008); a
+/// piece of nobody has the owner `none`.
+#[test]
+fn the_owner_of_the_top_piece_and_a_local_compared_with_none() {
+    let game = |setup: &str| {
+        format!(
+            "rulebook o {{ players 2..2 }}\npiece pawn per_player 1\ntoken stone 1\nzone a of pawn, stone\ncounter seen 0..9 = 0\n\
+             setup {{ {setup} }}\nround turn {{ let z = a\n let q = player(2)\n let nobody = owner(stone)\n\
+             if z == none {{ seen = 9 }}\n if owner(top(z)) == q {{ seen += 1 }}\n if owner(top(z)) == nobody {{ seen += 2 }}\n draw }}"
+        )
+    };
+    let (g, st) = finished(&game("move pawn[player(2)] to a"), 2);
+    assert_eq!(value(&g, &st, "seen"), "1");
+    let (g, st) = finished(&game("move stone to a"), 2);
+    assert_eq!(value(&g, &st, "seen"), "2", "a stone is nobody's");
+    assert_eq!(error_code(&game("pass"), 2), "R0008", "an empty zone has no top piece");
+}

@@ -370,11 +370,19 @@ impl<'c> Compiler<'c> {
 
     /// A player, `none` allowed, as an operand.
     pub(crate) fn player_op(&mut self, e: ExprId) -> IdOp {
-        if let Expr::Call(Builtin::Owner, args) = self.m.expr(e) {
-            if let Some(slot) = args.first().and_then(|x| self.plain_local(*x)) {
+        if let Expr::Call(Builtin::Owner, args) = self.m.expr(e).clone() {
+            let Some(&x) = args.first() else { return IdOp::Dyn(self.player(e)) };
+            if let Some(slot) = self.plain_local(x) {
                 // `owner(x)` gives `none` for a piece of nobody: that is not an error here.
                 let at = self.at(e);
                 return IdOp::OwnerOrNoneOfLocal(slot, at);
+            }
+            // `owner(top(z))` for a local zone `z`: whose piece is in front
+            // there, the usual question of a board game, read in place.
+            if let Expr::Call(Builtin::Top, zone) = self.m.expr(x).clone() {
+                if let Some((slot, zone_at)) = zone.first().and_then(|z| self.local_at(*z)) {
+                    return IdOp::OwnerOfTopOfLocal { slot, zone_at, top_at: self.at(x) };
+                }
             }
         }
         IdOp::Dyn(self.player(e))

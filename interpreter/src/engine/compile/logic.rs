@@ -179,6 +179,12 @@ impl Compiler<'_> {
         for (x, y) in [(a, b), (b, a)] {
             if matches!(self.m.expr(y), Expr::None) {
                 let native = self.native(x);
+                // A local zone, piece or player (or a function's parameter
+                // standing for one): its value is `none` or an id, read in
+                // place rather than through the closure that reads it.
+                if let (Some(slot), Native::Zone | Native::Piece | Native::Player) = (self.local_slot(x), native) {
+                    return Box::new(move |r| (r.local(slot) == Value::None) != negate);
+                }
                 return match native {
                     Native::Int => {
                         let f = self.int(x);

@@ -53,6 +53,10 @@ pub(crate) enum IdOp {
     /// `owner(x)` for a local piece `x`, where `none` for a piece of nobody
     /// is allowed (a comparison).
     OwnerOrNoneOfLocal(u16, Loc),
+    /// `owner(top(z))` for a local zone `z`, `none` for a piece of nobody
+    /// allowed (a comparison); an empty zone has no top piece to ask, an
+    /// error at `top_at`, as `top(z)` given to `owner` is.
+    OwnerOfTopOfLocal { slot: u16, zone_at: Loc, top_at: Loc },
     /// Any other expression, `none` allowed.
     Dyn(IdF),
     /// Any other expression, `none` reported: checked here rather than by
@@ -99,6 +103,22 @@ impl IdOp {
                 Value::Piece(p) => r.g.inst_owner.get(p as usize).copied().flatten().map(u16::from).unwrap_or(u16::from(NO_PLAYER)),
                 other => bad_id(r, other, IdKind::Piece, at),
             },
+            IdOp::OwnerOfTopOfLocal { slot, zone_at, top_at } => {
+                let z = match r.local(*slot) {
+                    Value::Zone(z) => z as u16,
+                    other => {
+                        bad_id(r, other, IdKind::Zone, zone_at);
+                        return u16::from(NO_PLAYER);
+                    }
+                };
+                match r.st.tail.get(z as usize).copied().unwrap_or(NIL) {
+                    NIL => {
+                        bad_id(r, Value::None, IdKind::Piece, top_at);
+                        u16::from(NO_PLAYER)
+                    }
+                    p => r.g.inst_owner.get(p as usize).copied().flatten().map(u16::from).unwrap_or(u16::from(NO_PLAYER)),
+                }
+            }
             IdOp::Dyn(f) => f(r),
             IdOp::DynReq(f, kind, at) => {
                 let x = f(r);
