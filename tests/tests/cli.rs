@@ -56,6 +56,10 @@ fn check_accepts_grail_cup() {
     let summary = stderr(&out);
     assert!(summary.contains(&format!("`{}` is valid", model.name)), "{summary}");
     assert!(summary.contains(&format!("for {}..{} players", model.min_players, model.max_players)), "{summary}");
+    // The declared zones, and the boards whose spaces are zones too.
+    assert!(summary.contains(&format!("{} zones, {} board,", model.zones.len(), model.tracks.len())) && model.tracks.len() == 1, "{summary}");
+    let json = json_of(&run(&["check", GRAIL_CUP, "--json"]));
+    assert_eq!((json["report"]["zones"].as_u64(), json["report"]["boards"].as_u64()), (Some(model.zones.len() as u64), Some(1)), "{json}");
 }
 
 #[test]

@@ -38,6 +38,7 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
             "files": names(&sources),
             "kinds": model.kinds.len(),
             "zones": model.zones.len(),
+            "boards": model.tracks.len(),
             "procedures": model.procs.len(),
             "citations": cites,
             "min_players": model.min_players,
@@ -47,10 +48,13 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
     }
     use grimoire_cli::ui::plural;
     grimoire_cli::esay!(
-        "`{}` is valid: {}, {}, {}, {}, for {}..{} players",
+        "`{}` is valid: {}, {}, {}, {}, {}, for {}..{} players",
         model.name,
         plural(model.kinds.len() as u64, "component kind"),
+        // Declared zones; each space of a board is a zone too, counted
+        // with its board.
         plural(model.zones.len() as u64, "zone"),
+        plural(model.tracks.len() as u64, "board"),
         plural(model.procs.len() as u64, "procedure"),
         plural(cites as u64, "citation"),
         model.min_players,
