@@ -25,12 +25,13 @@ pub(crate) fn distinct_orders<T: PartialEq>(codes: &[T], limit: u64) -> Option<u
     // The count for the first i items, item by item: multiplying by i and
     // dividing by how many of its group came so far keeps it whole (each
     // step is a binomial coefficient), and it never decreases, so the walk
-    // stops as soon as it passes the limit.
-    let (group, _) = groups(codes);
+    // stops as soon as it passes the limit: a deck of different cards
+    // looks at five of them, whatever its size.
     let mut seen = vec![0u64; codes.len()];
     let mut orders = 1u64;
-    for (i, g) in group.iter().enumerate() {
-        let m = seen.get_mut(*g)?;
+    for (i, c) in codes.iter().enumerate() {
+        let g = codes.iter().position(|d| d == c).unwrap_or(i);
+        let m = seen.get_mut(g)?;
         *m += 1;
         orders = orders.checked_mul(i as u64 + 1)? / *m;
         if orders > limit {
