@@ -220,29 +220,12 @@ pub fn plural(n: u64, thing: &str) -> String {
 }
 
 /// Where a byte offset of `text` is: line and column, from 1 (the column in
-/// characters).
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = text.get(..offset).unwrap_or("");
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
-    (line, col)
-}
+/// characters), as the parser's hints count them.
+pub use grimoire_grammar::line_col;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_and_columns_count_from_one_in_characters() {
-        assert_eq!(line_col("ab\ncdé f", 0), (1, 1));
-        assert_eq!(line_col("ab\ncdé f", 3), (2, 1));
-        assert_eq!(line_col("ab\ncdé f", 8), (2, 5));
-        assert_eq!(line_col("ab\ncdé f", 6), (2, 3), "inside a character: its start");
-    }
 
     #[test]
     fn counts_have_separators() {

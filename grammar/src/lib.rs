@@ -16,6 +16,8 @@
 pub mod ast;
 mod error;
 mod parser;
+mod position;
 
 pub use error::ParseError;
 pub use parser::{is_forbidden_char, parse};
+pub use position::line_col;

@@ -618,16 +618,29 @@ fn validate_writes_the_side_by_side_page() {
     assert!(html.contains("trigger grail_reached"), "next to the rule that encodes it");
 }
 
+/// A folder under target/ holding `files` (name, text): a base and its
+/// modules. Gives the path of a file of it, as the commands take it.
+fn rulebook_folder(folder: &str, files: &[(&str, &str)]) -> impl Fn(&str) -> String {
+    let dir = work_file(folder);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("written");
+    }
+    move |name: &str| dir.join(name).display().to_string()
+}
+
 /// `check` checks each scenario on the files it runs on: a module's
 /// scenario with a typo is found even when another module is given too.
 #[test]
 fn check_finds_an_error_in_a_scenario_that_runs_on_fewer_files() {
-    let dir = work_file("scenario-files");
-    std::fs::create_dir_all(&dir).expect("a folder");
-    std::fs::write(dir.join("base.rules"), "rulebook base { players 1..1 }\ncounter s 0..9 = 0\nround turn { choose k from [1, 2] by player(1)\n win player(1) }\n").expect("written");
-    std::fs::write(dir.join("other.rules"), "module other extends \"base.rules\" { }\ncounter t 0..9 = 0\n").expect("written");
-    std::fs::write(dir.join("typo.rules"), "module typo extends \"base.rules\" { }\nscenario typo { play 1\n expect sss == 0 }\n").expect("written");
-    let file = |name: &str| dir.join(name).display().to_string();
+    let file = rulebook_folder(
+        "scenario-files",
+        &[
+            ("base.rules", "rulebook base { players 1..1 }\ncounter s 0..9 = 0\nround turn { choose k from [1, 2] by player(1)\n win player(1) }\n"),
+            ("other.rules", "module other extends \"base.rules\" { }\ncounter t 0..9 = 0\n"),
+            ("typo.rules", "module typo extends \"base.rules\" { }\nscenario typo { play 1\n expect sss == 0 }\n"),
+        ],
+    );
     let out = run(&["check", &file("base.rules"), &file("other.rules"), &file("typo.rules"), "--error-format", "short"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("typo.rules:3:9: E0101 unknown name `sss`"), "{}", stderr(&out));
@@ -636,21 +649,19 @@ fn check_finds_an_error_in_a_scenario_that_runs_on_fewer_files() {
 }
 
 /// Two modules that do not extend one another are read in the order of
-/// their names, whatever the order of the files on the command line: their
+/// their paths, whatever the order of the files on the command line: their
 /// `after` exceptions to one rule compose the same way (doubled, then three
 /// added: 5; the other way round would give 8).
 #[test]
 fn the_order_of_the_files_given_does_not_change_the_game() {
-    let dir = work_file("module-order");
-    std::fs::create_dir_all(&dir).expect("a folder");
-    std::fs::write(
-        dir.join("base.rules"),
-        "rulebook base { players 1..1 }\ncounter score 0..100 = 1\nrule bump assume \"x\" { score += 0 }\nsetup assume \"x\" { do bump }\nround turn assume \"x\" { end }\n",
-    )
-    .expect("written");
-    std::fs::write(dir.join("b_adds.rules"), "module b_adds extends \"base.rules\" { }\nexception add_three to bump when true after assume \"x\" { score += 3 }\nscenario doubled_first with a_doubles { expect score == 5 }\n").expect("written");
-    std::fs::write(dir.join("a_doubles.rules"), "module a_doubles extends \"base.rules\" { }\nexception double to bump when true after assume \"x\" { score = score * 2 }\n").expect("written");
-    let file = |name: &str| dir.join(name).display().to_string();
+    let file = rulebook_folder(
+        "module-order",
+        &[
+            ("base.rules", "rulebook base { players 1..1 }\ncounter score 0..100 = 1\nrule bump assume \"x\" { score += 0 }\nsetup assume \"x\" { do bump }\nround turn assume \"x\" { end }\n"),
+            ("b_adds.rules", "module b_adds extends \"base.rules\" { }\nexception add_three to bump when true after assume \"x\" { score += 3 }\nscenario doubled_first with a_doubles { expect score == 5 }\n"),
+            ("a_doubles.rules", "module a_doubles extends \"base.rules\" { }\nexception double to bump when true after assume \"x\" { score = score * 2 }\n"),
+        ],
+    );
     for order in [["a_doubles.rules", "b_adds.rules"], ["b_adds.rules", "a_doubles.rules"]] {
         let out = run(&["test", &file(order[0]), &file(order[1])]);
         assert_eq!(out.status.code(), Some(0), "{order:?}: {}{}", stdout(&out), stderr(&out));
@@ -662,12 +673,14 @@ fn the_order_of_the_files_given_does_not_change_the_game() {
 /// when a module given has a name one typo away, the skip says so.
 #[test]
 fn a_scenario_that_needs_a_misspelt_module_names_the_one_given() {
-    let dir = work_file("with-typo");
-    std::fs::create_dir_all(&dir).expect("a folder");
-    std::fs::write(dir.join("base.rules"), "rulebook base { players 1..1 }\ncounter score 0..100 = 1\nround turn assume \"x\" { end }\n").expect("written");
-    std::fs::write(dir.join("extra.rules"), "module extra_rules extends \"base.rules\" { }\ncounter more 0..9 = 0\n").expect("written");
-    std::fs::write(dir.join("house.rules"), "module house extends \"base.rules\" { }\nscenario with_extra with extra_rule { expect more == 0 }\n").expect("written");
-    let file = |name: &str| dir.join(name).display().to_string();
+    let file = rulebook_folder(
+        "with-typo",
+        &[
+            ("base.rules", "rulebook base { players 1..1 }\ncounter score 0..100 = 1\nround turn assume \"x\" { end }\n"),
+            ("extra.rules", "module extra_rules extends \"base.rules\" { }\ncounter more 0..9 = 0\n"),
+            ("house.rules", "module house extends \"base.rules\" { }\nscenario with_extra with extra_rule { expect more == 0 }\n"),
+        ],
+    );
     let out = run(&["test", &file("house.rules"), &file("extra.rules")]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("skipped (needs `extra_rule`, not given: did you mean `extra_rules`, which is?)"), "{}", stdout(&out));

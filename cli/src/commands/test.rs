@@ -150,7 +150,7 @@ fn unfound_quotes(model: &Model, main: &std::path::Path, extra: &[PathBuf], want
 /// `file:line` of a place in one of `sources`.
 fn place(sources: &[Source], at: Loc) -> (String, usize) {
     let src = sources.get(at.file.idx());
-    let line = src.map(|s| s.text.get(..at.span.start.min(s.text.len())).unwrap_or("").matches('\n').count() + 1).unwrap_or(0);
+    let line = src.map(|s| grimoire_cli::ui::line_col(&s.text, at.span.start).0).unwrap_or(0);
     (src.map(|s| s.name.clone()).unwrap_or_default(), line)
 }
 

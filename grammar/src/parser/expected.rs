@@ -32,14 +32,18 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 }
                 // A letter a name may not hold, right after the part that
                 // could be a name (`café`, `scoreA`): the name stopped there.
-                _ if letter_in_name(text, start).is_some() => letter_in_name(text, start).map(|c| format!("`{c}` cannot be part of a name: names are lowercase ASCII letters, digits and `_`")),
-                // At the end of the file with a block still open: say
-                // which `{` lacks its `}`, not only what could follow.
-                _ if text.get(start..).is_some_and(|rest| rest.trim().is_empty()) && unclosed_brace(text).is_some() => unclosed_brace(text).map(|at| {
-                    let (line, col) = line_col(text, at);
-                    format!("the `{{` at line {line}, column {col} is never closed: add its `}}`")
-                }),
-                _ => hint(&words),
+                _ => letter_in_name(text, start)
+                    .map(|c| format!("`{c}` cannot be part of a name: names are lowercase ASCII letters, digits and `_`"))
+                    // At the end of the file with a block still open: say
+                    // which `{` lacks its `}`, not only what could follow.
+                    .or_else(|| {
+                        let at_end = text.get(start..).is_some_and(|rest| rest.trim().is_empty());
+                        at_end.then(|| unclosed_brace(text)).flatten().map(|at| {
+                            let (line, col) = crate::line_col(text, at);
+                            format!("the `{{` at line {line}, column {col} is never closed: add its `}}`")
+                        })
+                    })
+                    .or_else(|| hint(&words)),
             };
             (join_or(&words), help)
         }
@@ -107,14 +111,6 @@ fn unclosed_brace(text: &str) -> Option<usize> {
         }
     }
     open.first().copied()
-}
-
-/// Line and column (from 1, the column in characters) of a byte offset.
-fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let before = text.get(..at).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
 }
 
 /// Whether the text before `at` (an `of` the parser did not expect) ends

@@ -321,7 +321,6 @@ impl Game {
         h.finish()
     }
 
-    /// How a piece is written in the stream of positions.
     /// The codes of a zone's pieces, front first: pieces of one code are
     /// interchangeable, and orders that differ only by them are one
     /// position (a shuffle explores the orders it can tell apart).
@@ -329,7 +328,8 @@ impl Game {
         st.zone_pieces(z).map(|p| self.piece_code(st, p)).collect()
     }
 
-    pub(super) fn piece_code(&self, st: &State, p: u16) -> PieceCode {
+    /// How a piece is written in the stream of positions.
+    fn piece_code(&self, st: &State, p: u16) -> PieceCode {
         let c = &*self.canon;
         match c.class[p as usize] {
             None => PieceCode::Itself(p),

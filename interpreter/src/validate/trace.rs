@@ -535,6 +535,21 @@ fn at_of(c: &Citation) -> Loc {
     }
 }
 
+/// The first lines of some paragraphs, for a message that must say where
+/// they are without its help (`--error-format short`): "line 4",
+/// "lines 4, 9 and 12", "lines 4, 9, 12 and 5 more".
+fn lines_of(lines: impl Iterator<Item = u32>) -> String {
+    const SHOWN: usize = 3;
+    let lines: Vec<u32> = lines.collect();
+    let shown: Vec<String> = lines.iter().take(SHOWN).map(u32::to_string).collect();
+    match (lines.len(), shown.as_slice()) {
+        (1, [one]) => format!("line {one}"),
+        (n, _) if n > SHOWN => format!("lines {} and {} more", shown.join(", "), n - SHOWN),
+        (_, [init @ .., last]) => format!("lines {} and {last}", init.join(", ")),
+        _ => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -647,19 +662,4 @@ fn cited_twice(model: &Model) -> Vec<Finding> {
         }
     }
     out
-}
-
-/// The first lines of some paragraphs, for a message that must say where
-/// they are without its help (`--error-format short`): "line 4",
-/// "lines 4, 9 and 12", "lines 4, 9, 12 and 5 more".
-fn lines_of(lines: impl Iterator<Item = u32>) -> String {
-    const SHOWN: usize = 3;
-    let lines: Vec<u32> = lines.collect();
-    let shown: Vec<String> = lines.iter().take(SHOWN).map(u32::to_string).collect();
-    match (lines.len(), shown.as_slice()) {
-        (1, [one]) => format!("line {one}"),
-        (n, _) if n > SHOWN => format!("lines {} and {} more", shown.join(", "), n - SHOWN),
-        (_, [init @ .., last]) => format!("lines {} and {last}", init.join(", ")),
-        _ => String::new(),
-    }
 }
