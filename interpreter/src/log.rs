@@ -152,6 +152,9 @@ pub struct Playout {
     pub rolls: Vec<Rolled>,
 }
 
+/// A game played out: its final state, and the problem that stopped it.
+pub type QuickPlayout = (State, Option<ExecError>);
+
 /// Play a game with random agents up to `max_decisions`, with its log; the
 /// rulebook's declared invariants are checked after every step.
 pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions: u32) -> Result<Playout, ExecError> {
@@ -184,7 +187,7 @@ pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions
 /// with the state it stopped in: the rules it ran still count as fired);
 /// one that fails after it, even before its first decision, is a game
 /// played up to its failure.
-pub fn quick_playout(game: &Game, seed: u64, max_decisions: u32, checked: bool) -> Result<(State, Option<ExecError>), Box<(State, ExecError)>> {
+pub fn quick_playout(game: &Game, seed: u64, max_decisions: u32, checked: bool) -> Result<QuickPlayout, Box<(State, ExecError)>> {
     let (mut st, started) = game.begin(seed);
     if let Err(e) = started {
         return if st.round == 0 { Err(Box::new((st, e))) } else { Ok((st, Some(e))) };

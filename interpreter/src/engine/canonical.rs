@@ -375,11 +375,11 @@ impl Game {
             }
             Value::False => h.word(2),
             Value::True => h.word(2 | 1 << 8),
-            Value::Player(p) => h.word(3 | (u64::from(p) << 8)),
-            Value::Piece(p) => h.word(4 | (u64::from(p) << 8)),
-            Value::Zone(z) => h.word(5 | (u64::from(z) << 8)),
-            Value::Face(f) => h.word(6 | (u64::from(f) << 8)),
-            Value::Variant(x) => h.word(7 | (u64::from(x) << 8)),
+            Value::Player(p) => h.word(3 | (p << 8)),
+            Value::Piece(p) => h.word(4 | (p << 8)),
+            Value::Zone(z) => h.word(5 | (z << 8)),
+            Value::Face(f) => h.word(6 | (f << 8)),
+            Value::Variant(x) => h.word(7 | (x << 8)),
             Value::Dir(d) => h.word(8 | ((d as u8 as u64) << 8)),
             Value::Row(packed) => {
                 let (t, r) = Value::row_parts(packed);

@@ -142,7 +142,9 @@ impl Game {
         }
         // Part by part: a hidden piece by its zone and place (before anything
         // shown), anything else by its label; the same for the sort key.
-        let part = |v: &Value| -> ((u8, usize, usize, String), String) {
+        // A part's sort key: hidden first, then zone, place and label.
+        type Key = (u8, usize, usize, String);
+        let part = |v: &Value| -> (Key, String) {
             match *v {
                 Value::Piece(p) if !self.sees_piece(st, player, p as u16) => {
                     let z = st.loc.get(p as usize).copied().unwrap_or(u16::MAX);
@@ -156,7 +158,7 @@ impl Game {
                 }
             }
         };
-        let mut seen: Vec<(Vec<(u8, usize, usize, String)>, usize, String)> = options
+        let mut seen: Vec<(Vec<Key>, usize, String)> = options
             .iter()
             .enumerate()
             .map(|(i, o)| {

@@ -51,19 +51,19 @@ impl Out<'_> {
             }
             Value::Piece(p) => {
                 self.u8(5);
-                self.var(u64::from(p));
+                self.var(p);
             }
             Value::Zone(z) => {
                 self.u8(6);
-                self.var(u64::from(z));
+                self.var(z);
             }
             Value::Face(f) => {
                 self.u8(7);
-                self.var(u64::from(f));
+                self.var(f);
             }
             Value::Variant(x) => {
                 self.u8(8);
-                self.var(u64::from(x));
+                self.var(x);
             }
             Value::Dir(d) => self.u8(if d > 0 { 9 } else { 10 }),
             Value::Row(packed) => {

@@ -47,7 +47,9 @@ impl Resolver {
 /// the rules it runs and the exceptions to it (a fixpoint over the calls,
 /// so that cycles of calls are followed to the end).
 fn what_rules_may_do(m: &Model) -> Vec<Option<String>> {
-    let looked: Vec<(Option<Forbidden>, Vec<(ProcId, Loc)>)> = m
+    // Per rule: what it does itself, and the rules it runs (with where).
+    type Calls = Vec<(ProcId, Loc)>;
+    let looked: Vec<(Option<Forbidden>, Calls)> = m
         .procs
         .iter()
         .map(|p| {

@@ -167,7 +167,7 @@ impl Compiler<'_> {
                         Box::new(move |r| {
                             let p = p.get(r);
                             let d = match d(r) {
-                                Value::Dir(d) => i64::from(d),
+                                Value::Dir(d) => d,
                                 other => {
                                     r.wrong("a direction", other, dir_at);
                                     return u16::from(NO_PLAYER);
