@@ -648,6 +648,32 @@ fn check_finds_an_error_in_a_scenario_that_runs_on_fewer_files() {
     assert_eq!(fine.status.code(), Some(0), "{}", stderr(&fine));
 }
 
+/// A scenario that needs a module not given is not compiled: `check`
+/// says so rather than let "valid" vouch for its names.
+#[test]
+fn check_names_the_scenarios_it_could_not_check() {
+    let file = rulebook_folder(
+        "scenario-unchecked",
+        &[
+            ("base.rules", "rulebook base { players 1..1 }\nround turn { choose k from [1, 2] by player(1)\n win player(1) }\nscenario later with extra { expect nothing_here == 0 }\nscenario now { expect not over }\n"),
+            ("extras.rules", "module extras extends \"base.rules\" { }\n"),
+        ],
+    );
+    let out = run(&["check", &file("base.rules")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("note:")).collect();
+    assert_eq!(notes, ["note: scenario `later` was not checked: module `extra` was not given"]);
+    let report = report_of(&run(&["check", &file("base.rules"), "--json"]));
+    assert_eq!(report["unchecked_scenarios"], serde_json::json!([{ "name": "later", "needs": ["extra"] }]));
+    // A note is not a result: `--quiet` leaves it out.
+    let quiet = run(&["-q", "check", &file("base.rules")]);
+    assert!(!stderr(&quiet).contains("note:"), "{}", stderr(&quiet));
+    // A module given one typo away is named.
+    let typo = run(&["check", &file("base.rules"), &file("extras.rules")]);
+    assert!(stderr(&typo).contains("module `extra` (did you mean `extras`?) was not given"), "{}", stderr(&typo));
+}
+
 /// Two modules that do not extend one another are read in the order of
 /// their paths, whatever the order of the files on the command line: their
 /// `after` exceptions to one rule compose the same way (doubled, then three
@@ -1855,6 +1881,7 @@ fn every_command_prints_json_its_schema_accepts() {
     let cases: Vec<(&str, Vec<String>, i32)> = vec![
         ("check", v(&["check", GRAIL_CUP], &[]), 0),
         ("check", v(&["check", TYPO], &[]), 1),
+        ("check", v(&["check", SCEN_FAIL], &[]), 0),
         ("check", v(&["check", "no/such/file.rules"], &[]), 2),
         ("check", v(&["check", "--no-such-flag", GRAIL_CUP], &[]), 2),
         ("play", v(&["play", GRAIL_CUP, "-p", "3", "--auto"], &[]), 0),

@@ -31,6 +31,9 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
             return Ok(reject(ui, &super::Invalid { diags, sources: subset }));
         }
     }
+    // A scenario that needs a module not given is not compiled, so its
+    // names are not checked: said, so that "valid" does not vouch for it.
+    let unchecked: Vec<_> = model.scenarios.iter().filter(|d| !d.missing.is_empty()).map(|d| (d.name.as_str(), &d.missing)).collect();
     let cites: usize = model.records.iter().map(|r| r.cites.len()).sum();
     if ui.json {
         let report = json!({
@@ -43,6 +46,7 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
             "citations": cites,
             "min_players": model.min_players,
             "max_players": model.max_players,
+            "unchecked_scenarios": unchecked.iter().map(|(name, needs)| json!({ "name": name, "needs": needs.iter().map(|(m, _)| m).collect::<Vec<_>>() })).collect::<Vec<_>>(),
         });
         return Ok(ui.emit_report(0, report));
     }
@@ -60,5 +64,16 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
         model.min_players,
         model.max_players
     );
+    for (name, needs) in unchecked.iter().filter(|_| !ui.quiet) {
+        let names: Vec<String> = needs
+            .iter()
+            .map(|(m, close)| match close {
+                Some(c) => format!("`{m}` (did you mean `{c}`?)"),
+                None => format!("`{m}`"),
+            })
+            .collect();
+        let (modules, were) = if needs.len() == 1 { ("module", "was") } else { ("modules", "were") };
+        grimoire_cli::esay!("note: scenario `{name}` was not checked: {modules} {} {were} not given", names.join(", "));
+    }
     Ok(ExitCode::SUCCESS)
 }
