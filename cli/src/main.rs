@@ -301,7 +301,8 @@ fn tool_failure(ui: &Ui, message: &str) -> ExitCode {
     if ui.json {
         return ui.emit(TOOL, Some(message), serde_json::json!([]), serde_json::Value::Null);
     }
-    grimoire_cli::esay!("{}: {message}", ui.paint_err("error", grimoire_cli::ui::colors::RED));
+    // The message may quote what a log or a path holds: a terminal must not obey it.
+    grimoire_cli::esay!("{}: {}", ui.paint_err("error", grimoire_cli::ui::colors::RED), grimoire_cli::render::printable_words(message));
     ExitCode::from(TOOL)
 }
 

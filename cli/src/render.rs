@@ -52,6 +52,17 @@ fn handler(style: Style) -> GraphicalReportHandler {
 /// Draw `d`, with the text of `src` its labels point into; a line longer
 /// than [`crate::clip::MAX_LINE`] characters is shown cut around them.
 fn report(handler: &GraphicalReportHandler, mut d: MietteDiagnostic, src: Option<&Source>, style: Style) -> String {
+    // Messages and helps quote text the parser never saw (a source text's
+    // paragraph, a label read from a log): a terminal must not obey it.
+    d.message = printable_words(&d.message).into_owned();
+    d.help = d.help.map(|h| printable_words(&h).into_owned());
+    if let Some(labels) = d.labels.as_mut() {
+        for l in labels.iter_mut() {
+            if let Some(text) = l.label().filter(|t| t.chars().any(grimoire_grammar::is_forbidden_char)) {
+                *l = LabeledSpan::new(Some(printable_words(text).into_owned()), l.offset(), l.len());
+            }
+        }
+    }
     let mut out = String::new();
     let result = match src {
         Some(s) => {
@@ -118,7 +129,7 @@ pub fn diagnostic(d: &Diagnostic, sources: &[Source], style: Style) -> String {
 /// `file:line:col: CODE message` (line and column from 1, the column in
 /// characters), or `file: CODE message` without a place, on one line.
 fn short(src: Option<&Source>, at: Option<Loc>, code: &str, message: &str) -> String {
-    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    let message = printable_words(message).split_whitespace().collect::<Vec<_>>().join(" ");
     let name = src.map(|s| s.name.as_str()).unwrap_or("grimoire");
     match (src, at) {
         (Some(s), Some(at)) => {
@@ -268,6 +279,15 @@ fn with_note(help: Option<String>, note: &str) -> String {
         Some(h) => format!("{h}\n{note}"),
         None => note.to_string(),
     }
+}
+
+/// A message or help with the characters a terminal would obey (see
+/// [`printable`]) written as `?`; line ends and tabs are kept.
+pub fn printable_words(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(grimoire_grammar::is_forbidden_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars().map(|c| if grimoire_grammar::is_forbidden_char(c) { '?' } else { c }).collect::<String>().into()
 }
 
 /// `text` with the characters a terminal would obey (control characters,

@@ -495,3 +495,27 @@ fn control_characters_and_bidi_overrides_are_refused_and_never_echoed() {
         assert!(!shown.contains('\u{1b}') && !shown.contains('\u{202e}') && !shown.contains('\u{7}'), "echoed raw: {shown:?}");
     }
 }
+
+/// Text the parser never saw reaches messages: a paragraph of a source
+/// text (the uncited-paragraph finding quotes it), a label or an option
+/// name read from a log. What a terminal would obey is shown as `?`.
+#[test]
+fn control_characters_of_source_texts_and_logs_are_never_echoed() {
+    let sb = Sandbox::new("echo");
+    let dir = sb.project();
+    std::fs::write(dir.join("sound.rules"), book("source.txt", None)).expect("rulebook");
+    let source = std::fs::read_to_string(repo().join("tests/fixtures/validate/source.txt")).expect("source");
+    std::fs::write(dir.join("source.txt"), format!("{source}\nUn paragraphe \u{1b}]0;pwned\u{7} jamais cit\u{e9}\u{c}.\n")).expect("source");
+    let out = validate_in(&dir, "sound.rules", &[]);
+    let shown = said(&out);
+    assert!(shown.contains("Un paragraphe ?]0;pwned? jamais cité?."), "the paragraph quoted: {shown}");
+    let short = validate_in(&dir, "sound.rules", &["--error-format", "short"]);
+    let (_, log) = played_log(&dir);
+    let label = replay_edited(&dir, &log, |l| l.steps[0].label = "\u{1b}[2J".into());
+    let option = replay_edited(&dir, &log, |l| l.options = vec!["\u{1b}[2J".into()]);
+    assert!(said(&label).contains("the log says") && said(&option).contains("no option `?[2J`"), "{}{}", said(&label), said(&option));
+    for out in [&out, &short, &label, &option] {
+        let text = said(out);
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}') && !text.contains('\u{c}'), "echoed raw: {text:?}");
+    }
+}

@@ -1,5 +1,6 @@
 //! `grimoire replay`: re-run a log and check it gives the same game.
 
+use grimoire_cli::render::printable_words;
 use super::{reject, style, Ui, INVALID};
 use grimoire_cli::files::Root;
 use grimoire_cli::logfile::{self, OpenError};
@@ -29,7 +30,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             if ui.json {
                 return Ok(ui.emit_report(INVALID, report));
             }
-            grimoire_cli::esay!("the replay differs from the log: {message}");
+            grimoire_cli::esay!("the replay differs from the log: {}", printable_words(&message));
             return Ok(ExitCode::from(INVALID));
         }
     };
@@ -107,7 +108,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
                 set(&mut report, "mismatch", json!({ "step": step, "message": message }));
             }
             if !ui.json {
-                grimoire_cli::esay!("the replay differs from the log: {e}");
+                grimoire_cli::esay!("the replay differs from the log: {}", printable_words(&e.to_string()));
             }
             INVALID
         }

@@ -161,7 +161,7 @@ fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], ui: &Ui, sa
     for s in &r.trace.sources {
         grimoire_cli::say!("    {}: {} of {} paragraphs cited ({:.1} %)", s.source, s.covered, s.paragraphs, s.percent);
         for u in s.uncited.iter().take(20) {
-            grimoire_cli::say!("      uncited, line {}: {}", u.line, u.text);
+            grimoire_cli::say!("      uncited, line {}: {}", u.line, grimoire_cli::render::printable_words(&u.text));
         }
         if s.uncited.len() > 20 {
             grimoire_cli::say!("      ... and {} more (see --json)", s.uncited.len() - 20);
