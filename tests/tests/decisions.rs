@@ -280,6 +280,35 @@ fn an_early_part_is_tested_at_the_first_tuple_and_cuts_the_rest() {
     assert_eq!(g.start(0).err().map(|e| e.kind.code()), Some("R0012"), "tested whole, every `b` of a = 1 is worked out");
 }
 
+/// A function called with names or constants is opened: the parts of its
+/// body are parts of the condition, tested early as if written in place
+/// (the division by zero of a = 1 is not reached, as in the test above);
+/// the options are those of the condition tested whole. A call with
+/// another argument is one part, tested for each tuple.
+#[test]
+fn the_parts_of_a_function_called_in_a_condition_are_tested_early() {
+    let text = |choose: &str| in_turn(&format!("{choose} by player(1) else {{ n += 1 }}\n  draw")).replace("round turn", "fn ok(a: int, b: int) = a == 2 and b >= 0\nround turn");
+    let g = game(&text("choose a from 1..3, b from [0, 10 / (a - 1)] where ok(a, b)"), 2);
+    let st = g.start(0).expect("a = 1 fails before its second `b` is worked out");
+    assert_eq!(labels(&g, &st), ["2, 0", "2, 10"]);
+    let g = game(&text("choose a from 1..3, b from [0, 10 / (a - 1)] where ok(a + 0, b)"), 2);
+    assert_eq!(g.start(0).err().map(|e| e.kind.code()), Some("R0012"), "not opened: tested whole");
+    let nested = game(&squares("legal(src, dst, p)").replace("round turn", "fn legal(s: space, d: space, p: player) = mine(s, p) and count(d) == 0 and row(d) != row(s)\nround turn"), 2);
+    let whole = game(&squares("count(dst) == 0 and mine(src, p) and row(dst) != row(src)"), 2);
+    for seed in 0..10 {
+        let (mut a, mut b) = (nested.start(seed).expect("starts"), whole.start(seed).expect("starts"));
+        let mut plies = 0;
+        while !a.is_over() && plies < 40 {
+            let (la, lb) = (labels(&nested, &a), labels(&whole, &b));
+            assert_eq!(la, lb, "seed {seed}, ply {plies}");
+            let pick = (seed as usize + plies) % la.len().max(1);
+            nested.apply(&mut a, pick).expect("plays");
+            whole.apply(&mut b, pick).expect("plays");
+            plies += 1;
+        }
+    }
+}
+
 /// Two options that would read alike ("pawn of player 1, 1") show each
 /// piece with its zone, as `play`, logs and scenarios see them; options
 /// told apart by their values keep their plain labels.

@@ -569,6 +569,55 @@ impl<'c> Compiler<'c> {
         out
     }
 
+    /// Run `inside` in the scope of a call of `f` whose arguments are all
+    /// simple, laid out as [`Compiler::inline`] lays it (the function's
+    /// slots allocated first, each parameter read in place as its
+    /// argument); `None` when the call cannot be opened so (an argument
+    /// that must be stored, or calls nested too deep).
+    pub(crate) fn within_call<T>(&mut self, f: FnId, args: &[ExprId], inside: impl FnOnce(&mut Self, ExprId) -> T) -> Option<T> {
+        if self.scopes.len() >= INLINE_DEPTH as usize || !args.iter().all(|a| self.simple(*a)) {
+            return None;
+        }
+        let def = &self.m.fns[f.idx()];
+        let (body, n) = (def.body, def.locals.max(args.len() as u16));
+        let start = self.alloc(n);
+        self.scopes.push(Scope { offset: start, args: args.iter().map(|a| Some(*a)).collect() });
+        let out = inside(self, body);
+        self.scopes.pop();
+        Some(out)
+    }
+
+    /// The slots of the frame an expression reads, where a parameter of a
+    /// function being inlined reads what its caller's argument reads.
+    pub(crate) fn frame_reads(&self, e: ExprId) -> Vec<u16> {
+        let mut out = Vec::new();
+        let depth = self.scopes.len();
+        self.m.walk_expr(e, &mut |x| {
+            if let Expr::Local(s) = self.m.expr(x) {
+                self.local_reads(depth, *s, &mut out);
+            }
+        });
+        out
+    }
+
+    /// [`Compiler::frame_reads`] of local `s` of the scope `depth` (0: the
+    /// procedure's own).
+    fn local_reads(&self, depth: usize, s: u16, out: &mut Vec<u16>) {
+        let Some(scope) = depth.checked_sub(1).and_then(|d| self.scopes.get(d)) else {
+            out.push(s);
+            return;
+        };
+        match scope.args.get(s as usize).copied().flatten() {
+            // A constant argument reads nothing.
+            Some(arg) => {
+                if let Expr::Local(t) = self.m.expr(arg) {
+                    self.local_reads(depth - 1, *t, out);
+                }
+            }
+            None => out.push(scope.offset.saturating_add(s)),
+        }
+    }
+
     /// The index of a per-player or per-piece var or counter.
     pub(crate) fn index(&mut self, idx: Option<ExprId>, per_piece: Option<KindId>) -> Index {
         match (idx, per_piece) {

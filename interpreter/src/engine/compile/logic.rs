@@ -161,6 +161,26 @@ impl Compiler<'_> {
         }
     }
 
+    /// Each part of a chain of `and`, in order, given to `each` in the scope
+    /// it is written in: a call of a function whose arguments are all
+    /// simple is opened, its body's parts being parts of the chain.
+    pub(crate) fn and_parts(&mut self, e: ExprId, each: &mut dyn FnMut(&mut Self, ExprId)) {
+        match self.m.expr(e) {
+            Expr::Bin(BinOp::And, a, b) => {
+                let (a, b) = (*a, *b);
+                self.and_parts(a, each);
+                self.and_parts(b, each);
+            }
+            Expr::CallFn(f, args) => {
+                let (f, args) = (*f, args.clone());
+                if self.within_call(f, &args, |c, body| c.and_parts(body, each)).is_none() {
+                    each(self, e);
+                }
+            }
+            _ => each(self, e),
+        }
+    }
+
     /// A local of the frame that is not an inlined function's parameter
     /// standing for the caller's argument.
     pub(crate) fn plain_local(&self, e: ExprId) -> Option<u16> {

@@ -9,7 +9,6 @@ use super::{Audience, BoolF, Code, IntOp, Op, Program, RevealOp, Site, Target, V
 use crate::engine::layout::Game;
 use crate::engine::tuples::Staged;
 use crate::model::*;
-use grimoire_grammar::ast::BinOp;
 
 /// Compile every procedure, condition and initial value of the game.
 pub(crate) fn compile_program(g: &Game) -> Program {
@@ -436,27 +435,37 @@ impl Emit<'_, '_> {
     /// parts joined by `and`, each with the last binding it reads. A part
     /// never goes before one written ahead of it: it waits for the latest
     /// binding of the parts before it too, so the parts are still tested in
-    /// the order written.
+    /// the order written. A call of a function whose arguments are all
+    /// simple (the bindings, constants) is opened: the parts of its body
+    /// are parts too, as if it were written in place (`can_step(k, dr, dc)`
+    /// tests `may_go(k, dr)` once per `k` and `dr`).
     fn staged(&mut self, slots: &[u16], cond: ExprId) -> Staged {
         let n = slots.len();
-        if n > 64 {
+        // Which binding each part waits for, looked at before anything is
+        // compiled (the slots the opened calls take are given back).
+        let mut waits = Vec::new();
+        let frame = self.c.frame;
+        self.c.and_parts(cond, &mut |c, part| {
+            let reads = c.frame_reads(part);
+            let last = slots.iter().rposition(|s| reads.contains(s)).unwrap_or(0);
+            waits.push(waits.last().map_or(last, |w: &usize| last.max(*w)));
+        });
+        self.c.frame = frame;
+        // Nothing to test early: the condition whole, for each tuple, as
+        // compiled anywhere else (one closure fewer per tuple).
+        if n > 64 || waits.iter().all(|w| *w + 1 == n) {
             return Staged::whole(Some(self.c.bool(cond)));
         }
-        let mut parts = Vec::new();
-        self.c.chain(BinOp::And, cond, &mut parts);
-        let mut groups: Vec<Vec<ExprId>> = vec![Vec::new(); n];
-        let mut wait = 0;
-        for part in parts {
-            let reads = reads_of(self.c.m, &[part], |s| self.c.slot(s));
-            let last = slots.iter().rposition(|s| reads.contains(s)).unwrap_or(0);
-            wait = wait.max(last);
-            groups[wait].push(part);
-        }
-        let mut compiled: Vec<Option<BoolF>> = groups.iter().map(|g| self.c.all_of(g)).collect();
+        let mut groups: Vec<Vec<BoolF>> = (0..n).map(|_| Vec::new()).collect();
+        let mut next = waits.into_iter();
+        self.c.and_parts(cond, &mut |c, part| {
+            let test = c.bool(part);
+            if let Some(g) = next.next().and_then(|w| groups.get_mut(w)) {
+                g.push(test);
+            }
+        });
+        let mut compiled: Vec<Option<BoolF>> = groups.into_iter().map(all_of).collect();
         let last = compiled.pop().flatten();
-        if compiled.iter().all(Option::is_none) {
-            compiled.clear();
-        }
         Staged { early: compiled, last }
     }
 
@@ -495,6 +504,19 @@ impl Emit<'_, '_> {
             let end = self.here();
             self.patch(over, end);
             self.patch(op, start);
+        }
+    }
+}
+
+/// The tests of one stage, in order: `None` when there is none.
+fn all_of(tests: Vec<BoolF>) -> Option<BoolF> {
+    let mut tests = tests;
+    match tests.len() {
+        0 => None,
+        1 => tests.pop(),
+        _ => {
+            let tests = tests.into_boxed_slice();
+            Some(Box::new(move |r| tests.iter().all(|t| t(r))))
         }
     }
 }
