@@ -240,6 +240,46 @@ round turn assume "x" {
     assert!(matches!(replay(&game, log), Err(ReplayError::Exec { .. })), "the path replays to the fault");
 }
 
+/// Steered toward the rarest branch, chance could hold a loop going for as
+/// long as the loop's body stayed rarer than the way out: here a reshuffle
+/// that turns the marked card up again, while every other branch looks
+/// run a million times. A branch draws the steering 16 times in one game
+/// at most; after that chance is random, and leaves the loop in a few
+/// shuffles (3 in 4 orders do).
+#[test]
+fn guided_games_do_not_hold_a_loop_of_chance_going() {
+    use grimoire_interpreter::validate::search::{guided, GUIDED_REPEATS};
+    let text = r#"rulebook reshuffle { players 2..2 }
+piece tile 4 assume "x"
+var marked per_piece tile : bool = false assume "x"
+zone deck of tile ordered assume "x"
+counter turns 0..100 = 0 assume "x"
+setup assume "x" {
+  move 4 of tile from box to deck
+  marked[top(deck)] = true
+  shuffle deck
+  while marked[top(deck)] { shuffle deck }
+}
+round turn assume "x" {
+  for p in players {
+    turns += 1
+    if turns >= 6 { win p }
+  }
+}"#;
+    let model = Arc::new(compile(&[Source { name: "reshuffle.rules".into(), text: text.into() }]).expect("compiles"));
+    let cfg = Config { games: 1, max_decisions: 100_000, explore_states: 0, guided_games: 4, ..Config::default() };
+    let mut branches = validate(model.clone(), &[], &Config { guided_games: 0, ..cfg.clone() }).branches;
+    let body = branches.iter().position(|b| b.what.contains("while")).expect("the loop's body is a branch");
+    for (i, b) in branches.iter_mut().enumerate() {
+        b.runs = if i == body { 0 } else { 1_000_000 };
+    }
+    let fired = vec![1_000_000; model.procs.len()];
+    let after = guided(&model, &cfg, &[], &branches, &fired);
+    let loops = after.branches[body];
+    assert!(loops >= u64::from(GUIDED_REPEATS), "the steering goes for the rare body: {loops}");
+    assert!(loops < 4 * u64::from(GUIDED_REPEATS) + 200, "4 games ran the loop's body {loops} times");
+}
+
 /// A component that vanishes into the box is reported at the statement that
 /// moved it there, by the random games and by the exploration alike.
 #[test]

@@ -171,11 +171,19 @@ pub fn guided(model: &Arc<Model>, cfg: &Config, known: &[Finding], branches: &[B
     out
 }
 
+/// How many times one guided game may be steered back into a branch or
+/// rule it already ran: enough for a streak (three doubles in a row),
+/// few enough that a loop the steering keeps going (a reshuffle that turns
+/// up an eight again) is left to chance after that.
+pub const GUIDED_REPEATS: u32 = 16;
+
 /// How rare what a step ran is: the fewest runs so far among the branch
-/// sites and procedures it ran (`u64::MAX`: it ran none).
+/// sites and procedures it ran that this game has run fewer than
+/// [`GUIDED_REPEATS`] times (`u64::MAX`: none).
 fn rarity(after: &crate::engine::State, before: &crate::engine::State, counts: &Guided) -> u64 {
-    let sites = after.branches.iter().zip(&before.branches).zip(&counts.branches).filter(|((a, b), _)| a > b).map(|(_, n)| *n);
-    let procs = after.fired.iter().zip(&before.fired).zip(&counts.procs).filter(|((a, b), _)| a > b).map(|(_, n)| *n);
+    let fresh = |(a, b): (&u32, &u32)| a > b && *b < GUIDED_REPEATS;
+    let sites = after.branches.iter().zip(&before.branches).zip(&counts.branches).filter(|(ab, _)| fresh(*ab)).map(|(_, n)| *n);
+    let procs = after.fired.iter().zip(&before.fired).zip(&counts.procs).filter(|(ab, _)| fresh(*ab)).map(|(_, n)| *n);
     sites.chain(procs).min().unwrap_or(u64::MAX)
 }
 
@@ -189,15 +197,22 @@ fn guided_game(game: &Game, cfg: &Config, seed: u64, counts: &mut Guided) -> Opt
     let mut problem: Option<(String, String, Option<crate::model::Loc>)> = None;
     let mut child = st.clone();
     let mut best: Vec<usize> = Vec::new();
+    // Every step counts, a chance outcome too: steered toward the rarest
+    // branch, chance can hold a loop going for as long as its branch stays
+    // the rarest (an eight turned up again and again under a reshuffle
+    // ran 300,000 chance steps in a game of 64 decisions, and more after
+    // more random games had made the way out look common).
+    let mut steps = 0u32;
     loop {
         if let Some(v) = super::invariants::check(game, &mut st, &base) {
             problem = Some((v.code.into(), v.message, v.at));
             break;
         }
         let Some((_, options)) = game.choices(&st) else { break };
-        if st.plies >= cfg.max_decisions {
+        if st.plies >= cfg.max_decisions || steps >= cfg.max_decisions {
             break;
         }
+        steps += 1;
         // Look one step ahead: the options that run the rarest thing.
         let n = options.len();
         let mut rarest = u64::MAX;
