@@ -461,3 +461,29 @@ fn the_owner_of_the_top_piece_and_a_local_compared_with_none() {
     assert_eq!(value(&g, &st, "seen"), "2", "a stone is nobody's");
     assert_eq!(error_code(&game("pass"), 2), "R0008", "an empty zone has no top piece");
 }
+
+/// `for x in C where P` walks the items of `C` for which `P` held when the
+/// loop began, as `for x in [x in C where P]` does: what the body changes
+/// (here the counter `P` reads) does not stop the walk.
+#[test]
+fn a_for_with_where_walks_the_items_filtered_when_it_began() {
+    let text = |head: &str| {
+        format!(
+            r#"rulebook a {{ players 2..2 }}
+piece stone 6 assume "x"
+zone pile of stone
+zone other of stone
+counter moved 0..10 = 0
+setup {{
+  move 6 of stone from box to pile
+  move top of pile to other
+  {head} {{ move s to other  moved += 1 }}
+}}
+round turn {{ draw }}"#
+        )
+    };
+    for head in ["for s in pieces(stone) where zone_of(s) == pile and moved < 3", "for s in [s in pieces(stone) where zone_of(s) == pile and moved < 3]"] {
+        let (g, st) = finished(&text(head), 2);
+        assert_eq!(value(&g, &st, "moved"), "5", "{head}");
+    }
+}

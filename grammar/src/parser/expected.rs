@@ -18,9 +18,6 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 Some("of") if filtered_aggregate_before(text, start) => {
                     Some("`sum`, `max` and `min` take no `where`: filter the collection first, `sum x in [x in C where COND] of EXPR`".to_string())
                 }
-                Some("where") if for_header_before(text, start) => {
-                    Some("a `for` walks its whole collection: filter it first, `for x in [x in C where COND]`".to_string())
-                }
                 Some(word) if words.contains(&"a name") => Some(if RulesParser::parse(Rule::soft_name, word).is_ok() {
                     format!("`{word}` is a keyword here, and a name only where no keyword can stand: choose another name (docs/language.md lists the keywords)")
                 } else {
@@ -123,15 +120,6 @@ fn filtered_aggregate_before(text: &str, at: usize) -> bool {
     let Some(before) = text.get(..at) else { return false };
     let aggregate = ["sum ", "max ", "min "].iter().filter_map(|w| before.rfind(w)).max();
     aggregate.and_then(|i| before.get(i..)).is_some_and(|tail| tail.contains(" where "))
-}
-
-/// Whether the text before `at` (a `where` the parser did not expect)
-/// is the head of a `for` still open: `for x in C` with no `{` after it.
-fn for_header_before(text: &str, at: usize) -> bool {
-    let Some(before) = text.get(..at) else { return false };
-    let starts_word = |i: usize| before.get(..i).is_some_and(|b| !b.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'));
-    let head = before.rmatch_indices("for ").map(|(i, _)| i).find(|i| starts_word(*i));
-    head.and_then(|i| before.get(i..)).is_some_and(|tail| tail.contains(" in ") && !tail.contains(['{', '}']))
 }
 
 fn join_or(words: &[&str]) -> String {
@@ -239,6 +227,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::if_stmt => "`if`",
         Rule::while_stmt => "`while`",
         Rule::repeat_stmt => "`repeat`",
+        Rule::for_where => "`where COND`",
         Rule::for_stmt => "`for`",
         Rule::simultaneous_stmt => "`simultaneous`",
         Rule::match_stmt => "`match`",

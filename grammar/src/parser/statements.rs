@@ -114,7 +114,20 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
         }
         Rule::while_stmt => StmtKind::While(expr(k.next()?)?, block(k.next()?)?),
         Rule::repeat_stmt => StmtKind::Repeat(expr(k.next()?)?, block(k.next()?)?),
-        Rule::for_stmt => StmtKind::For(ident(k.next()?), expr(k.next()?)?, block(k.next()?)?),
+        Rule::for_stmt => {
+            let var = ident(k.next()?);
+            let mut coll = expr(k.next()?)?;
+            let mut next = k.next()?;
+            // `for x in C where P` walks `[x in C where P]`, worked out when
+            // the loop begins.
+            if next.as_rule() == Rule::for_where {
+                let cond = expr(Kids::of(next).next()?)?;
+                let span = Span::new(coll.span.start, cond.span.end);
+                coll = Expr { kind: ExprKind::Comprehension { q: Quantifier::Filter, var: var.clone(), coll: Box::new(coll), body: Some(Box::new(cond)) }, span };
+                next = k.next()?;
+            }
+            StmtKind::For(var, coll, block(next)?)
+        }
         Rule::simultaneous_stmt => StmtKind::Simultaneous(ident(k.next()?), expr(k.next()?)?, block(k.next()?)?),
         Rule::match_stmt => {
             let scrutinee = expr(k.next()?)?;
