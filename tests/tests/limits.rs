@@ -94,7 +94,7 @@ fn fuel_that_runs_out_inside_a_walk_points_at_the_statement() {
     let e = start(&text).expect_err("ten billion items pass the default fuel");
     assert_eq!(e.kind.code(), "R0002");
     let at = e.at.expect("the statement that ran out of fuel");
-    let line = text[..at.span.start as usize].lines().count();
+    let line = text[..at.span.start].lines().count();
     assert_eq!(line, 4, "the error should point at `n = sum ...` (line 4), not at {at:?}");
 }
 

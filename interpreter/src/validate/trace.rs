@@ -550,6 +550,60 @@ fn lines_of(lines: impl Iterator<Item = u32>) -> String {
     }
 }
 
+
+
+/// "is" for one, "are" for several.
+fn is_are(n: usize) -> &'static str {
+    if n == 1 {
+        "is"
+    } else {
+        "are"
+    }
+}
+
+/// T004: a narrative rule is a sentence of the source kept as text, and a
+/// discrepancy is between passages of it: one that cites nothing accounts
+/// for no sentence the coverage can see. (An assumption may cite nothing:
+/// it is where the text is silent.)
+fn citing_nothing(model: &Model) -> Vec<Finding> {
+    model
+        .records
+        .iter()
+        .filter(|r| r.cites.is_empty())
+        .filter_map(|r| {
+            let (what, help) = match r.kind {
+                RecordKind::Narrative => ("narrative rule", "cite the sentence of the source it keeps as text (`cite \"...\"` or `cite line N`)"),
+                RecordKind::Discrepancy => ("discrepancy", "cite the passages that disagree, one `cite` each"),
+                RecordKind::Encoded | RecordKind::Assumption => return None,
+            };
+            Some(Finding::new(CITES_NOTHING, Severity::Warning, format!("the {what} `{}` cites nothing: no sentence of the source is accounted for by it", r.name), Some(r.at)).help(help))
+        })
+        .collect()
+}
+
+/// T005: a declaration or statement that cites the same quote (or the same
+/// lines) of the same source twice: a slip of copy and paste, where the
+/// second citation was meant for another sentence.
+fn cited_twice(model: &Model) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for r in &model.records {
+        for (i, c) in r.cites.iter().enumerate() {
+            let again = r.cites.iter().take(i).any(|earlier| match (earlier, c) {
+                (Citation::Quote { source: s1, quote: q1, .. }, Citation::Quote { source: s2, quote: q2, .. }) => s1 == s2 && normalise_quote(q1) == normalise_quote(q2),
+                (Citation::Lines { source: s1, from: f1, to: t1, .. }, Citation::Lines { source: s2, from: f2, to: t2, .. }) => s1 == s2 && (f1, t1) == (f2, t2),
+                _ => false,
+            });
+            if again {
+                out.push(
+                    Finding::new(CITED_TWICE, Severity::Warning, format!("`{}` cites the same {} twice", r.name, if matches!(c, Citation::Quote { .. }) { "quote" } else { "lines" }), Some(at_of(c)))
+                        .help("remove the second citation, or cite the sentence it was meant for"),
+                );
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -609,57 +663,4 @@ mod tests {
         let p = paragraphs("a\nb\n\n\nc\n");
         assert_eq!(p.iter().map(|(a, b, _)| (*a, *b)).collect::<Vec<_>>(), vec![(1, 2), (5, 5)]);
     }
-}
-
-
-/// "is" for one, "are" for several.
-fn is_are(n: usize) -> &'static str {
-    if n == 1 {
-        "is"
-    } else {
-        "are"
-    }
-}
-
-/// T004: a narrative rule is a sentence of the source kept as text, and a
-/// discrepancy is between passages of it: one that cites nothing accounts
-/// for no sentence the coverage can see. (An assumption may cite nothing:
-/// it is where the text is silent.)
-fn citing_nothing(model: &Model) -> Vec<Finding> {
-    model
-        .records
-        .iter()
-        .filter(|r| r.cites.is_empty())
-        .filter_map(|r| {
-            let (what, help) = match r.kind {
-                RecordKind::Narrative => ("narrative rule", "cite the sentence of the source it keeps as text (`cite \"...\"` or `cite line N`)"),
-                RecordKind::Discrepancy => ("discrepancy", "cite the passages that disagree, one `cite` each"),
-                RecordKind::Encoded | RecordKind::Assumption => return None,
-            };
-            Some(Finding::new(CITES_NOTHING, Severity::Warning, format!("the {what} `{}` cites nothing: no sentence of the source is accounted for by it", r.name), Some(r.at)).help(help))
-        })
-        .collect()
-}
-
-/// T005: a declaration or statement that cites the same quote (or the same
-/// lines) of the same source twice: a slip of copy and paste, where the
-/// second citation was meant for another sentence.
-fn cited_twice(model: &Model) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for r in &model.records {
-        for (i, c) in r.cites.iter().enumerate() {
-            let again = r.cites.iter().take(i).any(|earlier| match (earlier, c) {
-                (Citation::Quote { source: s1, quote: q1, .. }, Citation::Quote { source: s2, quote: q2, .. }) => s1 == s2 && normalise_quote(q1) == normalise_quote(q2),
-                (Citation::Lines { source: s1, from: f1, to: t1, .. }, Citation::Lines { source: s2, from: f2, to: t2, .. }) => s1 == s2 && (f1, t1) == (f2, t2),
-                _ => false,
-            });
-            if again {
-                out.push(
-                    Finding::new(CITED_TWICE, Severity::Warning, format!("`{}` cites the same {} twice", r.name, if matches!(c, Citation::Quote { .. }) { "quote" } else { "lines" }), Some(at_of(c)))
-                        .help("remove the second citation, or cite the sentence it was meant for"),
-                );
-            }
-        }
-    }
-    out
 }
