@@ -225,7 +225,7 @@ pub fn finding(f: &grimoire_interpreter::validate::Finding, sources: &[Source], 
     let severity = if f.severity == S::Error { Severity::Error } else { Severity::Warning };
     let mut title = f.message.clone();
     if let Some(p) = f.players {
-        title.push_str(&format!(" ({p} players"));
+        title.push_str(&format!(" ({}", crate::ui::plural(u64::from(p), "player")));
         if !f.options.is_empty() {
             title.push_str(&format!(", options {}", f.options.join(", ")));
         }

@@ -674,6 +674,17 @@ fn check_names_the_scenarios_it_could_not_check() {
     assert!(stderr(&typo).contains("module `extra` (did you mean `extras`?) was not given"), "{}", stderr(&typo));
 }
 
+/// A finding of a game of one player says "1 player".
+#[test]
+fn a_finding_counts_one_player_in_the_singular() {
+    let file = rulebook_folder("one-player", &[("solo.rules", "rulebook solo { players 1..1 }\nround turn { choose k from [1, 2] by player(1) }\n")]);
+    let save = temp_file("one-player-saved");
+    let out = run(&["validate", &file("solo.rules"), "--games", "2", "--max-decisions", "10", "--explore-states", "0", "--guided-games", "0", "--error-format", "short", "--save", save.to_str().expect("utf-8 path")]);
+    let _ = std::fs::remove_dir_all(&save);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("V503 the game did not end within 10 decisions (1 player, seed 0)"), "{}", stderr(&out));
+}
+
 /// Two modules that do not extend one another are read in the order of
 /// their paths, whatever the order of the files on the command line: their
 /// `after` exceptions to one rule compose the same way (doubled, then three

@@ -209,7 +209,7 @@ fn print_human(model: &Model, sources: &[Source], ran: &[Ran], ui: &Ui) {
 fn print_failure(r: &Ran, f: &Failure) {
     let res = &r.result;
     let src = &r.sources;
-    let mut setting = format!("{} players, seed {}", res.players, res.seed);
+    let mut setting = format!("{}, seed {}", grimoire_cli::ui::plural(u64::from(res.players), "player"), res.seed);
     if !res.options.is_empty() {
         setting.push_str(&format!(", options {}", res.options.join(", ")));
     }

@@ -23,12 +23,29 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 } else {
                     format!("`{word}` is a keyword of the language and cannot be a name: choose another (docs/language.md lists the keywords)")
                 }),
+                // `if` where a value was wanted: a conditional expression,
+                // which the language does not have.
+                Some("if") if words.contains(&"an expression") => Some(
+                    "there is no conditional expression: `if` starts a statement. Set a local in an `if` statement (`let x = 0` then `if C { x = 1 }`), or look the value up in a `table`".to_string(),
+                ),
+                // `prompt` is asked of the player named by `by`.
+                Some("prompt") if words.contains(&"`by`") => Some("a `prompt` follows `by PLAYER`, the player asked: `... by p prompt \"...\"` (without `by`, chance picks and asks no one)".to_string()),
                 // A keyword where an expression was wanted: a function,
                 // local or var named with it, called or read.
                 Some(word) if words.contains(&"an expression") => {
                     let called = text.get(start + word.len()..).is_some_and(|rest| rest.trim_start().starts_with('('));
                     let what = if called { "a function" } else { "a value" };
                     Some(format!("`{word}` is a keyword of the language and cannot name {what}: rename it where it is declared and here (docs/language.md lists the keywords)"))
+                }
+                // A declaration where a statement was wanted: the block
+                // before it was never closed.
+                _ if words.contains(&"a statement") && declaration_at(text, start) => open_brace_before(text, start).map(|at| {
+                    let (line, col) = crate::line_col(text, at);
+                    format!("a declaration cannot stand inside a block: the `{{` at line {line}, column {col} is not closed before it")
+                }),
+                // `=` where a comparison could stand: `==` meant.
+                _ if words.contains(&"a comparison") && text.get(start..).is_some_and(|t| t.starts_with('=') && !t.starts_with("==")) => {
+                    Some("`=` sets a value; to compare, write `==`".to_string())
                 }
                 // A letter a name may not hold, right after the part that
                 // could be a name (`café`, `scoreA`): the name stopped there.
@@ -81,10 +98,26 @@ fn letter_in_name(text: &str, at: usize) -> Option<char> {
     (c.is_alphabetic() && !name_char(c) && name_char(before)).then_some(c)
 }
 
+/// Whether a declaration (`trigger`, `rule`, `zone`, ...) starts at `at`.
+fn declaration_at(text: &str, at: usize) -> bool {
+    text.get(at..).is_some_and(|rest| RulesParser::parse(Rule::item, rest).is_ok())
+}
+
+/// The offset of the innermost `{` still open at `at`.
+fn open_brace_before(text: &str, at: usize) -> Option<usize> {
+    open_braces(text.get(..at)?).last().copied()
+}
+
 /// The offset of the outermost `{` left open at the end of the text
 /// (strings and comments skipped): braces are matched as written, so a
 /// `}` missing inside a block leaves the block around it open.
 fn unclosed_brace(text: &str) -> Option<usize> {
+    open_braces(text).first().copied()
+}
+
+/// The offsets of the `{` left open at the end of the text, outermost
+/// first (strings and comments skipped).
+fn open_braces(text: &str) -> Vec<usize> {
     let mut open: Vec<usize> = Vec::new();
     let mut chars = text.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -110,7 +143,7 @@ fn unclosed_brace(text: &str) -> Option<usize> {
             _ => {}
         }
     }
-    open.first().copied()
+    open
 }
 
 /// Whether the text before `at` (an `of` the parser did not expect) ends
@@ -157,7 +190,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::range | Rule::range_signed | Rule::key_range => "a number or range `a..b`",
         Rule::file => "a rulebook",
         Rule::header | Rule::rulebook_head | Rule::module_head => "`rulebook NAME { ... }` or `module NAME extends \"file\" { ... }`",
-        Rule::header_field => "`title`, `source` or `players`",
+        Rule::header_field => "`title`, `source`, `players`, `trigger_depth` or `step_fuel`",
         Rule::title_field => "`title \"...\"`",
         Rule::source_field => "`source \"file\"`",
         Rule::players_field => "`players a..b`",
