@@ -155,6 +155,22 @@ fn citations_of_a_missing_source_are_counted() {
     assert!(codes(&findings).contains(&"T002"), "{findings:#?}");
 }
 
+/// A header's source that cannot be found is reported at that `source`
+/// clause, where the name to fix is written; a source named only by
+/// `cite ... in` at its first citation.
+#[test]
+fn a_missing_source_is_reported_where_it_is_named() {
+    let rules = rulebook(&["cite \"Chaque joueur prend deux jetons.\"", "cite \"On pioche\" in \"gone.txt\""]);
+    let (_, findings) = check(&rules, &[]);
+    let at = |name: &str| {
+        let f = findings.iter().find(|f| f.code == "T002" && f.message.contains(name)).unwrap_or_else(|| panic!("{findings:#?}"));
+        let span = f.at.expect("a place").span;
+        rules[span.start..span.end].to_string()
+    };
+    assert_eq!(at("source.txt"), "\"source.txt\"");
+    assert_eq!(at("gone.txt"), "\"On pioche\"", "at the quote of its first citation");
+}
+
 /// T010 says in its message which paragraphs are uncited, by their first
 /// line, so that `--error-format short` (which shows no help) says it too.
 #[test]

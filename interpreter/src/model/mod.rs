@@ -144,6 +144,10 @@ pub struct Model {
     pub title: Option<String>,
     /// Default source text file.
     pub source: Option<String>,
+    /// Every `source "..."` of a header (the rulebook's and its modules'),
+    /// with where it is written: where a source that cannot be found is
+    /// reported.
+    pub source_clauses: Vec<(String, Loc)>,
     /// Allowed player counts.
     pub min_players: u8,
     /// Allowed player counts.

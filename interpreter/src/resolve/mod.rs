@@ -203,6 +203,10 @@ impl Resolver {
             }
             let src = h.source.as_ref().map(|s| s.value.clone());
             self.default_source.push(src.clone());
+            if let Some(s) = &h.source {
+                let at = self.loc(s.span);
+                self.model.source_clauses.push((s.value.clone(), at));
+            }
             if i == 0 {
                 self.model.trigger_depth = crate::engine::TRIGGER_DEPTH;
                 self.model.step_fuel = crate::engine::STEP_FUEL;

@@ -349,7 +349,8 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
         let Some(text) = text else {
             // Counted, though they cannot be checked (T002 says so).
             report.citations += cites.len();
-            let at = cites.first().map(|(_, c)| at_of(c));
+            // At the header that names it, else at its first citation.
+            let at = model.source_clauses.iter().find(|(n, _)| *n == name).map(|(_, at)| *at).or_else(|| cites.first().map(|(_, c)| at_of(c)));
             if name.is_empty() {
                 // No `in "FILE"`, in a file whose header names no source: at each such citation.
                 for (_, c) in &cites {
