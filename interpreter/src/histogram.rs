@@ -81,6 +81,18 @@ impl Histogram {
             self.sum as f64 / self.len as f64
         }
     }
+
+    /// The standard deviation of the values (of them all, not an estimate
+    /// from a sample: divided by their number; 0 when none came). Worked
+    /// out from the counts, so the same however the games were split.
+    pub fn sd(&self) -> f64 {
+        if self.len == 0 {
+            return 0.0;
+        }
+        let mean = self.mean();
+        let squares: f64 = self.counts.iter().map(|(v, n)| *n as f64 * (*v as f64 - mean).powi(2)).sum();
+        (squares / self.len as f64).sqrt()
+    }
 }
 
 #[cfg(test)]
@@ -105,7 +117,9 @@ mod tests {
         }
         let mean = values.iter().sum::<i64>() as f64 / 1000.0;
         assert!((h.mean() - mean).abs() < 1e-12);
+        let sd = (values.iter().map(|v| (*v as f64 - mean).powi(2)).sum::<f64>() / 1000.0).sqrt();
+        assert!(sd > 1.0 && (h.sd() - sd).abs() < 1e-9, "{} against {sd}", h.sd());
         let empty = Histogram::default();
-        assert_eq!((empty.min(), empty.max(), empty.median(), empty.quantile(0.9), empty.mean()), (0, 0, 0, 0, 0.0));
+        assert_eq!((empty.min(), empty.max(), empty.median(), empty.quantile(0.9), empty.mean(), empty.sd()), (0, 0, 0, 0, 0.0, 0.0));
     }
 }

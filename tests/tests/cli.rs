@@ -488,6 +488,12 @@ fn simulate_gives_the_same_report_on_one_thread_and_on_three() {
     assert!(seeds.len() > 100 && seeds.len() < 200, "most games fail, not all: {seeds:?}");
     assert!(seeds.windows(2).all(|w| w[0] < w[1]), "failures in seed order: {seeds:?}");
     assert!(one["score"]["by_seat"].as_array().is_some_and(|s| s.len() == 2), "{one}");
+    // A spread's standard deviation is 0 when every game gave one value,
+    // else above 0 and at most half the range.
+    for spread in one["score"]["by_seat"].as_array().expect("seats").iter().chain([&one["score"]["winners"]]) {
+        let (sd, range) = (spread["sd"].as_f64().expect("sd"), (spread["max"].as_i64().expect("max") - spread["min"].as_i64().expect("min")) as f64);
+        assert!((sd == 0.0) == (range == 0.0) && sd <= range / 2.0, "{spread}");
+    }
     assert_eq!(without_timings(one), without_timings(three));
     let one = run(&[&conflict[..], &["--jobs", "1"]].concat());
     let three = run(&[&conflict[..], &["--jobs", "3"]].concat());
@@ -524,7 +530,9 @@ fn simulate_reports_plies_next_to_decisions() {
     let said = String::from_utf8_lossy(&human.stdout);
     let line = format!("plies per game: min {}, median {}, max {}, mean {mean:.4}", plies[0], plies[1], plies[2]);
     assert!(said.contains(&line), "expected `{line}` in:\n{said}");
-    assert!(said.contains(&format!(", mean {decisions_mean:.4}; median rounds")), "{said}");
+    let rounds_mean = v["rounds_mean"].as_f64().expect("`rounds_mean` is a number");
+    assert!(said.contains(&format!(", mean {decisions_mean:.4}; rounds: median {}, mean {rounds_mean:.4}", v["rounds_median"])), "{said}");
+    assert!(rounds_mean > 1.0 && rounds_mean < decisions_mean, "{v}");
 }
 
 /// Whether the source text Grail Cup cites can be found. It is not in the

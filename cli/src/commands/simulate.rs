@@ -32,6 +32,7 @@ struct Report {
     plies_max: u32,
     plies_mean: f64,
     rounds_median: u32,
+    rounds_mean: f64,
     wins_by_seat: Vec<u32>,
     draws: u32,
     unfinished: u32,
@@ -95,10 +96,11 @@ struct Spread {
     p90: i64,
     max: i64,
     mean: f64,
+    sd: f64,
 }
 
 fn spread(v: Histogram) -> Spread {
-    Spread { min: v.quantile(0.0), p10: v.quantile(0.1), median: v.quantile(0.5), p90: v.quantile(0.9), max: v.quantile(1.0), mean: v.mean() }
+    Spread { min: v.quantile(0.0), p10: v.quantile(0.1), median: v.quantile(0.5), p90: v.quantile(0.9), max: v.quantile(1.0), mean: v.mean(), sd: v.sd() }
 }
 
 /// What the games of a chunk of consecutive seeds gave, in seed order.
@@ -280,6 +282,7 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
         plies_max: as_u32(plies.max()),
         plies_mean: plies.mean(),
         rounds_median: as_u32(rounds.median()),
+        rounds_mean: rounds.mean(),
         wins_by_seat: wins,
         draws,
         unfinished,
@@ -334,7 +337,7 @@ fn what_was_played(files: &[String], options: &[String]) -> String {
 fn print_human(r: &Report, played: &str, jobs: usize) {
     let threads = if jobs == 1 { "1 thread".to_string() } else { format!("{jobs} threads") };
     grimoire_cli::say!("{} of {played} at {} in {:.2} s on {threads}: {:.0} games/s", plural(u64::from(r.games), "game"), plural(u64::from(r.players), "player"), r.seconds, r.games_per_second);
-    grimoire_cli::say!("decisions per game: min {}, median {}, max {}, mean {:.4}; median rounds {}", r.decisions_min, r.decisions_median, r.decisions_max, r.decisions_mean, r.rounds_median);
+    grimoire_cli::say!("decisions per game: min {}, median {}, max {}, mean {:.4}; rounds: median {}, mean {:.4}", r.decisions_min, r.decisions_median, r.decisions_max, r.decisions_mean, r.rounds_median, r.rounds_mean);
     grimoire_cli::say!("plies per game: min {}, median {}, max {}, mean {:.4}", r.plies_min, r.plies_median, r.plies_max, r.plies_mean);
     let seats: Vec<String> = r.wins_by_seat.iter().enumerate().map(|(i, w)| format!("{}: {w}", i + 1)).collect();
     grimoire_cli::say!("wins by seat: {}", seats.join(", "));
@@ -343,8 +346,8 @@ fn print_human(r: &Report, played: &str, jobs: usize) {
     }
     grimoire_cli::say!("unfinished within the bound: {}; failures: {}", r.unfinished, r.failures.len());
     if let Some(s) = &r.score {
-        grimoire_cli::say!("final `{}` (min / p10 / median / p90 / max, mean):", s.counter);
-        let line = |x: &Spread| format!("{} / {} / {} / {} / {}, {:.1}", x.min, x.p10, x.median, x.p90, x.max, x.mean);
+        grimoire_cli::say!("final `{}` (min / p10 / median / p90 / max, mean, standard deviation):", s.counter);
+        let line = |x: &Spread| format!("{} / {} / {} / {} / {}, {:.1}, {:.1}", x.min, x.p10, x.median, x.p90, x.max, x.mean, x.sd);
         for (i, x) in s.by_seat.iter().enumerate() {
             grimoire_cli::say!("  seat {}: {}", i + 1, line(x));
         }
