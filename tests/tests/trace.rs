@@ -155,6 +155,19 @@ fn citations_of_a_missing_source_are_counted() {
     assert!(codes(&findings).contains(&"T002"), "{findings:#?}");
 }
 
+/// A quote with a slip (a word changed) is not found, and its help shows
+/// the nearest sentence of the source with its line; a quote of nothing
+/// like any sentence shows none.
+#[test]
+fn a_quote_not_found_shows_the_nearest_sentence() {
+    let rules = rulebook(&["cite \"Chaque joueur prend trois jetons.\"", "cite \"Les dragons volent la nuit.\""]);
+    let (_, findings) = check(&rules, &[("source.txt", TEXT)]);
+    let helps: Vec<&str> = findings.iter().filter(|f| f.code == "T001").map(|f| f.help.as_deref().unwrap_or("")).collect();
+    assert_eq!(helps.len(), 2, "{findings:#?}");
+    assert!(helps[0].ends_with("; the nearest sentence, line 3: « Chaque joueur prend deux jetons. »"), "{}", helps[0]);
+    assert!(!helps[1].contains("nearest"), "{}", helps[1]);
+}
+
 /// A header's source that cannot be found is reported at that `source`
 /// clause, where the name to fix is written; a source named only by
 /// `cite ... in` at its first citation.

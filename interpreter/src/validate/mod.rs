@@ -11,6 +11,7 @@
 #![allow(clippy::indexing_slicing, reason = "arrays here are sized from the model and indexed by its ids")]
 
 pub mod checks;
+mod closest;
 pub mod cycles;
 pub mod explore;
 pub mod forced;

@@ -390,6 +390,8 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
             short_at: vec![None; paras.len()],
             quoted_at: vec![Vec::new(); paras.len()],
         };
+        // Cut into sentences when a quote is not found, once per source.
+        let mut sentences: Option<super::closest::Sentences> = None;
         for (record, c) in cites.iter().copied() {
             report.citations += 1;
             match c {
@@ -428,9 +430,11 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                         );
                     } else if !found {
                         report.not_found += 1;
+                        let sentences = sentences.get_or_insert_with(|| super::closest::Sentences::of(text, normalise_quote));
+                        let nearest = sentences.nearest(&q).map(|(line, s)| format!("; the nearest sentence, line {line}: « {s} »")).unwrap_or_default();
                         findings.push(
                             Finding::new(QUOTE_NOT_FOUND, Severity::Error, format!("this quote is not in `{name}`"), Some(*at))
-                                .help("copy the sentence from the source; case, spacing, line breaks, the shape of quotation marks and how accents are stored are ignored, accents are not"),
+                                .help(format!("copy the sentence from the source; case, spacing, line breaks, the shape of quotation marks and how accents are stored are ignored, accents are not{nearest}")),
                         );
                     }
                 }

@@ -1,0 +1,105 @@
+//! The sentence of a source text nearest to a quote that is not in it:
+//! what T001's help shows, so that a quote with a slip (a word changed,
+//! one left out, two swapped) leads back to the sentence it meant.
+
+/// Words of a text as the quote check compares them (case, accents stored
+/// either way, quotation marks and spacing as `normalise` makes them),
+/// without the punctuation around them.
+fn words(normalised: &str) -> Vec<String> {
+    normalised.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string()).filter(|w| !w.is_empty()).collect()
+}
+
+/// How many words the two lists share in the same order (their longest
+/// common subsequence).
+fn in_order(a: &[String], b: &[String]) -> usize {
+    // One row of the table at a time: `row[j]` for the first `j` words of `b`.
+    let mut row = vec![0usize; b.len() + 1];
+    for x in a {
+        let (mut diagonal, mut left) = (0, 0);
+        for (y, cell) in b.iter().zip(row.iter_mut().skip(1)) {
+            let above = *cell;
+            *cell = if x == y { diagonal + 1 } else { above.max(left) };
+            left = *cell;
+            diagonal = above;
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}
+
+/// The sentences of a source text: where each starts (line), as written
+/// (spacing collapsed), and its words.
+pub(super) struct Sentences(Vec<(u32, String, Vec<String>)>);
+
+/// Share of the words of the quote and the sentence together that the two
+/// have in common, in order, for a sentence to be offered.
+const NEAR: f64 = 0.6;
+/// Longest sentence shown, in characters.
+const SHOWN: usize = 200;
+
+impl Sentences {
+    /// Cut `text` after each `.`, `!`, `?` and `;`, and at blank lines.
+    pub(super) fn of(text: &str, normalise: impl Fn(&str) -> String) -> Sentences {
+        let mut out = Vec::new();
+        let (mut current, mut start, mut line) = (String::new(), 1u32, 1u32);
+        let mut end = |current: &mut String, start: u32| {
+            let written = current.split_whitespace().collect::<Vec<_>>().join(" ");
+            let w = words(&normalise(&written));
+            if !w.is_empty() {
+                out.push((start, written, w));
+            }
+            current.clear();
+        };
+        for l in text.lines() {
+            if l.trim().is_empty() {
+                end(&mut current, start);
+            } else {
+                for c in l.chars() {
+                    if current.trim().is_empty() {
+                        start = line;
+                    }
+                    current.push(c);
+                    if matches!(c, '.' | '!' | '?' | ';') {
+                        end(&mut current, start);
+                    }
+                }
+                current.push(' ');
+            }
+            line += 1;
+        }
+        end(&mut current, start);
+        Sentences(out)
+    }
+
+    /// The sentence that shares the most words with `quote` (normalised),
+    /// in order, when they share most of their words: its line and text.
+    pub(super) fn nearest(&self, quote: &str) -> Option<(u32, String)> {
+        let q = words(quote);
+        if q.is_empty() {
+            return None;
+        }
+        let score = |s: &[String]| 2.0 * in_order(&q, s) as f64 / (q.len() + s.len()) as f64;
+        let (line, text, _) = self.0.iter().map(|(l, t, w)| (l, t, score(w))).filter(|(_, _, s)| *s >= NEAR).max_by(|a, b| a.2.total_cmp(&b.2))?;
+        let shown: String = text.chars().take(SHOWN).collect();
+        let cut = if shown.len() < text.len() { "…" } else { "" };
+        Some((*line, format!("{shown}{cut}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lower(s: &str) -> String {
+        s.to_lowercase()
+    }
+
+    #[test]
+    fn a_quote_with_a_slip_finds_its_sentence_and_a_stranger_finds_none() {
+        let text = "Snakes and Ladders\n\nSeveral pawns may share a square. A pawn that lands\non a snake slides down.\n\nThe first pawn on 100 wins!\n";
+        let s = Sentences::of(text, lower);
+        assert_eq!(s.nearest("several pawns can share one square"), Some((3, "Several pawns may share a square.".to_string())));
+        assert_eq!(s.nearest("a pawn that lands on the snake slides down"), Some((3, "A pawn that lands on a snake slides down.".to_string())));
+        assert_eq!(s.nearest("the first pawn on 100 wins"), Some((6, "The first pawn on 100 wins!".to_string())));
+        assert_eq!(s.nearest("roll two dice and move"), None);
+    }
+}
