@@ -58,8 +58,8 @@ fn report(handler: &GraphicalReportHandler, mut d: MietteDiagnostic, src: Option
     d.help = d.help.map(|h| printable_words(&h).into_owned());
     if let Some(labels) = d.labels.as_mut() {
         for l in labels.iter_mut() {
-            if let Some(text) = l.label().filter(|t| t.chars().any(grimoire_grammar::is_forbidden_char)) {
-                *l = LabeledSpan::new(Some(printable_words(text).into_owned()), l.offset(), l.len());
+            if let Some(std::borrow::Cow::Owned(text)) = l.label().map(printable_words) {
+                *l = LabeledSpan::new(Some(text), l.offset(), l.len());
             }
         }
     }

@@ -138,14 +138,7 @@ impl Compiler<'_> {
 
     /// The conjunction of `parts`, in order (`None` for no part).
     pub(crate) fn all_of(&mut self, parts: &[ExprId]) -> Option<BoolF> {
-        match parts {
-            [] => None,
-            [one] => Some(self.bool(*one)),
-            _ => {
-                let fs: Box<[BoolF]> = parts.iter().map(|x| self.bool(*x)).collect();
-                Some(Box::new(move |r| fs.iter().all(|f| f(r))))
-            }
-        }
+        all_tests(parts.iter().map(|x| self.bool(*x)).collect())
     }
 
     /// The parts of a chain of `and` (or of `or`), in the order they are
@@ -320,4 +313,17 @@ impl Compiler<'_> {
     }
 
     // ------------------------------------------------------------ zones, pieces, players
+}
+
+/// The conjunction of tests already compiled, in order: one test as it
+/// is, `None` for none.
+pub(crate) fn all_tests(mut tests: Vec<BoolF>) -> Option<BoolF> {
+    match tests.len() {
+        0 => None,
+        1 => tests.pop(),
+        _ => {
+            let tests = tests.into_boxed_slice();
+            Some(Box::new(move |r| tests.iter().all(|t| t(r))))
+        }
+    }
 }

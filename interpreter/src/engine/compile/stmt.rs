@@ -464,7 +464,7 @@ impl Emit<'_, '_> {
                 g.push(test);
             }
         });
-        let mut compiled: Vec<Option<BoolF>> = groups.into_iter().map(all_of).collect();
+        let mut compiled: Vec<Option<BoolF>> = groups.into_iter().map(super::logic::all_tests).collect();
         let last = compiled.pop().flatten();
         Staged { early: compiled, last }
     }
@@ -504,19 +504,6 @@ impl Emit<'_, '_> {
             let end = self.here();
             self.patch(over, end);
             self.patch(op, start);
-        }
-    }
-}
-
-/// The tests of one stage, in order: `None` when there is none.
-fn all_of(tests: Vec<BoolF>) -> Option<BoolF> {
-    let mut tests = tests;
-    match tests.len() {
-        0 => None,
-        1 => tests.pop(),
-        _ => {
-            let tests = tests.into_boxed_slice();
-            Some(Box::new(move |r| tests.iter().all(|t| t(r))))
         }
     }
 }
