@@ -4,6 +4,7 @@
 mod declare;
 mod define;
 mod end_bodies;
+mod calls;
 mod expr;
 mod fn_calls;
 mod scenario;
