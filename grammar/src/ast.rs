@@ -95,6 +95,9 @@ pub struct Header {
     /// Engine limits the rulebook sets (`trigger_depth 100`): name, value,
     /// where the value is written.
     pub limits: Vec<(Ident, i64, Span)>,
+    /// The provenance of `title` and of the limits: the clause's name, its
+    /// provenance clauses, and where the clause is written.
+    pub cited: Vec<(String, Vec<Provenance>, Span)>,
     /// Whole header.
     pub span: Span,
 }

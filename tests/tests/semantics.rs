@@ -203,6 +203,26 @@ end enough when x >= 4 { win player(2) }"#,
 }
 
 #[test]
+fn no_end_condition_is_checked_before_setup_is_done() {
+    // Kalah's "the game ends when a side is empty" holds while setup fills
+    // the pits one side after the other: the game must start all the same
+    // (it failed with R0013), and end when the condition holds in play.
+    let text = r#"rulebook a { players 2..2 }
+token seed 4 assume "x"
+zone side per_player of seed
+zone store of seed
+counter checks 0..100 = 0
+setup { move 2 of seed from box to side[player(1)]  move 2 of seed from box to side[player(2)] }
+round turn { for p in players { move top of side[p] to store } }
+end empty_side when count(side[player(1)]) == 0 or count(side[player(2)]) == 0 { win player(1) }"#;
+    let (_, st) = finished(text, 2);
+    assert_eq!(st.outcome, Some(Outcome::Winner(0)));
+    assert_eq!(st.round, 2, "the side of player 1 is empty after the second round's first move");
+    // A condition that still holds when setup is done is the error.
+    assert_eq!(error_code(&text.replace("move 2 of seed from box to side[player(2)]", "pass"), 2), "R0013");
+}
+
+#[test]
 fn players_directions_and_shared_victory() {
     let (g, st) = finished(
         r#"rulebook a { players 3..3 }

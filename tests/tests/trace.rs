@@ -195,3 +195,18 @@ fn uncited_paragraphs_are_named_by_their_lines_in_the_message() {
     let t010 = findings.iter().find(|f| f.code == "T010").unwrap_or_else(|| panic!("{findings:#?}"));
     assert!(t010.message.ends_with("(line 5)"), "{}", t010.message);
 }
+
+#[test]
+fn the_title_and_the_engine_limits_cite_the_text_like_any_declaration() {
+    // Only `players` took provenance in the header: a title's cite was a
+    // syntax error, and a limit's was read and then dropped.
+    let rules = "rulebook t { title \"Petit jeu\" cite \"Petit jeu de test\" source \"source.txt\" players 2..2 cite \"Chaque joueur prend deux jetons.\" step_fuel 5000 cite \"On pioche une carte du paquet.\" }\n";
+    let (report, findings) = check(rules, &[("source.txt", TEXT)]);
+    assert_eq!(report.not_found, 0, "{findings:#?}");
+    let s = source(&report, "source.txt");
+    assert_eq!(s.covered, 3, "the title's, the players' and the limit's quotes each cover their paragraph: {s:#?}");
+    // And a quote that is not in the text is found wrong there too.
+    let (report, findings) = check(&rules.replace("cite \"Petit jeu de test\"", "cite \"Grand jeu\""), &[("source.txt", TEXT)]);
+    assert_eq!(report.not_found, 1);
+    assert_eq!(codes(&findings).first(), Some(&"T001"));
+}

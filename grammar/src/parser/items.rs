@@ -30,7 +30,7 @@ fn header(p: P) -> Result<Header, ParseError> {
         }
         _ => (HeaderKind::Rulebook, ident(Kids::of(head).next()?)),
     };
-    let mut h = Header { kind, name, title: None, source: None, players: None, limits: Vec::new(), span: sp };
+    let mut h = Header { kind, name, title: None, source: None, players: None, limits: Vec::new(), cited: Vec::new(), span: sp };
     // Each clause once: with two, the last silently won.
     let mut seen: Vec<String> = Vec::new();
     for field in k.rest() {
@@ -51,13 +51,25 @@ fn header(p: P) -> Result<Header, ParseError> {
         }
         seen.push(clause);
         match f.as_rule() {
-            Rule::title_field => h.title = Some(string(Kids::of(f).next()?)),
+            Rule::title_field => {
+                let at = span(&f);
+                let mut fk = Kids::of(f);
+                h.title = Some(string(fk.next()?));
+                let prov = provenances(&mut fk)?;
+                if !prov.is_empty() {
+                    h.cited.push(("title".to_string(), prov, at));
+                }
+            }
             Rule::source_field => h.source = Some(string(Kids::of(f).next()?)),
             Rule::limit_field => {
                 let mut fk = Kids::of(f);
                 let name = ident(fk.next()?);
                 let n = fk.next()?;
                 let value = n.as_str().parse::<i64>().unwrap_or(i64::MAX);
+                let prov = provenances(&mut fk)?;
+                if !prov.is_empty() {
+                    h.cited.push((name.name.clone(), prov, span(&n)));
+                }
                 h.limits.push((name, value, span(&n)));
             }
             _ => {

@@ -116,32 +116,50 @@ impl Game {
     pub(super) fn check_ends(&self, r: &mut Run, actor: u8) {
         // While the body of an end condition runs (it must end the game),
         // its own moves do not check the conditions again: the body would
-        // start over in the middle of itself.
-        if r.st.outcome.is_some() || r.st.frames.iter().any(|f| f.end) {
+        // start over in the middle of itself. During setup none is checked:
+        // setup may pass through positions where one holds (Kalah's pits
+        // filled one by one leave a side empty for a while); they are
+        // checked once when it is done (`ends_after_setup`).
+        if r.st.stage != Stage::Rounds || r.st.outcome.is_some() || r.st.frames.iter().any(|f| f.end) {
             return;
         }
+        if let Some(i) = self.end_that_holds(r, actor) {
+            r.st.ends_fired[i] += 1;
+            let body = self.model.ends[i].body;
+            self.push_proc(r.st, body, &[], actor, 0, false, true);
+        }
+    }
+
+    /// The first end condition that holds now, if any (`None` also when
+    /// one failed: the error is in `r`).
+    fn end_that_holds(&self, r: &mut Run, actor: u8) -> Option<usize> {
         for (i, end) in self.model.ends.iter().enumerate() {
             let locals = self.program.procs[end.body.idx()].locals.max(1);
             let when = &self.program.end_when[i];
             let holds = self.in_window(r, locals, actor, |r| when(r));
             if r.err.is_some() {
-                return;
+                return None;
             }
             if holds {
-                if r.st.stage != Stage::Rounds {
-                    // The game would end before it starts: the condition is
-                    // almost always meant for the game in play.
-                    let msg = format!("the end condition `{}` already holds during setup: the game would end before it starts", end.name);
-                    let mut e = ExecError::new(ExecErrorKind::EndInSetup, msg, Some(self.model.proc(end.body).at));
-                    e.rule = Some(end.name.clone());
-                    r.err = Some(Box::new(e));
-                    return;
-                }
-                r.st.ends_fired[i] += 1;
-                self.push_proc(r.st, end.body, &[], actor, 0, false, true);
-                return;
+                return Some(i);
             }
         }
+        None
+    }
+
+    /// Setup is done: an end condition that holds now would end the game
+    /// before it starts, which is almost always a condition meant for the
+    /// game in play that the position setup leaves already meets (R0013).
+    fn ends_after_setup(&self, r: &mut Run) {
+        if r.st.outcome.is_some() {
+            return;
+        }
+        let Some(i) = self.end_that_holds(r, super::state::NO_ACTOR) else { return };
+        let end = &self.model.ends[i];
+        let msg = format!("the end condition `{}` already holds when setup is done: the game would end before it starts", end.name);
+        let mut e = ExecError::new(ExecErrorKind::EndInSetup, msg, Some(self.model.proc(end.body).at));
+        e.rule = Some(end.name.clone());
+        r.err = Some(Box::new(e));
     }
 
     /// Setup, then rounds, each called like any rule so that modules'
@@ -159,6 +177,12 @@ impl Game {
             r.st.box_after_setup = Some(r.st.zone_len(self.box_zone) as u32);
         }
         r.st.stage = Stage::Rounds;
+        if r.st.round == 0 {
+            self.ends_after_setup(r);
+            if r.err.is_some() {
+                return;
+            }
+        }
         let Some((round, _)) = m.round else {
             if r.err.is_none() {
                 // At the end of setup, which ran out without an outcome.

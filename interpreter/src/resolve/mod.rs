@@ -244,6 +244,11 @@ impl Resolver {
                     }
                 }
             }
+            // `title` and the limits cite the text like any declaration.
+            for (name, prov, span) in &h.cited {
+                let at = self.loc(*span);
+                self.record(RecordKind::Encoded, name.clone(), None, prov, at);
+            }
             // The rulebook sets its limits; a module may raise them (the
             // highest wins), never lower what its base needs.
             for (name, value, span) in &h.limits {
