@@ -34,6 +34,9 @@ impl Scope {
     }
 }
 
+/// The names every rulebook has (`name` gives their values).
+const BUILT_IN_NAMES: [&str; 7] = ["actor", "players", "player_count", "round_number", "box", "clockwise", "counterclockwise"];
+
 /// A compiled expression with its static type; `coll` is the element type
 /// when the expression is a collection.
 #[derive(Debug, Clone, Copy)]
@@ -206,6 +209,11 @@ impl Resolver {
                 self.coll(Expr::Range(a, b), Ty::Int, span)
             }
             ExprKind::List(items) => {
+                if let [item] = &items[..] {
+                    if let Some(bad) = self.filter_without_where(sc, item, span) {
+                        return bad;
+                    }
+                }
                 let mut ids = Vec::new();
                 let mut elem = Ty::Any;
                 for (i, it) in items.iter().enumerate() {
@@ -263,6 +271,26 @@ impl Resolver {
         }
     }
 
+    /// `[s in C]` with `s` a new name: meant as "the items of C", it
+    /// reads as a list of one truth value (is `s` in `C`?), and the
+    /// unknown `s` would be the only thing said. Said here with the two
+    /// forms that mean it; `None` when `s` is a name in scope (the list
+    /// of one truth value is what was written).
+    fn filter_without_where(&mut self, sc: &Scope, item: &ast::Expr, span: ast::Span) -> Option<Typed> {
+        let ExprKind::Binary(BinOp::In, x, _) = &item.kind else { return None };
+        let ExprKind::Name(n) = &x.kind else { return None };
+        let known = sc.get(&n.name).is_some() || self.globals.contains_key(&n.name) || BUILT_IN_NAMES.contains(&n.name.as_str());
+        if known {
+            return None;
+        }
+        let at = self.loc(n.span);
+        let message = format!("unknown name `{}`: `[{} in ...]` without `where` is a list of one truth value, not the items of a collection", n.name, n.name);
+        let help = format!("to take every item of the collection, write the collection itself; to keep some of them, `[{} in ... where CONDITION]`", n.name);
+        self.error(Diagnostic::new(codes::UNKNOWN_NAME, message, at, "not a name in scope").help(help));
+        Some(self.bad(span))
+    }
+
+    /// A name: a local, one of [`BUILT_IN_NAMES`], or a declaration.
     fn name(&mut self, sc: &mut Scope, n: &ast::Ident) -> Typed {
         let span = n.span;
         if let Some((slot, ty)) = sc.get(&n.name) {
