@@ -34,8 +34,20 @@ impl Scope {
     }
 }
 
-/// The names every rulebook has (`name` gives their values).
-const BUILT_IN_NAMES: [&str; 7] = ["actor", "players", "player_count", "round_number", "box", "clockwise", "counterclockwise"];
+/// The names every rulebook has: each one's expression and type, and
+/// whether it is a collection (of that type).
+fn built_in_name(name: &str) -> Option<(Expr, Ty, bool)> {
+    Some(match name {
+        "actor" => (Expr::Actor, Ty::Player, false),
+        "players" => (Expr::Players, Ty::Player, true),
+        "player_count" => (Expr::PlayerCount, Ty::Int, false),
+        "round_number" => (Expr::RoundNumber, Ty::Int, false),
+        "box" => (Expr::Box, Ty::Zone, false),
+        "clockwise" => (Expr::Dir(1), Ty::Dir, false),
+        "counterclockwise" => (Expr::Dir(-1), Ty::Dir, false),
+        _ => return None,
+    })
+}
 
 /// A compiled expression with its static type; `coll` is the element type
 /// when the expression is a collection.
@@ -279,7 +291,7 @@ impl Resolver {
     fn filter_without_where(&mut self, sc: &Scope, item: &ast::Expr, span: ast::Span) -> Option<Typed> {
         let ExprKind::Binary(BinOp::In, x, _) = &item.kind else { return None };
         let ExprKind::Name(n) = &x.kind else { return None };
-        let known = sc.get(&n.name).is_some() || self.globals.contains_key(&n.name) || BUILT_IN_NAMES.contains(&n.name.as_str());
+        let known = sc.get(&n.name).is_some() || self.globals.contains_key(&n.name) || built_in_name(&n.name).is_some();
         if known {
             return None;
         }
@@ -290,21 +302,16 @@ impl Resolver {
         Some(self.bad(span))
     }
 
-    /// A name: a local, one of [`BUILT_IN_NAMES`], or a declaration.
+    /// A name: a local, a [`built_in_name`], or a declaration.
     fn name(&mut self, sc: &mut Scope, n: &ast::Ident) -> Typed {
         let span = n.span;
         if let Some((slot, ty)) = sc.get(&n.name) {
             return self.val(Expr::Local(slot), ty, span);
         }
-        match n.name.as_str() {
-            "actor" => return self.val(Expr::Actor, Ty::Player, span),
-            "players" => return self.coll(Expr::Players, Ty::Player, span),
-            "player_count" => return self.val(Expr::PlayerCount, Ty::Int, span),
-            "round_number" => return self.val(Expr::RoundNumber, Ty::Int, span),
-            "box" => return self.val(Expr::Box, Ty::Zone, span),
-            "clockwise" => return self.val(Expr::Dir(1), Ty::Dir, span),
-            "counterclockwise" => return self.val(Expr::Dir(-1), Ty::Dir, span),
-            _ => {}
+        match built_in_name(&n.name) {
+            Some((e, ty, true)) => return self.coll(e, ty, span),
+            Some((e, ty, false)) => return self.val(e, ty, span),
+            None => {}
         }
         let locals: Vec<String> = sc.all().map(str::to_string).collect();
         let extra: Vec<&str> = locals.iter().map(String::as_str).collect();
