@@ -454,7 +454,8 @@ round turn {{ draw }}"#
 }
 
 /// A walk over the spaces of a board (all of them, one row or column, a
-/// line through a cell for `in_a_row`) or over pieces whose condition is
+/// line through a cell for `in_a_row`, a run of cells holding a player's
+/// pieces) or over pieces whose condition is
 /// only tests read in place binds its name only where something can read
 /// it; the game must
 /// be the general walk's, state for state (the fingerprint includes every
@@ -470,6 +471,9 @@ grid board 3 x 4
 piece mark per_player 6
 zone pencil per_player of mark
 counter seen 0..100 = 0
+fn has(z: space, q: player) = any d in z where owner(d) == q
+fn has_other(z: space, q: player) = any d in z where owner(d) != q
+fn has_none(z: space) = any d in z where owner(d) == none
 setup {{ for p in players {{ move 6 of mark from box to pencil[p] }} }}
 round turn {{
   for p in players {{
@@ -482,6 +486,9 @@ round turn {{
     let free_in_column = first z in spaces(board) where col(z) == 2 and count(z) == 0{extra}
     let on_row = any z in spaces(board) where row(z) == 3 and count(z) > 0{extra}
     seen += in_a_row z through c where count(z) > 0{extra}
+    seen += in_a_row z through c where has(z, p){extra}
+    seen += in_a_row z through c where has_other(z, next_player(p, clockwise)){extra}
+    seen += in_a_row z through c where not has_none(z){extra}
     if all z in spaces(board) where count(z) > 0{extra} {{ draw }}
   }}
 }}"

@@ -241,15 +241,48 @@ fn any_piece(r: &mut Run, z: u16, slot: u16, tests: &[Test]) -> bool {
     if let [Test::OwnerIsLocal { slot: who, negate }] = *tests {
         // The usual "a piece of this player is here": the local `who` (not
         // the piece's slot) read once, not once per piece.
-        let want: Option<Option<u8>> = match r.local(who) {
-            Value::Player(q) => Some(Some(q as u8)),
-            Value::None => Some(None),
-            // A value of another type equals no owner.
-            _ => None,
-        };
-        return any_in_zone(r, z, slot, |r, p| (want == Some(r.g.inst_owner.get(p as usize).copied().flatten())) != negate);
+        let want = OwnerWanted::read(r, who, negate);
+        return any_owned_piece(r, z, slot, want);
     }
     any_in_zone(r, z, slot, |r, p| all_hold(tests, r, i64::from(p)))
+}
+
+/// The owner a piece must have (or not have) for `owner(d) == who` (or
+/// `!=`), `who` read once before a walk.
+#[derive(Clone, Copy)]
+pub(crate) struct OwnerWanted {
+    /// `Some(owner)`: the owner to match (`None` for `who` being `none`);
+    /// `None`: `who` is not a player, and equals no owner.
+    owner: Option<Option<u8>>,
+    negate: bool,
+}
+
+impl OwnerWanted {
+    #[inline(always)]
+    pub(crate) fn read(r: &Run, who: u16, negate: bool) -> OwnerWanted {
+        let owner = match r.local(who) {
+            Value::Player(q) => Some(Some(q as u8)),
+            Value::None => Some(None),
+            _ => None,
+        };
+        OwnerWanted { owner, negate }
+    }
+}
+
+/// `any d in z where owner(d) == who`, with `who` read beforehand.
+#[inline(always)]
+pub(crate) fn any_owned_piece(r: &mut Run, z: u16, slot: u16, want: OwnerWanted) -> bool {
+    any_in_zone(r, z, slot, |r, p| (want.owner == Some(r.g.inst_owner.get(p as usize).copied().flatten())) != want.negate)
+}
+
+/// When the tests of a space are only `any d in z where owner(d) == who`
+/// (a cell holding a piece of a player), with `who` a local that the walk
+/// bound to `walk` does not change: the slot of `d`, `who` and whether the
+/// comparison is `!=`.
+pub(crate) fn owned_space_test(tests: &[Test], walk: u16) -> Option<(u16, u16, bool)> {
+    let [Test::AnyPiece { slot: d, ref tests }] = *tests else { return None };
+    let [Test::OwnerIsLocal { slot: who, negate }] = **tests else { return None };
+    (who != walk && who != d).then_some((d, who, negate))
 }
 
 /// Whether a piece of zone `z`, each bound to `slot` in turn and costing a

@@ -247,6 +247,17 @@ fn in_a_row(r: &mut Run, z: u16, cond: &impl ItemTest) -> i64 {
     match cond.bare() {
         Some((slot, tests)) => {
             let mut tried = z;
+            if let Some((d, who, negate)) = super::conds::owned_space_test(tests, slot) {
+                // A run of cells holding a piece of one player, the
+                // player read once rather than at every cell.
+                let want = super::conds::OwnerWanted::read(r, who, negate);
+                let run = longest_run(r, z, |r, x| {
+                    tried = x;
+                    super::conds::any_owned_piece(r, x, d, want)
+                });
+                r.set_local(slot, Value::zone(tried));
+                return run;
+            }
             let run = longest_run(r, z, |r, x| {
                 tried = x;
                 super::conds::all_hold(tests, r, i64::from(x))
