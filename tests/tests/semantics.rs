@@ -507,3 +507,20 @@ round turn {{ draw }}"#
         assert_eq!(value(&g, &st, "moved"), "5", "{head}");
     }
 }
+
+#[test]
+fn a_ply_is_a_choose_by_a_player_with_an_option_forced_or_not() {
+    // Each round: player 1 takes the only option (a forced ply, no
+    // decision), player 2 has none and runs the `else` (no ply at all).
+    // Three rounds, then the game ends: 3 plies, 0 decisions.
+    let text = r#"rulebook a { players 2..2 }
+counter n 0..10 = 0
+round turn {
+  choose x from [1] by player(1)
+  choose y from [1, 2] where y > 5 by player(2) else { n += 1 }
+  if n == 3 { draw }
+}"#;
+    let (game, st) = finished(text, 2);
+    assert_eq!(value(&game, &st, "n"), "3");
+    assert_eq!((st.plies, st.decisions), (3, 0));
+}
