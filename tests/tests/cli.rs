@@ -114,6 +114,8 @@ fn check_loads_the_base_of_a_module() {
     assert!(err.contains("E0401") && err.contains("module.rules"), "{err}");
     let ok = run(&["check", "tests/fixtures/ok/module_house/module.rules"]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    // The summary vouches for the rulebook with its module, and says so.
+    assert!(stderr(&ok).contains("`base_game` with the module `house` is valid"), "{}", stderr(&ok));
 }
 
 #[test]
@@ -711,6 +713,8 @@ fn the_order_of_the_files_given_does_not_change_the_game() {
         let out = run(&["test", &file(order[0]), &file(order[1])]);
         assert_eq!(out.status.code(), Some(0), "{order:?}: {}{}", stdout(&out), stderr(&out));
         assert!(stdout(&out).contains("1 passed"), "{order:?}: {}", stdout(&out));
+        let checked = run(&["check", &file(order[0]), &file(order[1])]);
+        assert!(stderr(&checked).contains("`base` with the modules `a_doubles` and `b_adds` is valid"), "{order:?}: {}", stderr(&checked));
     }
 }
 

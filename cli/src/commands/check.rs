@@ -52,8 +52,9 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
     }
     use grimoire_cli::ui::plural;
     grimoire_cli::esay!(
-        "`{}` is valid: {}, {}, {}, {}, {}, for {}..{} players",
+        "`{}`{} is valid: {}, {}, {}, {}, {}, for {}..{} players",
         model.name,
+        with_modules(&model.modules),
         plural(model.kinds.len() as u64, "component kind"),
         // Declared zones; each space of a board is a zone too, counted
         // with its board.
@@ -76,4 +77,15 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
         grimoire_cli::esay!("note: scenario `{name}` was not checked: {modules} {} {were} not given", names.join(", "));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// " with the module `a`", " with the modules `a` and `b`": the modules
+/// merged into the rulebook that the summary vouches for.
+fn with_modules(modules: &[String]) -> String {
+    let quoted: Vec<String> = modules.iter().map(|m| format!("`{m}`")).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => format!(" with the module {one}"),
+        [first @ .., last] => format!(" with the modules {} and {last}", first.join(", ")),
+    }
 }

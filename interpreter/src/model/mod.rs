@@ -142,6 +142,9 @@ pub struct Model {
     pub name: String,
     /// Title.
     pub title: Option<String>,
+    /// The names of the modules merged into the rulebook, in the order
+    /// they were merged.
+    pub modules: Vec<String>,
     /// Default source text file.
     pub source: Option<String>,
     /// Every `source "..."` of a header (the rulebook's and its modules'),

@@ -195,6 +195,9 @@ impl Resolver {
                         .help("check the module with its base rulebook: `grimoire check base.rules module.rules`"),
                 );
             }
+            if i > 0 && is_module {
+                self.model.modules.push(h.name.name.clone());
+            }
             if i > 0 && !is_module {
                 let at = self.loc(h.name.span);
                 self.error(
@@ -341,7 +344,14 @@ impl Resolver {
                                     None => Diagnostic::new(codes::MODULE_TARGET, "`replace` needs a declaration with a name, and this one has none", at, "nothing named").help("a module changes the setup or the round by an exception to it: `exception NAME to setup when COND instead { ... }`"),
                                     Some(n) => match self.removed.get(&n.name) {
                                         Some(by) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help("the two modules change the same declaration: write one module that does both, or make one module extend the other"),
-                                        None => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace").help("use a plain declaration to add something new"),
+                                        None => {
+                                            let d = Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace");
+                                            let known = items.iter().filter_map(|p| item_name(&p.item.kind)).map(|n| n.name.as_str());
+                                            match did_you_mean(&n.name, known) {
+                                                Some(s) => d.help(format!("did you mean `{s}`? To add something new, use a plain declaration")),
+                                                None => d.help("use a plain declaration to add something new"),
+                                            }
+                                        }
                                     },
                                 };
                                 self.error(d);
