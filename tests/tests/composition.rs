@@ -112,3 +112,17 @@ fn a_module_may_remove_what_a_scenario_of_the_base_reads() {
     let typo = base.replace("bonus == 0 }\n", "bonu == 0 }\n");
     assert!(compile(&[source("e.rules", &typo)]).is_err(), "a base scenario is checked with the base");
 }
+
+/// A module that changes the parameters of a rule its base calls: the
+/// error is at the base's call, and it shows the module's declaration too,
+/// the change that made the call wrong.
+#[test]
+fn a_call_broken_by_a_module_shows_the_module_declaration() {
+    let base = "rulebook a { players 2..2 }\ncounter score 0..9 = 0\nrule gain(n: int) assume \"x\" { score += n }\nsetup assume \"x\" { do gain(1) }\nround turn assume \"x\" { end }\n";
+    let module = "module house extends \"a.rules\" { }\nreplace rule gain(n: int, m: int) assume \"x\" { score += n + m }\n";
+    let errs = compile(&[source("a.rules", base), source("house.rules", module)]).expect_err("the base's call has one argument");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    let e = &errs[0];
+    assert_eq!((e.code, e.at.file.idx()), ("E0104", 0), "{e:#?}");
+    assert!(e.related.iter().any(|(at, label)| at.file.idx() == 1 && label.contains("`gain` declared here")), "{e:#?}");
+}

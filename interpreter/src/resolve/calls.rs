@@ -282,11 +282,15 @@ impl Resolver {
 
     /// A call of a function of the rulebook.
     fn fn_call(&mut self, sc: &mut Scope, f: FnId, name: &ast::Ident, args: &[ast::Expr], span: ast::Span) -> Typed {
-        let (tys, ret) = self.model.fns.get(f.idx()).map(|d| (d.param_tys.clone(), d.ty)).unwrap_or((Vec::new(), Ty::Any));
+        let (tys, ret, declared) = self.model.fns.get(f.idx()).map(|d| (d.param_tys.clone(), d.ty, Some(d.at))).unwrap_or((Vec::new(), Ty::Any, None));
         if args.len() != tys.len() {
             let at = self.loc(span);
             let n = tys.len();
-            self.error(Diagnostic::new(codes::ARITY, format!("`{}` takes {n} argument{}, {} given", name.name, if n == 1 { "" } else { "s" }, args.len()), at, "wrong number of arguments"));
+            let mut d = Diagnostic::new(codes::ARITY, format!("`{}` takes {n} argument{}, {} given", name.name, if n == 1 { "" } else { "s" }, args.len()), at, "wrong number of arguments");
+            if let Some(declared) = declared {
+                d = d.related(declared, format!("`{}` declared here", name.name));
+            }
+            self.error(d);
             return self.bad(span);
         }
         let ids = args.iter().zip(&tys).map(|(a, t)| self.expect(sc, a, *t, &format!("an argument of `{}`", name.name))).collect();

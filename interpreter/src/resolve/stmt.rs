@@ -331,8 +331,8 @@ impl Resolver {
             }
             None => return Stmt::Pass,
         };
-        let (kind, tys) = match self.model.procs.get(p.idx()) {
-            Some(proc_) => (proc_.kind, proc_.param_tys.clone()),
+        let (kind, tys, declared) = match self.model.procs.get(p.idx()) {
+            Some(proc_) => (proc_.kind, proc_.param_tys.clone(), proc_.at),
             None => return Stmt::Pass,
         };
         if kind == ProcKind::Trigger {
@@ -345,7 +345,10 @@ impl Resolver {
         }
         if tys.len() != args.len() {
             let at = self.loc(span);
-            self.error(Diagnostic::new(codes::ARITY, format!("`{}` takes {} argument(s), {} given", name.name, tys.len(), args.len()), at, "wrong number of arguments"));
+            // The declaration may be a module's replacement, in another
+            // file than the call: both are shown.
+            let d = Diagnostic::new(codes::ARITY, format!("`{}` takes {} argument(s), {} given", name.name, tys.len(), args.len()), at, "wrong number of arguments");
+            self.error(d.related(declared, format!("`{}` declared here", name.name)));
         }
         let ids = args
             .iter()
