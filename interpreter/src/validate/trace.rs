@@ -278,7 +278,7 @@ fn paragraphs(text: &str) -> Vec<(u32, u32, String)> {
             }
         } else {
             if start.is_none() {
-                start = Some((n, l.trim().nfc().take(70).collect()));
+                start = Some((n, opening(l.trim())));
             }
             last = n;
         }
@@ -287,6 +287,27 @@ fn paragraphs(text: &str) -> Vec<(u32, u32, String)> {
         out.push((s, last, p));
     }
     out
+}
+
+/// The most characters of a paragraph's first line a finding shows.
+const OPENING_CHARS: usize = 70;
+
+/// The start of a paragraph's first line that a finding shows: all of it
+/// when it is short, else up to [`OPENING_CHARS`] characters cut after a
+/// whole word, marked `…` (a word cut in two read as a misquote).
+fn opening(line: &str) -> String {
+    let chars: Vec<char> = line.nfc().collect();
+    if chars.len() <= OPENING_CHARS {
+        return chars.into_iter().collect();
+    }
+    let cut = &chars[..OPENING_CHARS];
+    // Cut before the word that does not fit, unless that loses most of it.
+    let end = match cut.iter().rposition(|c| c.is_whitespace()) {
+        Some(space) if space >= OPENING_CHARS / 2 && !chars[OPENING_CHARS].is_whitespace() => space,
+        _ => OPENING_CHARS,
+    };
+    let kept: String = cut[..end].iter().collect();
+    format!("{}…", kept.trim_end())
 }
 
 /// What reaches each paragraph of one source: the records that cover it, and
@@ -667,5 +688,16 @@ mod tests {
     fn paragraphs_are_runs_of_lines() {
         let p = paragraphs("a\nb\n\n\nc\n");
         assert_eq!(p.iter().map(|(a, b, _)| (*a, *b)).collect::<Vec<_>>(), vec![(1, 2), (5, 5)]);
+    }
+
+    #[test]
+    fn a_long_first_line_is_shown_up_to_a_whole_word() {
+        let short = "Chaque joueur pose ses pierres.";
+        assert_eq!(opening(short), short);
+        let long = "Au début de la partie, chaque joueur place les graines dans chacune de ses six cases.";
+        // 70 characters end inside `ses`: the line is cut before it.
+        assert_eq!(opening(long), "Au début de la partie, chaque joueur place les graines dans chacune de…");
+        // A line with no space to cut at is cut at the limit.
+        assert_eq!(opening(&"x".repeat(90)), format!("{}…", "x".repeat(70)));
     }
 }
