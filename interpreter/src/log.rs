@@ -360,8 +360,17 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
     }
     let outcome = outcome_text(st.outcome);
     if outcome != log.outcome {
-        let words = |o: &Option<String>| o.clone().unwrap_or_else(|| "not finished".to_string());
-        return Err(mismatch(log.steps.len(), format!("the game ends as \u{201c}{}\u{201d}, the log says \u{201c}{}\u{201d}", words(&outcome), words(&log.outcome))));
+        let n = log.steps.len();
+        let message = match (&outcome, &log.outcome) {
+            // The log stops short of its own end.
+            (None, Some(said)) => format!("after the log's {n} step(s) the game is not over, but the log says it ended as \u{201c}{said}\u{201d}: steps are missing from the log, or were changed"),
+            (Some(ends), None) => format!("the game ends as \u{201c}{ends}\u{201d} after the log's {n} step(s), but the log says it was not finished"),
+            (ends, said) => {
+                let words = |o: &Option<String>| o.clone().unwrap_or_else(|| "not finished".to_string());
+                format!("the game ends as \u{201c}{}\u{201d}, the log says \u{201c}{}\u{201d}", words(ends), words(said))
+            }
+        };
+        return Err(mismatch(n, message));
     }
     let fp = format!("{:016x}", st.fingerprint());
     // A game that fails during setup has no final state of its own: its

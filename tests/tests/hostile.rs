@@ -403,6 +403,7 @@ fn replay_checks_every_fact_the_log_records() {
     assert!(log.outcome.is_some() && log.error.is_none(), "{log:?}");
     assert_differs(&replay_edited(&dir, &log, |l| l.outcome = Some("player 1 wins and player 2 wins".into())), "outcome", "the game ends as");
     assert_differs(&replay_edited(&dir, &log, |l| l.outcome = None), "no outcome", "not finished");
+    assert_differs(&replay_edited(&dir, &log, |l| drop(l.steps.pop())), "last step cut", "steps are missing from the log");
     assert_differs(&replay_edited(&dir, &log, |l| l.error = Some("an invented error".into())), "invented error", "records the error");
     assert_differs(&replay_edited(&dir, &log, |l| l.final_fingerprint = "0123456789abcdef".into()), "fingerprint", "fingerprint");
     assert_differs(&replay_edited(&dir, &log, |l| l.seed += 1), "seed", "step");
