@@ -5,7 +5,8 @@
 //! true or always false, and a `while`, `choose ... where`, or the `when` of
 //! an exception, trigger or invariant that is always false (`when true` is
 //! how a module changes a rule in every case, `while true` a loop that `win`
-//! or `end` leaves).
+//! or `end` leaves); and a `choose` over a collection of constants that
+//! is always empty (`[]`, `3..1`).
 //! Why: a branch behind an impossible condition never runs, and one behind a
 //! condition that always holds makes its alternative dead: either way the
 //! rule the text states is not the one encoded (often a condition left from
@@ -68,6 +69,16 @@ fn fold(m: &Model, e: ExprId) -> Option<Const> {
     })
 }
 
+/// A collection written with constants that holds nothing: `[]`, or a
+/// range whose end is below its start (`3..1`).
+fn always_empty(m: &Model, e: ExprId) -> bool {
+    match m.expr(e) {
+        Expr::List(items) => items.is_empty(),
+        Expr::Range(a, b) => matches!((fold(m, *a), fold(m, *b)), (Some(Const::Int(lo)), Some(Const::Int(hi))) if hi < lo),
+        _ => false,
+    }
+}
+
 /// Which constant values of a condition are a mistake.
 #[derive(Clone, Copy)]
 enum Suspect {
@@ -95,6 +106,17 @@ pub fn check(model: &Model) -> Vec<Finding> {
     conditions.extend(model.ends.iter().map(|e| (e.when, "the condition of this end", Suspect::Both)));
     conditions.extend(model.invariants.iter().filter_map(|i| i.when).map(|w| (w, "the `when` of this invariant", Suspect::False)));
     let mut out = Vec::new();
+    for s in &model.stmts {
+        if let Stmt::Choose { binds, .. } | Stmt::ChooseRandom { binds, .. } = &s.stmt {
+            for (_, coll) in binds.iter().filter(|(_, coll)| always_empty(model, *coll)) {
+                let at = model.expr_at.get(coll.0 as usize).copied();
+                out.push(
+                    Finding::new(CODE, Severity::Warning, "the collection of this `choose` is always empty: it never offers an option", at)
+                        .help("only its `else` can run (without one, every game that reaches it fails, R0001): write the collection the source gives"),
+                );
+            }
+        }
+    }
     for (c, what, suspect) in conditions {
         if let (Some(Const::Bool(b)), Suspect::Both) | (Some(Const::Bool(b @ false)), Suspect::False) = (fold(model, c), suspect) {
             let at = model.expr_at.get(c.0 as usize).copied();
