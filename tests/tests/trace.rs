@@ -109,6 +109,27 @@ fn a_citation_covers_with_four_whole_words_or_the_whole_paragraph() {
     }
 }
 
+/// Quotation marks in a paragraph (« », “ ”, ") part words as spaces do:
+/// four words quoted after them, or the whole paragraph with them, cover
+/// it. They ran the words on each side together, and such a quote was
+/// counted as short.
+#[test]
+fn words_next_to_quotation_marks_count_for_coverage() {
+    for marks in [("«", "»"), ("« ", " »"), ("“", "”"), ("\"", "\"")] {
+        let text = format!("Un deux trois quatre {}cinq{} six sept huit neuf\n\nUn {}deux{}\n", marks.0, marks.1, marks.0, marks.1);
+        // The marks as a rulebook's string writes them.
+        let quoted = |m: &str| m.replace('"', "\\\"");
+        let around = format!("cite \"trois quatre {}cinq{} six\"", quoted(marks.0), quoted(marks.1));
+        let whole = format!("cite \"Un {}deux{}\"", quoted(marks.0), quoted(marks.1));
+        for (cite, line) in [("cite \"six sept huit neuf\"", 1), (around.as_str(), 1), (whole.as_str(), 3)] {
+            let (report, findings) = check(&rulebook(&[cite]), &[("source.txt", &text)]);
+            assert_eq!(report.not_found, 0, "{cite} in {text:?}: {findings:#?}");
+            let s = source(&report, "source.txt");
+            assert!(!s.short_only.iter().any(|p| p.line == line) && !s.uncited.iter().any(|p| p.line == line), "{cite} covers line {line} of {text:?}: {s:#?}");
+        }
+    }
+}
+
 #[test]
 fn a_line_range_counts_for_the_file_it_names_only() {
     let other = "Une autre règle\n\nqui ne dit rien du jeu.\n";

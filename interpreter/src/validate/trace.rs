@@ -231,14 +231,17 @@ fn normalise(text: &str) -> Normalised {
     Normalised { text: out, line_of, words }
 }
 
-/// The words of normalised text: what lies between two spaces, from its
-/// first letter or digit to its last (« (x4) » is the word « x4 »,
-/// « l'épée » and « 1/2 » are one word each); what has no letter or digit
-/// (« — », « : ») is no word.
+/// The words of normalised text: what lies between two spaces or
+/// quotation marks, from its first letter or digit to its last (« (x4) » is
+/// the word « x4 », « l'épée » and « 1/2 » are one word each); what has no
+/// letter or digit (« — », « : ») is no word. Normalising drops the spaces
+/// on both sides of a quotation mark (extraction keeps or drops them at
+/// random), so a quotation mark must part words too: `quatre « cinq » six`
+/// is `quatre"cinq"six`, three words.
 fn words_of(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut offset = 0;
-    for token in text.split(' ') {
+    for token in text.split([' ', '"']) {
         let first = token.char_indices().find(|(_, c)| c.is_alphanumeric());
         let last = token.char_indices().rev().find(|(_, c)| c.is_alphanumeric());
         if let (Some((a, _)), Some((b, c))) = (first, last) {
@@ -688,6 +691,15 @@ mod tests {
     fn paragraphs_are_runs_of_lines() {
         let p = paragraphs("a\nb\n\n\nc\n");
         assert_eq!(p.iter().map(|(a, b, _)| (*a, *b)).collect::<Vec<_>>(), vec![(1, 2), (5, 5)]);
+    }
+
+    #[test]
+    fn quotation_marks_part_words_as_spaces_do() {
+        for text in ["quatre « cinq » six", "quatre \"cinq\" six", "quatre “cinq” six", "quatre «cinq»six"] {
+            let n = normalise(text);
+            let words: Vec<&str> = n.words.iter().filter_map(|(a, b)| n.text.get(*a..*b)).collect();
+            assert_eq!(words, vec!["quatre", "cinq", "six"], "{text}");
+        }
     }
 
     #[test]
