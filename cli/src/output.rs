@@ -21,6 +21,17 @@ pub fn check_file(path: &Path) -> Result<(), String> {
     std::fs::remove_file(path).map_err(|e| fail(format!("a file created to try it cannot be removed: {e}")))
 }
 
+/// Check that `path` is none of the files the run reads (`inputs`: the
+/// rulebook, its modules, the source texts): `--html rules.rules` would
+/// put a page where the rulebook was.
+pub fn check_not_an_input(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+    let Ok(target) = std::fs::canonicalize(path) else { return Ok(()) };
+    match inputs.iter().find(|i| std::fs::canonicalize(i).is_ok_and(|i| i == target)) {
+        Some(input) => Err(format!("cannot write `{}`: it is `{}`, a file this run reads (checked before the run)", path.display(), input.display())),
+        None => Ok(()),
+    }
+}
+
 /// Check that files can be written in the folder `dir`: it is created if
 /// missing, a file is created in it and removed, and the folders created
 /// are removed again (the run creates them when it has something to save).
@@ -66,6 +77,19 @@ mod tests {
         assert_eq!(std::fs::read_to_string(dir.join("old.html")).ok().as_deref(), Some("kept"), "an existing file is not truncated");
         assert_eq!(check_folder(&dir), Ok(()));
         assert_eq!(std::fs::read_dir(&dir).map(Iterator::count).ok(), Some(1), "no probe left");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_the_run_reads_is_refused_by_any_path() {
+        let dir = scratch("input");
+        std::fs::create_dir_all(dir.join("sub")).expect("a folder");
+        let rules = dir.join("game.rules");
+        std::fs::write(&rules, "rulebook").expect("a file");
+        let other = dir.join("sub/../page.html");
+        assert!(check_not_an_input(&dir.join("sub/../game.rules"), std::slice::from_ref(&rules)).is_err_and(|e| e.contains("a file this run reads")));
+        assert_eq!(check_not_an_input(&other, std::slice::from_ref(&rules)), Ok(()));
+        assert_eq!(std::fs::read_to_string(&rules).ok().as_deref(), Some("rulebook"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -35,6 +35,9 @@ pub struct Lookup {
     /// `None` in `texts`). (A source that is not there, or citations that
     /// name none, are findings of the trace check, T002.)
     pub refused: Vec<Diagnostic>,
+    /// Where the texts found were read (their real paths): files that a
+    /// run must not write over.
+    pub read_from: Vec<PathBuf>,
 }
 
 /// One folder to look in, and the folder the texts found there must lie in
@@ -64,6 +67,7 @@ pub fn lookup(model: &Model, sources: &[Source], rulebook: &Path, extra: &[PathB
     let places = places(rulebook, extra);
     let mut texts = Vec::new();
     let mut refused = Vec::new();
+    let mut read_from = Vec::new();
     for name in names {
         if name.is_empty() {
             // Citations without `in "FILE"` in a file whose header names
@@ -72,14 +76,20 @@ pub fn lookup(model: &Model, sources: &[Source], rulebook: &Path, extra: &[PathB
             continue;
         }
         match find(&name, &places) {
-            Ok(text) => texts.push(SourceText { name, text }),
+            Ok(found) => {
+                let text = found.map(|(text, real)| {
+                    read_from.push(real);
+                    text
+                });
+                texts.push(SourceText { name, text });
+            }
             Err(why) => {
                 refused.push(diagnostic(model, sources, &name, why));
                 texts.push(SourceText { name, text: None });
             }
         }
     }
-    Lookup { texts, refused }
+    Lookup { texts, refused, read_from }
 }
 
 /// The source texts only (one that may not be read counts as not found).
@@ -116,9 +126,9 @@ fn places(rulebook: &Path, extra: &[PathBuf]) -> Vec<Place> {
     out
 }
 
-/// The text of `name` from the first place that has it (`None`: none has);
-/// `Err` when it may not be read, with why.
-fn find(name: &str, places: &[Place]) -> Result<Option<String>, String> {
+/// The text of `name` from the first place that has it, with the file's
+/// real path (`None`: none has); `Err` when it may not be read, with why.
+fn find(name: &str, places: &[Place]) -> Result<Option<(String, PathBuf)>, String> {
     if !files::is_plain_relative(name) {
         let what = if Path::new(name).has_root() || Path::new(name).is_absolute() { "an absolute path" } else { "a path that goes up with `..`" };
         return Err(format!("the source text `{name}` is named by {what}: a source is named by its path inside a folder of source texts"));
@@ -130,7 +140,7 @@ fn find(name: &str, places: &[Place]) -> Result<Option<String>, String> {
             return Err(format!("the source text `{name}` found at `{}` is a link that leads out of `{}`", candidate.display(), files::shown(&p.guard)));
         }
         return match files::read_text(&real) {
-            Ok(text) => Ok(Some(text)),
+            Ok(text) => Ok(Some((text, real))),
             Err(e) => Err(format!("cannot read the source text `{name}` (`{}`): {e}", candidate.display())),
         };
     }

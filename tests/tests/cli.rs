@@ -2169,3 +2169,26 @@ fn the_html_page_locates_each_finding() {
     let findings = html.split("<h2>Findings</h2>").nth(1).expect("a findings list");
     assert!(findings.contains("<code>T001</code> this quote is not in <code>source.txt</code><br><small>tests/fixtures/validate/misquote.rules:3:19</small> <q>&quot;Chaque joueur prend trois jetons.&quot;</q>"), "{findings}");
 }
+
+/// An output path that is one of the run's own inputs (the rulebook, a
+/// module, a source text it cites, by whatever path) is refused before the
+/// run, and the file is left as it was: `--html` over the rulebook had
+/// replaced it with the page.
+#[test]
+fn no_output_may_replace_a_file_the_run_reads() {
+    let rules = "rulebook r { source \"text.txt\" players 2..2 cite \"Deux joueurs jouent.\" }\nround turn cite \"Deux joueurs jouent.\" { choose k from [1, 2] by player(1)\n win player(1) }\n";
+    let file = rulebook_folder("inputs-kept", &[("r.rules", rules), ("text.txt", "Deux joueurs jouent.\n")]);
+    let (book, text) = (file("r.rules"), file("text.txt"));
+    let roundabout = |f: &str| Path::new(f).parent().expect("a folder").join("..").join("inputs-kept").join(Path::new(f).file_name().expect("a name")).display().to_string();
+    for (args, target) in [
+        (vec!["validate", &book, "--games", "2", "--html", &book], &book),
+        (vec!["validate", &book, "--games", "2", "--html", &roundabout(&text)], &text),
+        (vec!["play", &book, "--players", "2", "--auto", "--log", &roundabout(&book)], &book),
+    ] {
+        let before = std::fs::read_to_string(target).expect("readable");
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("a file this run reads"), "{args:?}: {}", stderr(&out));
+        assert_eq!(std::fs::read_to_string(target).expect("still there"), before, "{args:?} left {target} as it was");
+    }
+}

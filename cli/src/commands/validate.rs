@@ -48,6 +48,8 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         return Ok(reject(ui, &super::Invalid { diags: found.refused, sources }));
     }
     let texts = found.texts;
+    // The files this run reads, which no output may replace.
+    let inputs: Vec<PathBuf> = sources.iter().map(|s| PathBuf::from(&s.name)).chain(found.read_from).collect();
     if let Some(o) = a.options.iter().find(|o| !model.options.contains(o)) {
         return Err(format!("the rulebook has no option `{o}`; its options are: {}", if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") }));
     }
@@ -55,6 +57,7 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     // Where the results go, before the run that makes them.
     grimoire_cli::output::check_folder(a.save)?;
     if let Some(path) = a.html {
+        grimoire_cli::output::check_not_an_input(path, &inputs)?;
         grimoire_cli::output::check_file(path)?;
     }
     let meter = ui.meter(Some(0), "");
