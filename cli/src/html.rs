@@ -26,14 +26,23 @@ fn place_of(at: Option<grimoire_interpreter::model::Loc>, sources: &[Source]) ->
     format!("<br><small>{}</small> <q>{}</q>", esc(&crate::render::place_in(sources, at)), esc(text))
 }
 
-/// The first line of the declaration a record was written at, and the
-/// citations of it that fall in this paragraph of the source `source`.
+/// The line of the rulebook a record starts on (the whole line: a block's
+/// record starts at its `cite`, after the `if` it belongs to), and the
+/// citations of it that fall in this paragraph of the source `source`,
+/// but for those written on that line.
 fn excerpt(model: &Model, sources: &[Source], record: usize, source: &str, paragraph: &Paragraph) -> String {
     let Some(r) = model.records.get(record) else { return String::new() };
-    let head = sources.get(r.at.file.idx()).and_then(|src| src.text.get(r.at.span.start..r.at.span.end)).and_then(|t| t.lines().next()).unwrap_or("").trim_end_matches('{').trim_end();
+    let text = sources.get(r.at.file.idx()).map_or("", |src| src.text.as_str());
+    let line_start = text.get(..r.at.span.start).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
+    let line_end = text.get(line_start..).and_then(|t| t.find('\n')).map_or(text.len(), |i| line_start + i);
+    let head = text.get(line_start..line_end).unwrap_or("").trim().trim_end_matches('{').trim_end();
+    let on_head = |at: &grimoire_interpreter::model::Loc| at.file == r.at.file && line_start <= at.span.start && at.span.end <= line_end;
     let quotes: Vec<String> = r
         .cites
         .iter()
+        .filter(|c| match c {
+            Citation::Quote { at, .. } | Citation::Lines { at, .. } => !on_head(at),
+        })
         .filter_map(|c| match c {
             // A citation of another source file never belongs here, whatever its lines.
             Citation::Quote { source: s, .. } | Citation::Lines { source: s, .. } if s != source => None,

@@ -766,6 +766,38 @@ fn the_side_by_side_page_shows_every_quote_that_reaches_a_paragraph() {
     assert!(html.contains("Not cited (line): <a href=\"#split.txt-8\">8</a>"), "{html}");
 }
 
+/// Next to a paragraph, a declaration shows only its quotes that reach
+/// that paragraph (a discrepancy quotes two), and a block is shown by its
+/// line (`if ...`), its quote on that line not written again.
+#[test]
+fn the_side_by_side_page_shows_each_quote_next_to_its_own_paragraph() {
+    let source = work_file("two.txt");
+    std::fs::write(&source, "Le pion avance d'une case.\n\nUn pion qui sort du plateau s'arrête au bord.\n\nUn pion qui sort du plateau revient au départ.\n").expect("written");
+    let book = work_file("two.rules");
+    std::fs::write(
+        &book,
+        "rulebook two { source \"two.txt\" players 2..2 cite \"Le pion avance d'une case.\" }\n\
+         counter at 0..3 = 0\n\
+         round turn assume \"a test\" {\n  at += 1\n  if at > 2 cite \"Un pion qui sort du plateau s'arrête au bord.\" { at = 2 }\n  win player(1)\n}\n\
+         discrepancy off_board {\n  cite \"Un pion qui sort du plateau s'arrête au bord.\"\n  cite \"Un pion qui sort du plateau revient au départ.\"\n  chosen \"it stops\"\n  because \"a test\"\n}\n",
+    )
+    .expect("written");
+    let page = work_file("two.html");
+    let out = run(&["validate", book.to_str().expect("utf-8"), "--games", "2", "--explore-states", "100", "--guided-games", "0", "--html", page.to_str().expect("utf-8")]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).expect("page written");
+    let row = |line: u32| -> &str {
+        let start = html.find(&format!("id=\"two.txt-{line}\"")).unwrap_or_else(|| panic!("a row for line {line}: {html}"));
+        let rest = &html[start..];
+        &rest[..rest.find("</tr>").unwrap_or(rest.len())]
+    };
+    let (stops, back) = ("sort du plateau s'arrête au bord.&quot;", "sort du plateau revient au départ.&quot;");
+    assert!(row(3).contains(stops) && !row(3).contains(back), "line 3: {}", row(3));
+    assert!(row(5).contains(back) && !row(5).contains(stops), "line 5: {}", row(5));
+    assert!(row(3).contains("<pre>if at &gt; 2 cite"), "the block by its line: {}", row(3));
+    assert_eq!(row(3).matches(stops).count(), 2, "once for the discrepancy, once on the `if` line: {}", row(3));
+}
+
 #[test]
 fn simulate_checks_declared_invariants_unless_told_not_to() {
     let drift = "tests/fixtures/validate/drift.rules";

@@ -71,13 +71,23 @@ pub struct StmtId(pub u32);
 pub struct BlockId(pub u32);
 
 /// A place in a `.rules` file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize)]
 pub struct Loc {
     /// Which file.
     pub file: FileId,
     /// Where in it.
     pub span: Span,
 }
+
+/// Two places are equal when they are the same bytes of the same file.
+/// (The AST's spans compare equal whatever they hold, so that trees
+/// compare by their contents; a place is compared by where it is.)
+impl PartialEq for Loc {
+    fn eq(&self, other: &Loc) -> bool {
+        self.file == other.file && (self.span.start, self.span.end) == (other.span.start, other.span.end)
+    }
+}
+impl Eq for Loc {}
 
 /// Where a declaration comes from in the source text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
