@@ -2183,9 +2183,14 @@ fn test_looks_for_quoted_texts_in_the_sources_folders() {
     let file = alone.join("fail.rules");
     let file = file.to_str().expect("utf-8 path");
     let without = run(&["test", file]);
-    assert!(!stderr(&without).contains("S002"), "coins.txt is not beside the copy: {}", stderr(&without));
+    // coins.txt is not beside the copy: the quotes cannot be checked, said once.
+    assert!(!stderr(&without).contains("S002 the scenario"), "{}", stderr(&without));
+    assert_eq!(stderr(&without).matches("S002 the source text `coins.txt` cannot be found or may not be read, so the scenarios'").count(), 1, "{}", stderr(&without));
+    let json = json_of(&run(&["test", file, "--json"]));
+    assert_eq!(json["report"]["unchecked_sources"], serde_json::json!(["coins.txt"]), "{json}");
     let with = run(&["test", file, "--sources", "tests/fixtures/scenarios"]);
     assert!(stderr(&with).contains("S002 the scenario `second_player_moves` cites « prend 3 pièces »"), "{}", stderr(&with));
+    assert!(!stderr(&with).contains("cannot be found"), "{}", stderr(&with));
 }
 
 /// The translator's page shows each finding with where it points and the

@@ -95,24 +95,29 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     ran.sort_by_key(|r| order.iter().position(|(n, _)| *n == r.result.name).unwrap_or(usize::MAX));
     let failed = ran.iter().filter(|r| r.result.verdict.failed()).count();
     let main = a.files.first().cloned().unwrap_or_default();
-    let unfound = unfound_quotes(&model, &main, a.sources, &|name| wanted(name));
+    let (unfound, unchecked) = unfound_quotes(&model, &main, a.sources, &|name| wanted(name));
     let code = if failed == 0 { 0 } else { INVALID };
     if ui.json {
         let mut report = report_json(&model, &sources, &ran);
         if let Some(o) = report.as_object_mut() {
             let list: Vec<Json> = unfound.iter().map(|(name, quote, source, _)| json!({ "scenario": name, "quote": quote, "source": source })).collect();
             o.insert("unfound_cites".into(), json!(list));
+            o.insert("unchecked_sources".into(), json!(unchecked.iter().map(|u| u.source.as_str()).collect::<Vec<_>>()));
         }
         return Ok(ui.emit_report(code, report));
     }
     print_human(&model, &sources, &ran, ui);
     if !ui.quiet {
-        for (name, quote, source, at) in &unfound {
-            let warning = format!("the scenario `{name}` cites « {quote} », which is not in `{source}`");
+        let unfound = unfound.iter().map(|(name, quote, source, at)| (format!("the scenario `{name}` cites « {quote} », which is not in `{source}`"), *at));
+        let unchecked = unchecked.iter().map(|u| {
+            let n = grimoire_cli::ui::plural(u.quotes as u64, "quote");
+            (format!("the source text `{}` cannot be found or may not be read, so the scenarios' {n} from it are not checked: give its folder with `--sources DIR`", u.source), u.at)
+        });
+        for (warning, at) in unfound.chain(unchecked) {
             if ui.format == ErrorFormat::Short {
-                grimoire_cli::esay!("{}: {UNFOUND_QUOTE} {warning}", grimoire_cli::render::place_in(&sources, *at));
+                grimoire_cli::esay!("{}: {UNFOUND_QUOTE} {warning}", grimoire_cli::render::place_in(&sources, at));
             } else {
-                grimoire_cli::esay!("{}: {}: {UNFOUND_QUOTE} {warning}", grimoire_cli::render::place_in(&sources, *at), ui.paint_err("warning", grimoire_cli::ui::colors::YELLOW));
+                grimoire_cli::esay!("{}: {}: {UNFOUND_QUOTE} {warning}", grimoire_cli::render::place_in(&sources, at), ui.paint_err("warning", grimoire_cli::ui::colors::YELLOW));
             }
         }
     }
@@ -125,26 +130,41 @@ pub const FAILED: &str = "S001";
 pub const UNFOUND_QUOTE: &str = "S002";
 
 
+/// A source text the scenarios quote that cannot be found (or may not be
+/// read): their quotes from it go unchecked, which is said.
+struct Unchecked {
+    source: String,
+    /// How many of the scenarios' quotes name it.
+    quotes: usize,
+    /// The first of them.
+    at: Loc,
+}
+
 /// The quotes of the scenarios (and of their steps) that their source text,
-/// when it can be found, does not hold: scenario, quote, source. Scenarios
-/// do not count for the validator's traceability, so their quotes are
-/// checked here; a wrong quote is a warning, the scenario still runs.
-fn unfound_quotes(model: &Model, main: &std::path::Path, extra: &[PathBuf], wanted: &dyn Fn(&str) -> bool) -> Vec<(String, String, String, Loc)> {
+/// when it can be found, does not hold: scenario, quote, source; and the
+/// sources that cannot be found. Scenarios do not count for the validator's
+/// traceability, so their quotes are checked here; a wrong quote is a
+/// warning, the scenario still runs.
+fn unfound_quotes(model: &Model, main: &std::path::Path, extra: &[PathBuf], wanted: &dyn Fn(&str) -> bool) -> (Vec<(String, String, String, Loc)>, Vec<Unchecked>) {
     let texts = find_sources(model, main, extra);
     let mut out = Vec::new();
+    let mut unchecked: Vec<Unchecked> = Vec::new();
     for def in model.scenarios.iter().filter(|d| wanted(&d.name)) {
         let cites = def.cites.iter().chain(def.steps.iter().flat_map(|s| s.cites.iter()));
         for c in cites {
             let Citation::Quote { source, quote, at } = c else { continue };
             let text = texts.iter().find(|t| t.name == *source).and_then(|t| t.text.as_deref());
-            if let Some(text) = text {
-                if !quote_in(text, quote) {
-                    out.push((def.name.clone(), quote.clone(), source.clone(), *at));
-                }
+            match text {
+                Some(text) if !quote_in(text, quote) => out.push((def.name.clone(), quote.clone(), source.clone(), *at)),
+                Some(_) => {}
+                None => match unchecked.iter_mut().find(|u| u.source == *source) {
+                    Some(u) => u.quotes += 1,
+                    None => unchecked.push(Unchecked { source: source.clone(), quotes: 1, at: *at }),
+                },
             }
         }
     }
-    out
+    (out, unchecked)
 }
 
 /// `file:line` of a place in one of `sources`.
