@@ -7,8 +7,11 @@ use grimoire_interpreter::validate::{Report, Severity};
 use grimoire_interpreter::Source;
 use std::fmt::Write;
 
+/// Text for the page: HTML's special characters escaped, and the
+/// characters a terminal would obey (control characters, bidirectional
+/// overrides, which a source text may hold) shown as `?`, as on a terminal.
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    crate::render::printable_words(s).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Text with its `quoted names` shown as code, as a terminal shows them.

@@ -772,7 +772,7 @@ fn the_side_by_side_page_shows_every_quote_that_reaches_a_paragraph() {
 #[test]
 fn the_side_by_side_page_shows_each_quote_next_to_its_own_paragraph() {
     let source = work_file("two.txt");
-    std::fs::write(&source, "Le pion avance d'une case.\n\nUn pion qui sort du plateau s'arrête au bord.\n\nUn pion qui sort du plateau revient au départ.\n").expect("written");
+    std::fs::write(&source, "Le pion avance d'une case.\n\nUn pion qui sort du plateau s'arrête au bord.\n\nUn pion qui sort du plateau revient au départ.\n\nUn \u{1b}[2J texte \u{202e}piégé.\n").expect("written");
     let book = work_file("two.rules");
     std::fs::write(
         &book,
@@ -796,6 +796,8 @@ fn the_side_by_side_page_shows_each_quote_next_to_its_own_paragraph() {
     assert!(row(5).contains(back) && !row(5).contains(stops), "line 5: {}", row(5));
     assert!(row(3).contains("<pre>if at &gt; 2 cite"), "the block by its line: {}", row(3));
     assert_eq!(row(3).matches(stops).count(), 2, "once for the discrepancy, once on the `if` line: {}", row(3));
+    // What a source text holds that a terminal would obey is shown as `?`.
+    assert!(row(7).contains("Un ?[2J texte ?piégé.") && !html.contains(['\u{1b}', '\u{202e}']), "{}", row(7));
 }
 
 #[test]
