@@ -83,7 +83,7 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
         nf = report.trace.not_found
     );
     for s in &report.trace.sources {
-        let _ = write!(h, "<h2>{} — {} of {} paragraphs cited ({:.1} %)</h2>", esc(&s.source), s.covered, s.paragraphs, s.percent);
+        let _ = write!(h, "<h2>{} — {} of {} paragraphs covered ({:.1} %)</h2>", esc(&s.source), s.covered, s.paragraphs, s.percent);
         // Links to the paragraphs a translator has to look at.
         for (what, list) in [("Not cited", &s.uncited), ("Only short quotes", &s.short_only)] {
             if !list.is_empty() {

@@ -617,12 +617,12 @@ fn validate_writes_the_side_by_side_page() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let html = std::fs::read_to_string(&page).expect("page written");
     let _ = std::fs::remove_file(&page);
-    // "N of N paragraphs cited": every paragraph of the source is cited.
-    let (before, _) = html.split_once(" paragraphs cited").expect("a coverage line");
+    // "N of N paragraphs covered": every paragraph of the source is covered.
+    let (before, _) = html.split_once(" paragraphs covered").expect("a coverage line");
     let words: Vec<&str> = before.rsplit(' ').take(3).collect();
     assert!(
         words.len() == 3 && words[1] == "of" && words[0].parse::<u32>().is_ok() && words[2] == words[0],
-        "full coverage, \"N of N paragraphs cited\", got {words:?}"
+        "full coverage, \"N of N paragraphs covered\", got {words:?}"
     );
     assert!(html.contains("Dès qu&#39;un") || html.contains("Dès qu'un Chevalier atteint la Ligne d'arrivée"), "the source text is shown");
     assert!(html.contains("trigger grail_reached"), "next to the rule that encodes it");
@@ -2230,4 +2230,23 @@ fn no_output_may_replace_a_file_the_run_reads() {
         assert!(stderr(&out).contains("a file this run reads"), "{args:?}: {}", stderr(&out));
         assert_eq!(std::fs::read_to_string(target).expect("still there"), before, "{args:?} left {target} as it was");
     }
+}
+
+/// validate's summary says how many paragraphs are covered and lists every
+/// paragraph that is not: those nothing cites and those only short quotes
+/// reach.
+#[test]
+fn the_summary_lists_every_paragraph_not_covered() {
+    let file = rulebook_folder(
+        "not-covered",
+        &[
+            ("r.rules", "rulebook r { source \"t.txt\" players 2..2 cite \"Deux joueurs jouent ensemble.\" }\nround turn cite \"le premier\" { choose k from [1, 2] by player(1)\n win player(1) }\n"),
+            ("t.txt", "Deux joueurs jouent ensemble.\n\nLe premier qui joue gagne.\n\nBonne partie.\n"),
+        ],
+    );
+    let out = run(&["validate", &file("r.rules"), "--games", "2", "--explore-states", "100", "--guided-games", "0"]);
+    let text = stdout(&out);
+    assert!(text.contains("t.txt: 1 of 3 paragraphs covered (33.3 %)"), "{text}");
+    assert!(text.contains("uncited, line 5: Bonne partie."), "{text}");
+    assert!(text.contains("only short quotes, line 3: Le premier qui joue gagne."), "{text}");
 }

@@ -162,12 +162,15 @@ fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], ui: &Ui, sa
     }
     grimoire_cli::say!("\n  source coverage ({} citations, {} not found):", r.trace.citations, r.trace.not_found);
     for s in &r.trace.sources {
-        grimoire_cli::say!("    {}: {} of {} paragraphs cited ({:.1} %)", s.source, s.covered, s.paragraphs, s.percent);
-        for u in s.uncited.iter().take(20) {
-            grimoire_cli::say!("      uncited, line {}: {}", u.line, grimoire_cli::render::printable_words(&u.text));
+        grimoire_cli::say!("    {}: {} of {} paragraphs covered ({:.1} %)", s.source, s.covered, s.paragraphs, s.percent);
+        // The paragraphs not covered: those nothing cites, then those only
+        // short quotes reach.
+        let not_covered: Vec<(&str, &grimoire_interpreter::validate::trace::Uncited)> = s.uncited.iter().map(|u| ("uncited", u)).chain(s.short_only.iter().map(|u| ("only short quotes", u))).collect();
+        for (why, u) in not_covered.iter().take(20) {
+            grimoire_cli::say!("      {why}, line {}: {}", u.line, grimoire_cli::render::printable_words(&u.text));
         }
-        if s.uncited.len() > 20 {
-            grimoire_cli::say!("      ... and {} more (see --json)", s.uncited.len() - 20);
+        if not_covered.len() > 20 {
+            grimoire_cli::say!("      ... and {} more (see --json)", not_covered.len() - 20);
         }
     }
     grimoire_cli::say!("\n  assumptions ({}):", r.assumptions.len());
