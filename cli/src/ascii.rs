@@ -26,10 +26,19 @@ pub fn plain(text: String) -> String {
         return text;
     }
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        // French spacing inside « » has no place inside ASCII quotes:
+        // `« été »` is `"été"`.
+        if c == '»' && out.ends_with(' ') {
+            out.pop();
+        }
         match SYMBOLS.iter().find(|(s, _)| *s == c) {
             Some((_, ascii)) => out.push_str(ascii),
             None => out.push(c),
+        }
+        if c == '«' && chars.peek() == Some(&' ') {
+            chars.next();
         }
     }
     out
@@ -42,7 +51,7 @@ mod tests {
     #[test]
     fn the_tools_symbols_become_ascii_and_the_rulebooks_letters_stay() {
         set(true);
-        assert_eq!(plain("hand: Fée ×2, « été » ≤ 3…".into()), "hand: Fée x2, \" été \" <= 3...");
+        assert_eq!(plain("hand: Fée ×2, « été » ≤ 3…".into()), "hand: Fée x2, \"été\" <= 3...");
         set(false);
         assert_eq!(plain("×2".into()), "×2");
     }
