@@ -2250,3 +2250,13 @@ fn the_summary_lists_every_paragraph_not_covered() {
     assert!(text.contains("uncited, line 5: Bonne partie."), "{text}");
     assert!(text.contains("only short quotes, line 3: Le premier qui joue gagne."), "{text}");
 }
+
+/// A filter that matches no scenario (a typo) is said, with the names.
+#[test]
+fn a_filter_that_matches_no_scenario_says_so() {
+    let out = run(&["test", SCEN_FAIL, "--filter", "zzz"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("note: no scenario's name contains `zzz`: its scenarios are first_move, last_coin_wins,"), "{}", stderr(&out));
+    let some = run(&["test", SCEN_FAIL, "--filter", "first"]);
+    assert!(!stderr(&some).contains("no scenario's name"), "{}", stderr(&some));
+}

@@ -107,6 +107,12 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         return Ok(ui.emit_report(code, report));
     }
     print_human(&model, &sources, &ran, ui);
+    if let (Some(f), true, false) = (a.filter, ran.is_empty(), ui.quiet) {
+        // A filter with a typo in it must not pass for a rulebook whose scenarios all pass.
+        let names: Vec<&str> = model.scenarios.iter().map(|d| d.name.as_str()).collect();
+        let known = if names.is_empty() { "it has none".to_string() } else { format!("its scenarios are {}", names.join(", ")) };
+        grimoire_cli::esay!("note: no scenario's name contains `{f}`: {known}");
+    }
     if !ui.quiet {
         let unfound = unfound.iter().map(|(name, quote, source, at)| (format!("the scenario `{name}` cites « {quote} », which is not in `{source}`"), *at));
         let unchecked = unchecked.iter().map(|u| {
