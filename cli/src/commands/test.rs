@@ -100,7 +100,7 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     if ui.json {
         let mut report = report_json(&model, &sources, &ran);
         if let Some(o) = report.as_object_mut() {
-            let list: Vec<Json> = unfound.iter().map(|(name, quote, source, _)| json!({ "scenario": name, "quote": quote, "source": source })).collect();
+            let list: Vec<Json> = unfound.iter().map(|u| json!({ "scenario": u.scenario, "quote": u.quote, "source": u.source })).collect();
             o.insert("unfound_cites".into(), json!(list));
             o.insert("unchecked_sources".into(), json!(unchecked.iter().map(|u| u.source.as_str()).collect::<Vec<_>>()));
         }
@@ -114,7 +114,7 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         grimoire_cli::esay!("note: no scenario's name contains `{f}`: {known}");
     }
     if !ui.quiet {
-        let unfound = unfound.iter().map(|(name, quote, source, at)| (format!("the scenario `{name}` cites « {quote} », which is not in `{source}`"), *at));
+        let unfound = unfound.iter().map(|u| (format!("the scenario `{}` cites « {} », which is not in `{}`", u.scenario, u.quote, u.source), u.at));
         let unchecked = unchecked.iter().map(|u| {
             let n = grimoire_cli::ui::plural(u.quotes as u64, "quote");
             (format!("the source text `{}` cannot be found or may not be read, so the scenarios' {n} from it are not checked: give its folder with `--sources DIR`", u.source), u.at)
@@ -136,6 +136,14 @@ pub const FAILED: &str = "S001";
 pub const UNFOUND_QUOTE: &str = "S002";
 
 
+/// A scenario's quote that its source text does not hold.
+struct Unfound {
+    scenario: String,
+    quote: String,
+    source: String,
+    at: Loc,
+}
+
 /// A source text the scenarios quote that cannot be found (or may not be
 /// read): their quotes from it go unchecked, which is said.
 struct Unchecked {
@@ -147,11 +155,11 @@ struct Unchecked {
 }
 
 /// The quotes of the scenarios (and of their steps) that their source text,
-/// when it can be found, does not hold: scenario, quote, source; and the
+/// when it can be found, does not hold; and the
 /// sources that cannot be found. Scenarios do not count for the validator's
 /// traceability, so their quotes are checked here; a wrong quote is a
 /// warning, the scenario still runs.
-fn unfound_quotes(model: &Model, main: &std::path::Path, extra: &[PathBuf], wanted: &dyn Fn(&str) -> bool) -> (Vec<(String, String, String, Loc)>, Vec<Unchecked>) {
+fn unfound_quotes(model: &Model, main: &std::path::Path, extra: &[PathBuf], wanted: &dyn Fn(&str) -> bool) -> (Vec<Unfound>, Vec<Unchecked>) {
     let texts = find_sources(model, main, extra);
     let mut out = Vec::new();
     let mut unchecked: Vec<Unchecked> = Vec::new();
@@ -161,7 +169,7 @@ fn unfound_quotes(model: &Model, main: &std::path::Path, extra: &[PathBuf], want
             let Citation::Quote { source, quote, at } = c else { continue };
             let text = texts.iter().find(|t| t.name == *source).and_then(|t| t.text.as_deref());
             match text {
-                Some(text) if !quote_in(text, quote) => out.push((def.name.clone(), quote.clone(), source.clone(), *at)),
+                Some(text) if !quote_in(text, quote) => out.push(Unfound { scenario: def.name.clone(), quote: quote.clone(), source: source.clone(), at: *at }),
                 Some(_) => {}
                 None => match unchecked.iter_mut().find(|u| u.source == *source) {
                     Some(u) => u.quotes += 1,
