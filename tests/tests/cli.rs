@@ -751,19 +751,28 @@ fn the_side_by_side_page_shows_every_quote_that_reaches_a_paragraph() {
          round turn cite \"Le joueur qui prend la dernière allumette a perdu la partie.\" { win player(1) }\n",
     )
     .expect("written");
-    let page = work_file("split.html");
-    let out = run(&["validate", book.to_str().expect("utf-8"), "--games", "2", "--explore-states", "100", "--guided-games", "0", "--html", page.to_str().expect("utf-8")]);
-    assert!(out.status.code().is_some(), "{}", stderr(&out));
-    let html = std::fs::read_to_string(&page).expect("page written");
-    let row = |line: u32| -> &str {
-        let start = html.find(&format!("id=\"split.txt-{line}\"")).unwrap_or_else(|| panic!("a row for line {line}: {html}"));
-        let rest = &html[start..];
-        &rest[..rest.find("</tr>").unwrap_or(rest.len())]
-    };
+    let html = side_by_side_page(&book, "split");
+    let row = |line: u32| page_row(&html, "split.txt", line);
     for line in [4, 6] {
         assert!(row(line).contains("cite &quot;Le joueur qui prend la dernière allumette a perdu la partie.&quot;"), "line {line}: {}", row(line));
     }
     assert!(html.contains("Not cited (line): <a href=\"#split.txt-8\">8</a>"), "{html}");
+}
+
+/// The side-by-side page `validate --html` writes for the rulebook `book`,
+/// in a work file named after `name`.
+fn side_by_side_page(book: &Path, name: &str) -> String {
+    let page = work_file(&format!("{name}.html"));
+    let out = run(&["validate", book.to_str().expect("utf-8"), "--games", "2", "--explore-states", "100", "--guided-games", "0", "--html", page.to_str().expect("utf-8")]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    std::fs::read_to_string(&page).expect("page written")
+}
+
+/// The row of the page for the paragraph of `source` that starts at `line`.
+fn page_row<'a>(html: &'a str, source: &str, line: u32) -> &'a str {
+    let start = html.find(&format!("id=\"{source}-{line}\"")).unwrap_or_else(|| panic!("a row for line {line}: {html}"));
+    let rest = &html[start..];
+    &rest[..rest.find("</tr>").unwrap_or(rest.len())]
 }
 
 /// Next to a paragraph, a declaration shows only its quotes that reach
@@ -782,15 +791,8 @@ fn the_side_by_side_page_shows_each_quote_next_to_its_own_paragraph() {
          discrepancy off_board {\n  cite \"Un pion qui sort du plateau s'arrête au bord.\"\n  cite \"Un pion qui sort du plateau revient au départ.\"\n  chosen \"it stops\"\n  because \"a test\"\n}\n",
     )
     .expect("written");
-    let page = work_file("two.html");
-    let out = run(&["validate", book.to_str().expect("utf-8"), "--games", "2", "--explore-states", "100", "--guided-games", "0", "--html", page.to_str().expect("utf-8")]);
-    assert!(out.status.code().is_some(), "{}", stderr(&out));
-    let html = std::fs::read_to_string(&page).expect("page written");
-    let row = |line: u32| -> &str {
-        let start = html.find(&format!("id=\"two.txt-{line}\"")).unwrap_or_else(|| panic!("a row for line {line}: {html}"));
-        let rest = &html[start..];
-        &rest[..rest.find("</tr>").unwrap_or(rest.len())]
-    };
+    let html = side_by_side_page(&book, "two");
+    let row = |line: u32| page_row(&html, "two.txt", line);
     let (stops, back) = ("sort du plateau s'arrête au bord.&quot;", "sort du plateau revient au départ.&quot;");
     assert!(row(3).contains(stops) && !row(3).contains(back), "line 3: {}", row(3));
     assert!(row(5).contains(back) && !row(5).contains(stops), "line 5: {}", row(5));
