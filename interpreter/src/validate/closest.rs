@@ -2,11 +2,12 @@
 //! what T001's help shows, so that a quote with a slip (a word changed,
 //! one left out, two swapped) leads back to the sentence it meant.
 
-/// Words of a text as the quote check compares them (case, accents stored
-/// either way, quotation marks and spacing as `normalise` makes them),
-/// without the punctuation around them.
+use super::normalise::{normalise_quote, words_of};
+
+/// Words of normalised text, cut as the coverage check cuts them (at
+/// spaces and quotation marks, without the punctuation around them).
 fn words(normalised: &str) -> Vec<String> {
-    normalised.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string()).filter(|w| !w.is_empty()).collect()
+    words_of(normalised).into_iter().filter_map(|(a, b)| normalised.get(a..b)).map(str::to_string).collect()
 }
 
 /// How many words the two lists share in the same order (their longest
@@ -38,12 +39,12 @@ const SHOWN: usize = 200;
 
 impl Sentences {
     /// Cut `text` after each `.`, `!`, `?` and `;`, and at blank lines.
-    pub(super) fn of(text: &str, normalise: impl Fn(&str) -> String) -> Sentences {
+    pub(super) fn of(text: &str) -> Sentences {
         let mut out = Vec::new();
         let (mut current, mut start, mut line) = (String::new(), 1u32, 1u32);
         let mut end = |current: &mut String, start: u32| {
             let written = current.split_whitespace().collect::<Vec<_>>().join(" ");
-            let w = words(&normalise(&written));
+            let w = words(&normalise_quote(&written));
             if !w.is_empty() {
                 out.push((start, written, w));
             }
@@ -89,17 +90,17 @@ impl Sentences {
 mod tests {
     use super::*;
 
-    fn lower(s: &str) -> String {
-        s.to_lowercase()
-    }
-
     #[test]
     fn a_quote_with_a_slip_finds_its_sentence_and_a_stranger_finds_none() {
         let text = "Snakes and Ladders\n\nSeveral pawns may share a square. A pawn that lands\non a snake slides down.\n\nThe first pawn on 100 wins!\n";
-        let s = Sentences::of(text, lower);
+        let s = Sentences::of(text);
         assert_eq!(s.nearest("several pawns can share one square"), Some((3, "Several pawns may share a square.".to_string())));
         assert_eq!(s.nearest("a pawn that lands on the snake slides down"), Some((3, "A pawn that lands on a snake slides down.".to_string())));
         assert_eq!(s.nearest("the first pawn on 100 wins"), Some((6, "The first pawn on 100 wins!".to_string())));
         assert_eq!(s.nearest("roll two dice and move"), None);
+        // Quotation marks part words, as spaces do: a quote that leaves
+        // them out still finds its sentence.
+        let s = Sentences::of("On dit « le Graal » ici.\n");
+        assert_eq!(s.nearest("on dit le graal ici"), Some((1, "On dit « le Graal » ici.".to_string())));
     }
 }
