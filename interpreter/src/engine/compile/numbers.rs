@@ -245,28 +245,30 @@ fn place_index(g: &Game, z: u16) -> i64 {
 /// tried, which is all that can read it.
 fn in_a_row(r: &mut Run, z: u16, cond: &impl ItemTest) -> i64 {
     match cond.bare() {
-        Some((slot, tests)) => {
-            let mut tried = z;
-            if let Some((d, who, negate)) = super::conds::owned_space_test(tests, slot) {
-                // A run of cells holding a piece of one player, the
-                // player read once rather than at every cell.
+        Some((slot, tests)) => match super::conds::owned_space_test(tests, slot) {
+            // A run of cells holding a piece of one player, the player
+            // read once rather than at every cell.
+            Some((d, who, negate)) => {
                 let want = super::conds::OwnerWanted::read(r, who, negate);
-                let run = longest_run(r, z, |r, x| {
-                    tried = x;
-                    super::conds::any_owned_piece(r, x, d, want)
-                });
-                r.set_local(slot, Value::zone(tried));
-                return run;
+                run_binding_last(r, z, slot, |r, x| super::conds::any_owned_piece(r, x, d, want))
             }
-            let run = longest_run(r, z, |r, x| {
-                tried = x;
-                super::conds::all_hold(tests, r, i64::from(x))
-            });
-            r.set_local(slot, Value::zone(tried));
-            run
-        }
+            None => run_binding_last(r, z, slot, |r, x| super::conds::all_hold(tests, r, i64::from(x))),
+        },
         None => longest_run(r, z, |r, x| cond.holds(r, Value::zone(x))),
     }
+}
+
+/// [`longest_run`] of a condition of tests only: the walk's name (`slot`)
+/// is bound once, at the end, to the last cell tried.
+#[inline(always)]
+fn run_binding_last(r: &mut Run, z: u16, slot: u16, mut holds: impl FnMut(&mut Run, u16) -> bool) -> i64 {
+    let mut tried = z;
+    let run = longest_run(r, z, |r, x| {
+        tried = x;
+        holds(r, x)
+    });
+    r.set_local(slot, Value::zone(tried));
+    run
 }
 
 /// [`in_a_row`] with the test of a cell `holds`.
