@@ -43,10 +43,9 @@ fn excerpt(model: &Model, sources: &[Source], record: usize, source: &str, parag
     let quotes: Vec<String> = r
         .cites
         .iter()
-        .filter(|c| match c {
-            Citation::Quote { at, .. } | Citation::Lines { at, .. } => !on_head(at),
-        })
         .filter_map(|c| match c {
+            // Shown with the line it is written on.
+            Citation::Quote { at, .. } | Citation::Lines { at, .. } if on_head(at) => None,
             // A citation of another source file never belongs here, whatever its lines.
             Citation::Quote { source: s, .. } | Citation::Lines { source: s, .. } if s != source => None,
             // Every quote the check found reaching this paragraph, one that

@@ -7,9 +7,11 @@
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
-/// Check that `path` can be written as a file: an existing file is opened
-/// for writing (not truncated); a new one is created, then removed.
-pub fn check_file(path: &Path) -> Result<(), String> {
+/// Check that `path` can be written as a file and is none of the files the
+/// run reads (`inputs`): an existing file is opened for writing (not
+/// truncated); a new one is created, then removed.
+pub fn check_file(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+    not_an_input(path, inputs)?;
     let fail = |why: String| format!("cannot write `{}`: {why} (checked before the run)", path.display());
     if path.is_dir() {
         return Err(fail("it is a folder".into()));
@@ -22,9 +24,9 @@ pub fn check_file(path: &Path) -> Result<(), String> {
 }
 
 /// Check that `path` is none of the files the run reads (`inputs`: the
-/// rulebook, its modules, the source texts): `--html rules.rules` would
-/// put a page where the rulebook was.
-pub fn check_not_an_input(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+/// rulebook, its modules, the source texts), by whatever path:
+/// `--html rules.rules` would put a page where the rulebook was.
+fn not_an_input(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
     let Ok(target) = std::fs::canonicalize(path) else { return Ok(()) };
     match inputs.iter().find(|i| std::fs::canonicalize(i).is_ok_and(|i| i == target)) {
         Some(input) => Err(format!("cannot write `{}`: it is `{}`, a file this run reads (checked before the run)", path.display(), input.display())),
@@ -70,10 +72,10 @@ mod tests {
         assert_eq!(check_folder(&dir.join("a/b")), Ok(()));
         assert!(!dir.exists(), "the folders created to try are removed");
         std::fs::create_dir_all(&dir).expect("a folder");
-        assert_eq!(check_file(&dir.join("page.html")), Ok(()));
+        assert_eq!(check_file(&dir.join("page.html"), &[]), Ok(()));
         assert!(!dir.join("page.html").exists());
         std::fs::write(dir.join("old.html"), "kept").expect("a file");
-        assert_eq!(check_file(&dir.join("old.html")), Ok(()));
+        assert_eq!(check_file(&dir.join("old.html"), &[]), Ok(()));
         assert_eq!(std::fs::read_to_string(dir.join("old.html")).ok().as_deref(), Some("kept"), "an existing file is not truncated");
         assert_eq!(check_folder(&dir), Ok(()));
         assert_eq!(std::fs::read_dir(&dir).map(Iterator::count).ok(), Some(1), "no probe left");
@@ -87,8 +89,8 @@ mod tests {
         let rules = dir.join("game.rules");
         std::fs::write(&rules, "rulebook").expect("a file");
         let other = dir.join("sub/../page.html");
-        assert!(check_not_an_input(&dir.join("sub/../game.rules"), std::slice::from_ref(&rules)).is_err_and(|e| e.contains("a file this run reads")));
-        assert_eq!(check_not_an_input(&other, std::slice::from_ref(&rules)), Ok(()));
+        assert!(check_file(&dir.join("sub/../game.rules"), std::slice::from_ref(&rules)).is_err_and(|e| e.contains("a file this run reads")));
+        assert_eq!(check_file(&other, std::slice::from_ref(&rules)), Ok(()));
         assert_eq!(std::fs::read_to_string(&rules).ok().as_deref(), Some("rulebook"));
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -100,8 +102,8 @@ mod tests {
         let file = dir.join("file");
         std::fs::write(&file, "x").expect("a file");
         // Refused even for root, who may write anywhere a path can lead.
-        let folder_as_file = check_file(&dir);
-        let under_a_file = check_file(&file.join("page.html"));
+        let folder_as_file = check_file(&dir, &[]);
+        let under_a_file = check_file(&file.join("page.html"), &[]);
         let file_as_folder = check_folder(&file);
         let folder_under_a_file = check_folder(&file.join("sub"));
         let _ = std::fs::remove_dir_all(&dir);

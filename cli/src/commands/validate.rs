@@ -57,8 +57,7 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     // Where the results go, before the run that makes them.
     grimoire_cli::output::check_folder(a.save)?;
     if let Some(path) = a.html {
-        grimoire_cli::output::check_not_an_input(path, &inputs)?;
-        grimoire_cli::output::check_file(path)?;
+        grimoire_cli::output::check_file(path, &inputs)?;
     }
     let meter = ui.meter(Some(0), "");
     let bar = meter.bar().clone();

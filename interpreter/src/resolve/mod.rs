@@ -346,8 +346,7 @@ impl Resolver {
                                         Some(by) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help("the two modules change the same declaration: write one module that does both, or make one module extend the other"),
                                         None => {
                                             let d = Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace");
-                                            let known = items.iter().filter_map(|p| item_name(&p.item.kind)).map(|n| n.name.as_str());
-                                            match did_you_mean(&n.name, known) {
+                                            match nearest_declared(&items, &n.name) {
                                                 Some(s) => d.help(format!("did you mean `{s}`? To add something new, use a plain declaration")),
                                                 None => d.help("use a plain declaration to add something new"),
                                             }
@@ -386,9 +385,8 @@ impl Resolver {
                             }
                             None => {
                                 let at = self.loc(name.span);
-                                let known = items.iter().filter_map(|p| item_name(&p.item.kind)).map(|n| n.name.as_str());
                                 let mut d = Diagnostic::new(codes::MODULE_TARGET, format!("`remove {} {}` names nothing the base rulebook declares", what.name, name.name), at, "unknown");
-                                if let Some(s) = did_you_mean(&name.name, known) {
+                                if let Some(s) = nearest_declared(&items, &name.name) {
                                     d = d.help(format!("did you mean `{s}`?"));
                                 }
                                 self.error(d);
@@ -581,6 +579,12 @@ pub(crate) fn declaration_word(kind: &ItemKind) -> &str {
 }
 
 /// The name a declaration introduces, if any.
+/// The declared name closest to `name`, for a `replace` or `remove` of a
+/// name nothing declares.
+fn nearest_declared<'a>(items: &'a [Placed], name: &str) -> Option<&'a str> {
+    did_you_mean(name, items.iter().filter_map(|p| item_name(&p.item.kind)).map(|n| n.name.as_str()))
+}
+
 pub(crate) fn item_name(kind: &ItemKind) -> Option<&ast::Ident> {
     match kind {
         ItemKind::Component(c) => Some(&c.name),

@@ -28,8 +28,7 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     let rulebook = names(&sources);
     if let Some(path) = log_path {
         let inputs: Vec<PathBuf> = sources.iter().map(|s| PathBuf::from(&s.name)).collect();
-        grimoire_cli::output::check_not_an_input(path, &inputs)?;
-        grimoire_cli::output::check_file(path)?;
+        grimoire_cli::output::check_file(path, &inputs)?;
     }
     // `--auto` prints the dice with the decisions.
     let mut rolls: Vec<Rolled> = Vec::new();

@@ -93,11 +93,16 @@ enum Suspect {
 /// Run the check.
 pub fn check(model: &Model) -> Vec<Finding> {
     let mut conditions: Vec<(ExprId, &'static str, Suspect)> = Vec::new();
+    // The collections of `choose`s that can offer nothing.
+    let mut empty: Vec<ExprId> = Vec::new();
     for s in &model.stmts {
         match &s.stmt {
             Stmt::If(arms, _) => conditions.extend(arms.iter().map(|(c, _)| (*c, "the condition of this `if`", Suspect::Both))),
             Stmt::While(c, _) => conditions.push((*c, "the condition of this `while`", Suspect::False)),
-            Stmt::Choose { cond: Some(c), .. } | Stmt::ChooseRandom { cond: Some(c), .. } => conditions.push((*c, "the `where` of this `choose`", Suspect::False)),
+            Stmt::Choose { binds, cond, .. } | Stmt::ChooseRandom { binds, cond, .. } => {
+                conditions.extend(cond.map(|c| (c, "the `where` of this `choose`", Suspect::False)));
+                empty.extend(binds.iter().map(|(_, coll)| *coll).filter(|coll| always_empty(model, *coll)));
+            }
             _ => {}
         }
     }
@@ -106,16 +111,12 @@ pub fn check(model: &Model) -> Vec<Finding> {
     conditions.extend(model.ends.iter().map(|e| (e.when, "the condition of this end", Suspect::Both)));
     conditions.extend(model.invariants.iter().filter_map(|i| i.when).map(|w| (w, "the `when` of this invariant", Suspect::False)));
     let mut out = Vec::new();
-    for s in &model.stmts {
-        if let Stmt::Choose { binds, .. } | Stmt::ChooseRandom { binds, .. } = &s.stmt {
-            for (_, coll) in binds.iter().filter(|(_, coll)| always_empty(model, *coll)) {
-                let at = model.expr_at.get(coll.0 as usize).copied();
-                out.push(
-                    Finding::new(CODE, Severity::Warning, "the collection of this `choose` is always empty: it never offers an option", at)
-                        .help("only its `else` can run (without one, every game that reaches it fails, R0001): write the collection the source gives"),
-                );
-            }
-        }
+    for coll in empty {
+        let at = model.expr_at.get(coll.0 as usize).copied();
+        out.push(
+            Finding::new(CODE, Severity::Warning, "the collection of this `choose` is always empty: it never offers an option", at)
+                .help("only its `else` can run (without one, every game that reaches it fails, R0001): write the collection the source gives"),
+        );
     }
     for (c, what, suspect) in conditions {
         if let (Some(Const::Bool(b)), Suspect::Both) | (Some(Const::Bool(b @ false)), Suspect::False) = (fold(model, c), suspect) {
