@@ -334,6 +334,10 @@ fn an_exhausted_search_through_sampled_shuffles_says_so_first() {
     assert!(r.exhausted && r.sampled_shuffles);
     assert!(r.verdict().starts_with("proven for 1 player on sampled shuffles only"), "{}", r.verdict());
     assert!(!r.verdict().contains("all 5 reachable") && r.verdict().contains("states reachable through them"), "{}", r.verdict());
+    // The 24 sampled orders are 24 positions (orders drawn at random
+    // repeated one, and the report counted it twice): each leads to its own
+    // finished game, as the choice does not matter.
+    assert_eq!(r.terminal, 24, "{}", r.verdict());
 }
 
 /// Perft counts sequences of plies: chance drawn after the last ply counted

@@ -312,24 +312,18 @@ impl Game {
     }
 
     /// Apply chance option `k` of a shuffle: the k-th of its distinct orders
-    /// when all are enumerated, else an order drawn from a generator seeded
-    /// with `k`.
+    /// when all are enumerated, else the k-th of the distinct orders drawn
+    /// at random (shuffle_orders.rs).
     pub(super) fn shuffle_as_chance(&self, st: &mut State, z: u16, k: Value) {
         let Value::Int(k) = k else { return };
-        let mut order: Vec<Value> = st.zone_pieces(z).map(Value::piece).collect();
-        let n = order.len();
+        let pool: Vec<Value> = st.zone_pieces(z).map(Value::piece).collect();
         let codes = self.piece_codes(st, z);
-        if super::shuffle_orders::distinct_orders(&codes, SHUFFLE_SAMPLES).is_some() {
-            let pool = std::mem::take(&mut order);
-            order = super::shuffle_orders::nth_order(&codes, k as u64).into_iter().filter_map(|i| pool.get(i).copied()).collect();
+        let positions = if super::shuffle_orders::distinct_orders(&codes, SHUFFLE_SAMPLES).is_some() {
+            super::shuffle_orders::nth_order(&codes, k as u64)
         } else {
-            use rand_chacha::rand_core::{RngCore, SeedableRng};
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k as u64);
-            for i in (1..n).rev() {
-                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                order.swap(i, j);
-            }
-        }
+            super::shuffle_orders::nth_sampled_order(&codes, k as u64)
+        };
+        let order: Vec<Value> = positions.into_iter().filter_map(|i| pool.get(i).copied()).collect();
         st.relink(z, &order);
     }
 }

@@ -87,6 +87,48 @@ pub(crate) fn nth_order<T: PartialEq>(codes: &[T], k: u64) -> Vec<usize> {
     order
 }
 
+/// The `k`-th sampled order (from 0) of items whose distinct orders are
+/// too many to enumerate, as positions into `codes`: orders drawn by
+/// Fisher-Yates from generators seeded 0, 1, 2, ..., one that lies as an
+/// earlier one does (the same codes in the same order: the same position)
+/// skipped, so that the samples are as many positions as there are
+/// samples. Five different cards have 120 orders; 24 of them drawn at
+/// random repeat one about nine times in ten, and a repeat explored twice
+/// was reported as one more order explored.
+pub(crate) fn nth_sampled_order<T: PartialEq>(codes: &[T], k: u64) -> Vec<usize> {
+    // Enough draws for any k below the samples taken, at least 25 distinct
+    // orders existing (else they are all enumerated); the last draw is
+    // kept if they run out, which would only repeat an order.
+    const MAX_DRAWS: u64 = 10_000;
+    let mut kept: Vec<Vec<usize>> = Vec::new();
+    let mut order: Vec<usize> = (0..codes.len()).collect();
+    for seed in 0..MAX_DRAWS {
+        order = drawn_order(codes.len(), seed);
+        let same_position = |o: &Vec<usize>| o.iter().zip(&order).all(|(a, b)| codes.get(*a) == codes.get(*b));
+        if kept.iter().any(same_position) {
+            continue;
+        }
+        if kept.len() as u64 == k {
+            return order;
+        }
+        kept.push(order.clone());
+    }
+    order
+}
+
+/// The order of `n` items that Fisher-Yates from the back gives with a
+/// generator seeded with `seed`.
+fn drawn_order(n: usize, seed: u64) -> Vec<usize> {
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +153,21 @@ mod tests {
         assert_eq!(distinct_orders(&[1, 2, 3, 4], 24), Some(24));
         assert_eq!(distinct_orders(&[1, 2, 3, 4, 5], 24), None);
         assert_eq!(distinct_orders(&[1, 2, 1, 3, 2, 1], u64::MAX), Some(60));
+    }
+
+    #[test]
+    fn sampled_orders_are_distinct_positions() {
+        // Five different cards (120 orders) and a deck of 25 orders (two
+        // kinds, 24 + 1 cards): plain draws repeat within 24 samples.
+        for codes in [vec![1, 2, 3, 4, 5], vec![vec![1; 24], vec![2]].concat(), vec![1, 1, 2, 2, 3, 3]] {
+            let samples: Vec<Vec<i32>> = (0..24).map(|k| nth_sampled_order(&codes, k).iter().map(|i| codes[*i]).collect()).collect();
+            let distinct: HashSet<&Vec<i32>> = samples.iter().collect();
+            assert_eq!(distinct.len(), 24, "{codes:?}: 24 different positions");
+            for k in 0..24 {
+                let mut positions = nth_sampled_order(&codes, k);
+                positions.sort_unstable();
+                assert_eq!(positions, (0..codes.len()).collect::<Vec<_>>(), "{codes:?}: each item once");
+            }
+        }
     }
 }
