@@ -331,7 +331,10 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
     }
     if let Some(from) = log.loop_from {
         if from >= log.steps.len() {
-            return Err(mismatch(0, format!("the log says a loop starts at step {}, but it has only {} step(s)", from + 1, log.steps.len())));
+            return Err(mismatch(0, match log.steps.len() {
+                0 => format!("the log's `loop_from` is {from}, but the log has no step"),
+                n => format!("the log's `loop_from` is {from}, but its steps, counted from 0 there, end at {}", n - 1),
+            }));
         }
     }
     let (st, stop) = play_log(game, log)?;
@@ -450,7 +453,7 @@ fn play_log(game: &Game, log: &GameLog) -> Result<(Option<State>, Option<Stop>),
     if let Some(start) = loop_start {
         if game.canonical_fingerprint(&st) != start {
             let from = log.loop_from.unwrap_or(0);
-            return Err(mismatch(log.steps.len(), format!("the loop from step {} does not come back to the state it started from", from + 1)));
+            return Err(mismatch(log.steps.len(), format!("the loop from `loop_from` {from} (step {} counted from 1) does not come back to the state it started from", from + 1)));
         }
     }
     Ok((Some(st), None))

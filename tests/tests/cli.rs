@@ -1492,6 +1492,22 @@ fn ctrl_c_stops_validate_and_saves_the_counterexamples_found() {
     assert_eq!(Schemas::load().check("validate.json", &doc), Vec::<String>::new());
 }
 
+/// Once no game lasts d plies, every deeper count is 0: perft says so in
+/// one line instead of counting the whole tree again at each depth (2,000
+/// depths of tic-tac-toe would take minutes).
+#[test]
+fn perft_past_the_longest_game_fills_in_zeros() {
+    let ttt = "rulebooks/classic/tic-tac-toe.rules";
+    let out = run(&["explore", ttt, "-p", "2", "--perft", "2000", "--max-depth", "2000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("perft(9) = 127872\nperft(10) = 0\nperft(11) to perft(2000) = 0 (no game lasts 10 plies)"), "{}", stdout(&out));
+    let out = run(&["explore", ttt, "-p", "2", "--perft", "2000", "--max-depth", "2000", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let counts = report["report"]["perft"].as_array().expect("counts");
+    assert_eq!(counts.len(), 2000, "a count for every depth asked");
+    assert!(counts[9..].iter().all(|n| n == 0) && counts[8] == 127872);
+}
+
 /// A deep perft count stops at Ctrl-C and keeps the depths it finished
 /// (connect four's perft(14) would take hours).
 #[cfg(unix)]

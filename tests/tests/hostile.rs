@@ -411,7 +411,7 @@ fn replay_checks_every_fact_the_log_records() {
     assert_differs(&replay_edited(&dir, &log, |l| l.steps[0].player = 2), "player", "player 1 must decide, the log says player 2");
     assert_differs(&replay_edited(&dir, &log, |l| l.steps[0].choice = 999), "choice", "the log takes option 999");
     assert_differs(&replay_edited(&dir, &log, |l| l.loop_from = Some(0)), "invented loop", "loop");
-    assert_differs(&replay_edited(&dir, &log, |l| l.loop_from = Some(10_000)), "loop past the end", "loop starts at step 10001");
+    assert_differs(&replay_edited(&dir, &log, |l| l.loop_from = Some(10_000)), "loop past the end", "`loop_from` is 10000, but its steps, counted from 0 there, end at");
     let out = replay_edited(&dir, &log, |l| l.options = vec!["no_such_option".into()]);
     assert_eq!(out.status.code(), Some(2), "{}", said(&out));
     assert!(said(&out).contains("no_such_option"), "{}", said(&out));

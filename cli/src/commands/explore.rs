@@ -101,6 +101,16 @@ fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_int
         if !ui.json {
             grimoire_cli::say!("perft({d}) = {}", counts.last().copied().unwrap_or(0));
         }
+        if counts.last() == Some(&0) && d < depth {
+            // No game has a d-th ply to play, so none has a deeper one:
+            // the rest are 0 without counting them again, depth by depth.
+            counts.resize(depth as usize, 0);
+            if !ui.json {
+                let rest = if d + 1 == depth { format!("perft({depth})") } else { format!("perft({}) to perft({depth})", d + 1) };
+                grimoire_cli::say!("{rest} = 0 (no game lasts {d} plies)");
+            }
+            break;
+        }
     }
     let sampled_note = "shuffles of more orders than the explorer enumerates were sampled: these counts are for the sampled orders only";
     if sampled && !ui.json && !ui.quiet {
