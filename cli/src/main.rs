@@ -318,14 +318,27 @@ fn usage_error(e: &clap::Error, args: &[OsString]) -> ExitCode {
     match command {
         Some(command) if json && !shown => {
             let ui = Ui::plain(command);
-            let message = e.render().to_string();
-            ui.emit(TOOL, Some(message.trim_end()), serde_json::json!([]), serde_json::Value::Null)
+            let message = json_usage_message(&e.render().to_string());
+            ui.emit(TOOL, Some(&message), serde_json::json!([]), serde_json::Value::Null)
         }
         _ => {
             let _ = e.print();
             ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(TOOL))
         }
     }
+}
+
+/// Clap's message for a terminal, as the `error` of a JSON document: the
+/// message and its usage line, without the `error: ` its first line starts
+/// with (the field says it is one) or the closing tip to try `--help`.
+fn json_usage_message(rendered: &str) -> String {
+    let message = rendered.trim_end();
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    let message = match message.rfind("\n\nFor more information") {
+        Some(tip) => &message[..tip],
+        None => message,
+    };
+    message.trim_end().to_string()
 }
 
 /// The value of `--flag VALUE` or `--flag=VALUE`, the last one given.

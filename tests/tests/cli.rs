@@ -116,6 +116,11 @@ fn check_loads_the_base_of_a_module() {
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
     // The summary vouches for the rulebook with its module, and says so.
     assert!(stderr(&ok).contains("`base_game` with the module `house` is valid"), "{}", stderr(&ok));
+    // So does the validator's report.
+    let save = save_dir("module-validate");
+    let validated = run(&["validate", "tests/fixtures/ok/module_house/module.rules", "-g", "5", "--explore-states", "100", "--guided-games", "0", "--save", &save]);
+    assert!(stdout(&validated).starts_with("validation of `base_game` with the module `house`\n"), "{}", stdout(&validated));
+    let _ = std::fs::remove_dir_all(&save);
 }
 
 #[test]
@@ -1622,6 +1627,8 @@ fn a_count_that_makes_a_run_meaningless_is_refused_with_its_range() {
     let doc = json_of(&run(&["validate", TIC_TAC_TOE, "-g", "0", "--json"]));
     assert_eq!(doc["exit_code"], 2);
     assert!(doc["error"].as_str().is_some_and(|e| e.contains("0 is not in 1..=4294967295")), "{doc}");
+    // The message alone: not clap's terminal words around it.
+    assert!(doc["error"].as_str().is_some_and(|e| e.starts_with("invalid value") && !e.contains("--help")), "{doc}");
     // 0 keeps its documented meaning where it has one: no search, no guided games.
     assert_eq!(run(&["validate", TIC_TAC_TOE, "-g", "5", "--explore-states", "0", "--guided-games", "0", "-q"]).status.code(), Some(0));
 }

@@ -54,7 +54,7 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
     grimoire_cli::esay!(
         "`{}`{} is valid: {}, {}, {}, {}, {}, for {}..{} players",
         model.name,
-        with_modules(&model.modules),
+        super::with_modules(&model.modules),
         plural(model.kinds.len() as u64, "component kind"),
         // Declared zones; each space of a board is a zone too, counted
         // with its board.
@@ -79,13 +79,3 @@ pub fn check(files: &[PathBuf], ui: &Ui) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// " with the module `a`", " with the modules `a` and `b`": the modules
-/// merged into the rulebook that the summary vouches for.
-fn with_modules(modules: &[String]) -> String {
-    let quoted: Vec<String> = modules.iter().map(|m| format!("`{m}`")).collect();
-    match quoted.as_slice() {
-        [] => String::new(),
-        [one] => format!(" with the module {one}"),
-        [first @ .., last] => format!(" with the modules {} and {last}", first.join(", ")),
-    }
-}

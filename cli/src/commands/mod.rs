@@ -98,6 +98,17 @@ pub fn cores() -> u32 {
     std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX)).min(1024)
 }
 
+/// " with the module `a`", " with the modules `a` and `b`": the modules
+/// merged into the rulebook that a summary or a report vouches for.
+pub fn with_modules(modules: &[String]) -> String {
+    let quoted: Vec<String> = modules.iter().map(|m| format!("`{m}`")).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => format!(" with the module {one}"),
+        [first @ .., last] => format!(" with the modules {} and {last}", first.join(", ")),
+    }
+}
+
 /// The file names as written, for logs.
 pub fn names(sources: &[Source]) -> Vec<String> {
     sources.iter().map(|s| s.name.clone()).collect()

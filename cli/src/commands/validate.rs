@@ -119,13 +119,13 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     if ui.json {
         return Ok(ui.emit_report(code, serde_json::to_value(&report).map_err(|e| e.to_string())?));
     }
-    print_human(&report, &sources, ui, &saved);
+    print_human(&report, &super::with_modules(&model.modules), &sources, ui, &saved);
     Ok(ExitCode::from(code))
 }
 
 /// The findings on stderr (with `--quiet`, the errors only; at most
 /// [`MAX_SHOWN`]), the report on stdout (with `--quiet`, its last line only).
-fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], ui: &Ui, saved: &[(usize, PathBuf)]) {
+fn print_human(r: &Report, with_modules: &str, sources: &[grimoire_interpreter::Source], ui: &Ui, saved: &[(usize, PathBuf)]) {
     let shown: Vec<(usize, &grimoire_interpreter::validate::Finding)> = r.findings.iter().enumerate().filter(|(_, f)| !ui.quiet || f.severity == Severity::Error).collect();
     for (i, f) in shown.iter().take(MAX_SHOWN) {
         let saved = saved.iter().find(|(j, _)| j == i).map(|(_, p)| p.as_path());
@@ -144,7 +144,7 @@ fn print_human(r: &Report, sources: &[grimoire_interpreter::Source], ui: &Ui, sa
         grimoire_cli::say!("{last}");
         return;
     }
-    grimoire_cli::say!("{}", ui.paint_out(&format!("validation of `{}`", r.rulebook), colors::CYAN));
+    grimoire_cli::say!("{}", ui.paint_out(&format!("validation of `{}`{with_modules}", r.rulebook), colors::CYAN));
     grimoire_cli::say!("\n  players  options              games  failed  median  longest  seconds");
     for run in &r.runs {
         let opts = if run.options.is_empty() { "-".to_string() } else { run.options.join(",") };
