@@ -542,6 +542,19 @@ fn simulate_reports_plies_next_to_decisions() {
     assert!(rounds_mean > 1.0 && rounds_mean < decisions_mean, "{v}");
 }
 
+/// A rule that never fired because an `instead` exception replaced it
+/// every time is reached: simulate's list says which exception ran instead,
+/// where a rule that no game reaches is listed alone.
+#[test]
+fn simulate_says_which_exception_replaced_a_rule_that_never_fired() {
+    let out = run(&["simulate", "tests/fixtures/validate/warn_replaced_rule.rules", "-p", "2", "-g", "20"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("never fired: advance (its `instead` exception `leap` ran in its place every time)\n"), "{said}");
+    let json = report_of(&run(&["simulate", "tests/fixtures/validate/warn_replaced_rule.rules", "-p", "2", "-g", "20", "--json"]));
+    assert_eq!(json["never_fired"], serde_json::json!(["advance"]), "the JSON lists the names");
+}
+
 /// Whether the source text Grail Cup cites can be found. It is not in the
 /// repository: `validate` looks for it in `shared/seeds/` above the
 /// checkout (see `grimoire_cli::sources`), as CI lays it out.

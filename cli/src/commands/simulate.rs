@@ -314,7 +314,8 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
             count(u64::from(report.unfinished))
         );
     } else {
-        print_human(&report, &played, jobs);
+        let replaced = replaced_every_time(&game.model, &report);
+        print_human(&report, &replaced, &played, jobs);
     }
     if let Some(e) = &first_error {
         grimoire_cli::eput!("{}", exec_error(e, &sources, style(ui)));
@@ -334,7 +335,26 @@ fn what_was_played(files: &[String], options: &[String]) -> String {
     out
 }
 
-fn print_human(r: &Report, played: &str, jobs: usize) {
+/// For each rule that never fired, the `instead` exceptions that ran in its
+/// place (a rule reached, whose own body an exception replaced every time),
+/// as V203 says it; empty for a rule no game reached.
+fn replaced_every_time(model: &grimoire_interpreter::model::Model, r: &Report) -> Vec<Vec<String>> {
+    let fired = |name: &str| r.rules.iter().find(|c| c.rule == name).map_or(0, |c| c.fired);
+    r.never_fired
+        .iter()
+        .map(|rule| {
+            model
+                .exceptions
+                .iter()
+                .filter(|x| model.proc(x.target).name == *rule && x.mode == grimoire_grammar::ast::ExceptionMode::Instead)
+                .filter(|x| fired(&model.proc(x.body).name) > 0)
+                .map(|x| format!("`{}`", x.name))
+                .collect()
+        })
+        .collect()
+}
+
+fn print_human(r: &Report, replaced: &[Vec<String>], played: &str, jobs: usize) {
     let threads = if jobs == 1 { "1 thread".to_string() } else { format!("{jobs} threads") };
     grimoire_cli::say!("{} of {played} at {} in {:.2} s on {threads}: {:.0} games/s", plural(u64::from(r.games), "game"), plural(u64::from(r.players), "player"), r.seconds, r.games_per_second);
     grimoire_cli::say!("decisions per game: min {}, median {}, max {}, mean {:.4}; rounds: median {}, mean {:.4}", r.decisions_min, r.decisions_median, r.decisions_max, r.decisions_mean, r.rounds_median, r.rounds_mean);
@@ -361,6 +381,15 @@ fn print_human(r: &Report, played: &str, jobs: usize) {
         grimoire_cli::say!("  {:<28} {:>9} {:>7}", rule.rule, rule.fired, rule.games);
     }
     if !r.never_fired.is_empty() {
-        grimoire_cli::say!("never fired: {}", r.never_fired.join(", "));
+        let words: Vec<String> = r
+            .never_fired
+            .iter()
+            .zip(replaced.iter().chain(std::iter::repeat(&Vec::new())))
+            .map(|(rule, by)| match by.as_slice() {
+                [] => rule.clone(),
+                by => format!("{rule} (its `instead` exception {} ran in its place every time)", by.join(", ")),
+            })
+            .collect();
+        grimoire_cli::say!("never fired: {}", words.join(", "));
     }
 }
