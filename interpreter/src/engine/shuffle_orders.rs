@@ -159,7 +159,7 @@ mod tests {
     fn sampled_orders_are_distinct_positions() {
         // Five different cards (120 orders) and a deck of 25 orders (two
         // kinds, 24 + 1 cards): plain draws repeat within 24 samples.
-        for codes in [vec![1, 2, 3, 4, 5], vec![vec![1; 24], vec![2]].concat(), vec![1, 1, 2, 2, 3, 3]] {
+        for codes in [vec![1, 2, 3, 4, 5], [vec![1; 24], vec![2]].concat(), vec![1, 1, 2, 2, 3, 3]] {
             let samples: Vec<Vec<i32>> = (0..24).map(|k| nth_sampled_order(&codes, k).iter().map(|i| codes[*i]).collect()).collect();
             let distinct: HashSet<&Vec<i32>> = samples.iter().collect();
             assert_eq!(distinct.len(), 24, "{codes:?}: 24 different positions");
