@@ -676,6 +676,29 @@ fn check_finds_an_error_in_a_scenario_that_runs_on_fewer_files() {
     assert_eq!(fine.status.code(), Some(0), "{}", stderr(&fine));
 }
 
+/// A module that extends a module builds on it: its scenarios run on both
+/// (and on the base), as does a scenario of the base `with` the top one.
+#[test]
+fn a_scenario_of_a_module_of_a_module_runs_on_the_module_it_extends() {
+    let file = rulebook_folder(
+        "scenario-chain",
+        &[
+            ("base.rules", "rulebook base { players 1..1 }
+round turn { choose k from [1, 2] by player(1)
+ win player(1) }
+scenario both with top { expect bonus == 2 }
+"),
+            ("mid.rules", "module mid extends \"base.rules\" { }\ncounter bonus 0..9 = 2 assume \"x\"\n"),
+            ("top.rules", "module top extends \"mid.rules\" { }\nscenario uses_mid { expect bonus == 2 }\n"),
+        ],
+    );
+    let checked = run(&["check", &file("top.rules")]);
+    assert_eq!(checked.status.code(), Some(0), "{}", stderr(&checked));
+    let tested = run(&["test", &file("top.rules")]);
+    assert_eq!(tested.status.code(), Some(0), "{}{}", stdout(&tested), stderr(&tested));
+    assert!(stdout(&tested).contains("test uses_mid ... ok") && stdout(&tested).contains("test both ... ok"), "{}", stdout(&tested));
+}
+
 /// A scenario that needs a module not given is not compiled: `check`
 /// says so rather than let "valid" vouch for its names.
 #[test]

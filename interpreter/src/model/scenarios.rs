@@ -18,7 +18,8 @@ pub struct ScenarioDef {
     pub name: String,
     /// The file that declares it.
     pub file: FileId,
-    /// Files of the modules named by `with`.
+    /// Files of the modules it runs on besides the base and its own file:
+    /// those its file extends, those named by `with` and theirs.
     pub needs: Vec<FileId>,
     /// Modules named by `with` that are not loaded: the scenario is skipped.
     /// With each, a loaded module whose name is one typo away, if any.
@@ -43,7 +44,7 @@ pub struct ScenarioDef {
 
 impl ScenarioDef {
     /// The files it runs on, by index in the files compiled, in order: the
-    /// base, its own file and the modules its `with` names.
+    /// base, its own file and the modules it needs (see `needs`).
     pub fn runs_on(&self) -> Vec<usize> {
         let mut files = vec![0, self.file.idx()];
         files.extend(self.needs.iter().map(|f| f.idx()));

@@ -122,7 +122,10 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
     r.declare_all(&items);
     r.define_all(&items);
     let modules: Vec<String> = files.iter().map(|f| f.file.header.name.name.clone()).collect();
-    r.scenarios(&items, &modules);
+    // The modules each file builds on (a module that extends a module),
+    // which its scenarios run on too.
+    let bases: Vec<Vec<FileId>> = (0..files.len()).map(|i| (1..files.len()).filter(|j| extends_file(files, i, *j)).map(|j| FileId(j as u16)).collect()).collect();
+    r.scenarios(&items, &modules, &bases);
     if r.diags.is_empty() {
         r.check_layout_size();
         r.check_inlined_size();

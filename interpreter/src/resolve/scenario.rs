@@ -12,27 +12,34 @@ use grimoire_grammar::ast::{self, AssignOp, ExprKind, ItemKind, MoveWhat, Proven
 impl Resolver {
     /// Resolve every scenario of the merged declarations, then move their
     /// expressions out of the game's arena. `modules` holds the header name
-    /// of each loaded file, base first.
-    pub(crate) fn scenarios(&mut self, items: &[Placed], modules: &[String]) {
+    /// of each loaded file, base first; `bases` the modules each file
+    /// extends, directly or through others (the base rulebook left out).
+    pub(crate) fn scenarios(&mut self, items: &[Placed], modules: &[String], bases: &[Vec<FileId>]) {
         let split = self.model.exprs.len();
         for p in items {
             if let ItemKind::Scenario(s) = &p.item.kind {
                 self.file = p.file;
-                self.scenario(s, p.item, modules);
+                self.scenario(s, p.item, modules, bases);
             }
         }
         self.model.scenario_exprs = self.model.exprs.split_off(split);
         self.model.scenario_expr_at = self.model.expr_at.split_off(split);
     }
 
-    fn scenario(&mut self, s: &ast::Scenario, item: &ast::Item, modules: &[String]) {
+    fn scenario(&mut self, s: &ast::Scenario, item: &ast::Item, modules: &[String], bases: &[Vec<FileId>]) {
         let at = self.loc(s.name.span);
         let (cites, assumes) = self.provenance_of(&item.provenance);
-        let mut needs = Vec::new();
+        // Its file's own bases (a module that extends a module runs on
+        // both), then the modules its `with` names, each with its bases.
+        let bases_of = |f: FileId| bases.get(f.idx()).cloned().unwrap_or_default();
+        let mut needs = bases_of(self.file);
         let mut missing = Vec::new();
         for w in &s.with {
             match modules.iter().position(|m| *m == w.name) {
-                Some(i) => needs.push(FileId(i as u16)),
+                Some(i) => {
+                    needs.push(FileId(i as u16));
+                    needs.extend(bases_of(FileId(i as u16)));
+                }
                 None => missing.push((w.name.clone(), crate::diagnostic::did_you_mean(&w.name, modules.iter().map(String::as_str)).map(str::to_string))),
             }
         }
