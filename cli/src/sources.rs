@@ -62,6 +62,20 @@ pub fn check_folders(extra: &[PathBuf]) -> Result<(), String> {
 pub fn lookup(model: &Model, sources: &[Source], rulebook: &Path, extra: &[PathBuf]) -> Lookup {
     let mut names: Vec<String> = model.records.iter().flat_map(|r| r.cites.iter()).map(|c| source_of(c).to_string()).collect();
     names.extend(model.source.clone());
+    look_up(model, sources, names, rulebook, extra)
+}
+
+/// The texts of the sources the scenarios cite (those of the rules are
+/// [`lookup`]'s): a text only a scenario quotes is found in the same
+/// places, `--sources` first.
+pub fn find_scenario_sources(model: &Model, rulebook: &Path, extra: &[PathBuf]) -> Vec<SourceText> {
+    let cites = model.scenarios.iter().flat_map(|d| d.cites.iter().chain(d.steps.iter().flat_map(|s| s.cites.iter())));
+    let names = cites.map(|c| source_of(c).to_string()).collect();
+    look_up(model, &[], names, rulebook, extra).texts
+}
+
+/// Look the sources `names` up, each once.
+fn look_up(model: &Model, sources: &[Source], mut names: Vec<String>, rulebook: &Path, extra: &[PathBuf]) -> Lookup {
     names.sort();
     names.dedup();
     let places = places(rulebook, extra);

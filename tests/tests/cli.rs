@@ -2254,6 +2254,19 @@ fn test_looks_for_quoted_texts_in_the_sources_folders() {
     let with = run(&["test", file, "--sources", "tests/fixtures/scenarios"]);
     assert!(stderr(&with).contains("S002 the scenario `second_player_moves` cites « prend 3 pièces »"), "{}", stderr(&with));
     assert!(!stderr(&with).contains("cannot be found"), "{}", stderr(&with));
+    // A text that only a scenario quotes (no rule cites it) is looked for
+    // in the folders given too.
+    let texts = alone.join("texts");
+    std::fs::create_dir_all(&texts).expect("a folder");
+    std::fs::write(texts.join("notes.txt"), "Le pot commence plein.\n").expect("written");
+    let module = alone.join("notes.rules");
+    std::fs::write(&module, "module notes extends \"pass.rules\" { }\nscenario noted players 2 cite \"Le pot commence vide.\" in \"notes.txt\" { expect count(pot) == 7 }\n").expect("written");
+    let module = module.to_str().expect("utf-8 path");
+    let lost = run(&["test", module]);
+    assert!(stderr(&lost).contains("S002 the source text `notes.txt` cannot be found"), "{}", stderr(&lost));
+    let found = run(&["test", module, "--sources", texts.to_str().expect("utf-8 path")]);
+    assert!(stderr(&found).contains("S002 the scenario `noted` cites « Le pot commence vide. »"), "{}", stderr(&found));
+    assert!(!stderr(&found).contains("`notes.txt` cannot be found"), "{}", stderr(&found));
 }
 
 /// The translator's page shows each finding with where it points and the

@@ -11,7 +11,7 @@
 
 use super::{load_files, reject, Invalid, Ui, INVALID};
 use grimoire_cli::render::ErrorFormat;
-use grimoire_cli::sources::find_sources;
+use grimoire_cli::sources::find_scenario_sources;
 use grimoire_interpreter::model::Citation;
 use grimoire_interpreter::validate::trace::quote_in;
 use grimoire_interpreter::engine::Observation;
@@ -160,7 +160,7 @@ struct Unchecked {
 /// traceability, so their quotes are checked here; a wrong quote is a
 /// warning, the scenario still runs.
 fn unfound_quotes(model: &Model, main: &std::path::Path, extra: &[PathBuf], wanted: &dyn Fn(&str) -> bool) -> (Vec<Unfound>, Vec<Unchecked>) {
-    let texts = find_sources(model, main, extra);
+    let texts = find_scenario_sources(model, main, extra);
     let mut out = Vec::new();
     let mut unchecked: Vec<Unchecked> = Vec::new();
     for def in model.scenarios.iter().filter(|d| wanted(&d.name)) {
