@@ -347,6 +347,8 @@ pub enum StepKind {
     Play(i64),
     /// `play until COND`: the random agent decides until COND holds.
     PlayUntil(Expr),
+    /// `play until over`: the random agent decides until the game ends.
+    PlayToEnd,
     /// `place WHAT at ZONE [bottom]`: move pieces by hand; no trigger fires.
     Place {
         /// What.

@@ -313,10 +313,44 @@ impl<'a> Runner<'a> {
         self.game.option_labels(&self.st)
     }
 
+    /// The random agent decides until `cond` holds (checked before each
+    /// decision; the game may not end first), or with no condition until
+    /// the game ends; at most [`PLAY_UNTIL_LIMIT`] decisions.
+    fn play_until(&mut self, cond: Option<ExprId>) -> Result<(), Miss> {
+        let mut taken = 0u32;
+        loop {
+            if let Some(cond) = cond {
+                match self.eval(cond)? {
+                    Value::True => return Ok(()),
+                    Value::False => {}
+                    other => return Err(miss(format!("`{}` to be true or false", self.expr_text(cond)), self.label(other))),
+                }
+            }
+            let Some((_, options)) = self.game.choices(&self.st) else {
+                return match cond {
+                    Some(cond) => Err(miss(format!("`{}` to hold before the end", self.expr_text(cond)), format!("{} after {taken} decision(s)", self.situation()))),
+                    None => Ok(()),
+                };
+            };
+            if taken >= PLAY_UNTIL_LIMIT {
+                return Err(match cond {
+                    Some(cond) => miss(format!("`{}` to hold within {PLAY_UNTIL_LIMIT} decisions", self.expr_text(cond)), "it never held"),
+                    None => miss(format!("the game to end within {PLAY_UNTIL_LIMIT} decisions"), self.situation()),
+                });
+            }
+            let i = self.agent.pick(options.len());
+            self.apply(i)?;
+            taken += 1;
+            if let Some(m) = self.invariants() {
+                return Err(m);
+            }
+        }
+    }
+
     fn run_step(&mut self, step: &StepDef) -> Result<(), Miss> {
         match step {
             StepDef::ChooseLabel(label) => {
-                let labels = self.pending("an option labelled")?;
+                let labels = self.pending(&format!("an option labelled {label:?}"))?;
                 let matching: Vec<usize> = labels.iter().enumerate().filter(|(_, l)| *l == label).map(|(i, _)| i).collect();
                 match matching.first() {
                     Some(&i) if matching.len() > 1 && !self.all_interchangeable(&matching) => Err(miss(
@@ -337,7 +371,7 @@ impl<'a> Runner<'a> {
                 }
             }
             StepDef::ChooseIndex(n) => {
-                let labels = self.pending("an option")?;
+                let labels = self.pending(&format!("an option number {n}"))?;
                 match labels.len() {
                     len if (*n as usize) <= len => self.apply(*n as usize - 1),
                     len => Err(miss(format!("an option number {n}"), format!("{len} option(s): {}", list(&labels)))),
@@ -367,28 +401,8 @@ impl<'a> Runner<'a> {
                 }
                 Ok(())
             }
-            StepDef::PlayUntil(cond) => {
-                let mut taken = 0u32;
-                loop {
-                    match self.eval(*cond)? {
-                        Value::True => return Ok(()),
-                        Value::False => {}
-                        other => return Err(miss(format!("`{}` to be true or false", self.expr_text(*cond)), self.label(other))),
-                    }
-                    let Some((_, options)) = self.game.choices(&self.st) else {
-                        return Err(miss(format!("`{}` to hold before the end", self.expr_text(*cond)), format!("{} after {taken} decision(s)", self.situation())));
-                    };
-                    if taken >= PLAY_UNTIL_LIMIT {
-                        return Err(miss(format!("`{}` to hold within {PLAY_UNTIL_LIMIT} decisions", self.expr_text(*cond)), "it never held"));
-                    }
-                    let i = self.agent.pick(options.len());
-                    self.apply(i)?;
-                    taken += 1;
-                    if let Some(m) = self.invariants() {
-                        return Err(m);
-                    }
-                }
-            }
+            StepDef::PlayUntil(cond) => self.play_until(Some(*cond)),
+            StepDef::PlayToEnd => self.play_until(None),
             StepDef::Place { what, to, bottom } => self.place(what, *to, *bottom),
             StepDef::Set(lv, op, value) => self.set(lv, *op, *value),
             StepDef::Expect(cond) => match self.eval(*cond)? {

@@ -140,6 +140,11 @@ fn choosing_an_option_that_is_not_offered_lists_the_options() {
     assert_eq!((f.step, f.expected.as_str(), f.found.as_str()), (1, "an option labelled \"3\"", "the options are \"1\", \"2\""));
     let r = only("scenario no_fifth players 2 {\n  choose 5\n}");
     assert_eq!(failure(&r).found, "2 option(s): \"1\", \"2\"");
+    // Once the game is over, what was to be chosen is still said.
+    let r = only("scenario after_the_end players 2 seed 9 {\n  play until winner != none\n  choose \"2\"\n}");
+    assert_eq!(failure(&r).expected, "a decision offering an option labelled \"2\"");
+    let r = only("scenario after_the_end players 2 seed 9 {\n  play until winner != none\n  choose 2\n}");
+    assert_eq!(failure(&r).expected, "a decision offering an option number 2");
 }
 
 #[test]
@@ -153,6 +158,9 @@ fn choosing_by_value_takes_the_option_that_holds_it() {
 #[test]
 fn play_uses_the_seed_and_play_until_stops_when_the_condition_holds() {
     let r = only("scenario to_the_end players 2 seed 9 {\n  play until winner != none\n  expect over\n  expect pos(pawn[winner]) == 10\n}");
+    passes(&r);
+    // `play until over`: to the end, whoever wins.
+    let r = only("scenario whole_game players 2 seed 9 {\n  play until over\n  expect over\n  expect pos(pawn[winner]) == 10\n}");
     passes(&r);
     let r = only("scenario never players 2 seed 9 {\n  play until moves[player(1)] == 40\n}");
     let f = failure(&r);

@@ -453,7 +453,11 @@ fn step(p: P) -> Result<Step, ParseError> {
         Rule::step_play => {
             let what = k.next()?;
             if what.as_rule() == Rule::play_until {
-                StepKind::PlayUntil(expr(Kids::of(what).next()?)?)
+                let until = Kids::of(what).next()?;
+                match until.as_rule() {
+                    Rule::play_over => StepKind::PlayToEnd,
+                    _ => StepKind::PlayUntil(expr(until)?),
+                }
             } else {
                 StepKind::Play(int(&what)?)
             }

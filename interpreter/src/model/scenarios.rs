@@ -98,6 +98,8 @@ pub enum StepDef {
     Play(u32),
     /// The random agent decides until this holds.
     PlayUntil(ExprId),
+    /// The random agent decides until the game ends.
+    PlayToEnd,
     /// Move pieces by hand.
     Place {
         /// What.

@@ -120,6 +120,7 @@ impl Resolver {
                 StepDef::Play((*n).clamp(0, most) as u32)
             }
             StepKind::PlayUntil(c) => StepDef::PlayUntil(self.expect(sc, c, Ty::Bool, "the condition of `play until`")),
+            StepKind::PlayToEnd => StepDef::PlayToEnd,
             StepKind::Place { what, to, bottom } => {
                 let what = match what {
                     MoveWhat::Piece(p) => PlaceWhat::Piece(self.expect(sc, p, Ty::Piece(None), "what `place` moves")),
