@@ -23,7 +23,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 /// `grimoire args` with `typed` as its input (a pipe, closed after it).
-fn typing(args: &[&str], typed: &str) -> Output {
+fn typing(args: &[&str], typed: impl AsRef<[u8]>) -> Output {
     use std::io::Write;
     let mut child = Command::new(grimoire())
         .args(args)
@@ -34,7 +34,7 @@ fn typing(args: &[&str], typed: &str) -> Output {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("grimoire runs");
-    child.stdin.take().expect("stdin").write_all(typed.as_bytes()).expect("typed");
+    child.stdin.take().expect("stdin").write_all(typed.as_ref()).expect("typed");
     child.wait_with_output().expect("ends when input closes")
 }
 
@@ -351,6 +351,16 @@ fn play_reads_choices_from_the_terminal() {
     assert!(text.contains("player 1 to decide") || text.contains("to decide"), "{text}");
     assert!(text.contains("Choose your ally for this turn"), "the rulebook's prompt is shown: {text}");
     assert!(text.contains("type a number from 1 to"), "a choice out of range is refused: {text}");
+}
+
+/// A line that is not UTF-8 is refused as any other word is; the input
+/// goes on (it read as the end of the input, and the game stopped).
+#[test]
+fn play_refuses_a_line_that_is_not_text_and_reads_on() {
+    let out = typing(&["play", TIC_TAC_TOE, "--players", "2"], b"\xff\xfe\n1\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("type a number from 1 to 9"), "{text}");
+    assert!(text.contains("player 2 to decide") && text.contains("board 1,1: mark of player 1"), "the next line is read: {text}");
 }
 
 /// `--error-format plain` prints the tool's own symbols in ASCII (the

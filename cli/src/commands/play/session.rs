@@ -47,9 +47,21 @@ impl Input {
         let (send, lines) = std::sync::mpsc::channel();
         // The thread ends with stdin, or with the process (it may be blocked in a read then).
         std::thread::spawn(move || {
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
+            // Bytes, not `lines()`: a line that is not UTF-8 is a line the
+            // player typed (read with `?` for what is not text, and then
+            // refused as a number), not the end of the input.
+            let mut stdin = std::io::stdin().lock();
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match stdin.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let line = String::from_utf8_lossy(&bytes);
+                let line = line.strip_suffix('\n').unwrap_or(&line);
+                let line = line.strip_suffix('\r').unwrap_or(line);
+                if send.send(line.to_string()).is_err() {
                     break;
                 }
             }
