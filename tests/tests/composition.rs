@@ -12,12 +12,17 @@ const GAME_A: &str = "rulebook a { players 2..2 }\ncounter score 0..9 = 0\nround
 const GAME_B: &str = "rulebook b { players 2..4 }\ncounter score 0..9 = 0\nzone deck assume \"x\"\nround turn assume \"x\" { end }\n";
 
 #[test]
-fn two_rulebooks_give_one_error_naming_the_second() {
+fn two_rulebooks_give_one_error_naming_both() {
     let errs = compile(&[source("a.rules", GAME_A), source("b.rules", GAME_B)]).expect_err("two games");
     assert_eq!(errs.len(), 1, "{errs:#?}");
     assert_eq!(errs[0].code, "E0402");
     assert!(errs[0].message.contains("`b` is a rulebook, not a module"), "{}", errs[0].message);
     assert!(errs[0].help.as_deref().is_some_and(|h| h.contains("two different games")), "{:?}", errs[0].help);
+    // The files are taken in path order, not as given: the other rulebook
+    // is shown too, so that neither is blamed for being the second.
+    assert!(errs[0].message.contains("two rulebooks were given"), "{}", errs[0].message);
+    let related: Vec<_> = errs[0].related.iter().map(|(at, label)| (at.file.idx(), label.as_str())).collect();
+    assert_eq!(related, [(0, "a rulebook")]);
 }
 
 #[test]

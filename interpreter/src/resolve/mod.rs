@@ -179,6 +179,10 @@ impl Resolver {
         // The name in each header: a scenario's `with NAME` picks a module
         // by it, so two files may not share one.
         let mut named: HashMap<&str, Loc> = HashMap::new();
+        // The first file's name, shown beside a second rulebook: files are
+        // taken in the order of their paths, so "the first" is not always
+        // the one the user meant as the rulebook.
+        let first_at = Loc { file: FileId(0), span: files.first().map(|f| f.file.header.name.span).unwrap_or_default() };
         for (i, f) in files.iter().enumerate() {
             let h = &f.file.header;
             self.file = FileId(i as u16);
@@ -204,8 +208,9 @@ impl Resolver {
             if i > 0 && !is_module {
                 let at = self.loc(h.name.span);
                 self.error(
-                    Diagnostic::new(codes::MODULE, format!("`{}` is a rulebook, not a module", h.name.name), at, "rulebook")
-                        .help("only the first file may be a rulebook; the others must start with `module NAME extends \"...\"` (a module's base is read with it, so modules of two different games cannot be combined)"),
+                    Diagnostic::new(codes::MODULE, format!("`{}` is a rulebook, not a module: two rulebooks were given", h.name.name), at, "a second rulebook")
+                        .related(first_at, "a rulebook")
+                        .help("give one rulebook, with modules only: the others must start with `module NAME extends \"...\"` (a module's base is read with it, so modules of two different games cannot be combined)"),
                 );
             }
             let src = h.source.as_ref().map(|s| s.value.clone());
@@ -326,12 +331,13 @@ impl Resolver {
                                 let unrelated = |by: FileId| by.idx() != 0 && by != file && !extends_file(files, i, by.idx());
                                 if let Some((by, span)) = earlier.filter(|(by, _)| unrelated(*by)) {
                                     // Two modules both change it: which one counts would
-                                    // depend on the order the files are given in.
+                                    // depend on how their files are named (they are read
+                                    // in the order of their paths).
                                     let at = self.loc(inner.span);
                                     let shown = name.map(|n| n.name.as_str()).unwrap_or("?");
                                     let other = files.get(by.idx()).map_or("another module", |f| f.name.as_str());
                                     self.error(
-                                        Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is replaced by two modules, `{other}` and this one: only the one given last would count"), at, "second replacement")
+                                        Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is replaced by two modules, `{other}` and this one, and neither extends the other: only one replacement can count"), at, "second replacement")
                                             .related(Loc { file: by, span }, "first replaced here")
                                             .help("the two modules change the same declaration in different ways: write one module that does both, or make one module extend the other"),
                                     );
