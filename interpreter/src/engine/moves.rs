@@ -321,7 +321,7 @@ impl Game {
         let positions = if super::shuffle_orders::distinct_orders(&codes, SHUFFLE_SAMPLES).is_some() {
             super::shuffle_orders::nth_order(&codes, k as u64)
         } else {
-            super::shuffle_orders::nth_sampled_order(&codes, k as u64)
+            super::shuffle_orders::nth_sampled_order(&codes, k as u64, SHUFFLE_SAMPLES)
         };
         let order: Vec<Value> = positions.into_iter().filter_map(|i| pool.get(i).copied()).collect();
         st.relink(z, &order);

@@ -87,33 +87,54 @@ pub(crate) fn nth_order<T: PartialEq>(codes: &[T], k: u64) -> Vec<usize> {
     order
 }
 
-/// The `k`-th sampled order (from 0) of items whose distinct orders are
-/// too many to enumerate, as positions into `codes`: orders drawn by
-/// Fisher-Yates from generators seeded 0, 1, 2, ..., one that lies as an
-/// earlier one does (the same codes in the same order: the same position)
-/// skipped, so that the samples are as many positions as there are
-/// samples. Five different cards have 120 orders; 24 of them drawn at
+/// The `k`-th of `samples` sampled orders (from 0) of items whose distinct
+/// orders are too many to enumerate, as positions into `codes`: orders
+/// drawn by Fisher-Yates from generators seeded 0, 1, 2, ..., one that lies
+/// as an earlier one does (the same codes in the same order: the same
+/// position) skipped, so that the samples are as many positions as there
+/// are samples. Five different cards have 120 orders; 24 of them drawn at
 /// random repeat one about nine times in ten, and a repeat explored twice
 /// was reported as one more order explored.
-pub(crate) fn nth_sampled_order<T: PartialEq>(codes: &[T], k: u64) -> Vec<usize> {
-    // Enough draws for any k below the samples taken, at least 25 distinct
-    // orders existing (else they are all enumerated); the last draw is
-    // kept if they run out, which would only repeat an order.
+///
+/// The explorer takes a shuffle's samples one after the other from the
+/// same position: the last items' samples are kept, per thread, so that
+/// they are drawn once, not once per sample taken.
+pub(crate) fn nth_sampled_order<T: PartialEq>(codes: &[T], k: u64, samples: u64) -> Vec<usize> {
+    thread_local! {
+        /// The groups of the last items sampled, and their samples.
+        static LAST: std::cell::RefCell<(Vec<usize>, Vec<Vec<usize>>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    // Two orders are one position when their items' groups read alike.
+    let (group, _) = groups(codes);
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.0 != group || last.1.len() as u64 != samples {
+            let drawn = sampled_orders(&group, samples);
+            *last = (group, drawn);
+        }
+        last.1.get(k as usize).cloned().unwrap_or_else(|| (0..codes.len()).collect())
+    })
+}
+
+/// `samples` orders of items of these groups, each a different position
+/// (see [`nth_sampled_order`]).
+fn sampled_orders(group: &[usize], samples: u64) -> Vec<Vec<usize>> {
+    // Enough draws for the samples, at least 25 distinct orders existing
+    // (else they are all enumerated); should they run out, the last draws
+    // are kept, which would only repeat an order.
     const MAX_DRAWS: u64 = 10_000;
     let mut kept: Vec<Vec<usize>> = Vec::new();
-    let mut order: Vec<usize> = (0..codes.len()).collect();
     for seed in 0..MAX_DRAWS {
-        order = drawn_order(codes.len(), seed);
-        let same_position = |o: &Vec<usize>| o.iter().zip(&order).all(|(a, b)| codes.get(*a) == codes.get(*b));
-        if kept.iter().any(same_position) {
-            continue;
+        if kept.len() as u64 == samples {
+            break;
         }
-        if kept.len() as u64 == k {
-            return order;
+        let order = drawn_order(group.len(), seed);
+        let same_position = |o: &Vec<usize>| o.iter().zip(&order).all(|(a, b)| group.get(*a) == group.get(*b));
+        if !kept.iter().any(same_position) || MAX_DRAWS - seed <= samples - kept.len() as u64 {
+            kept.push(order);
         }
-        kept.push(order.clone());
     }
-    order
+    kept
 }
 
 /// The order of `n` items that Fisher-Yates from the back gives with a
@@ -160,11 +181,11 @@ mod tests {
         // Five different cards (120 orders) and a deck of 25 orders (two
         // kinds, 24 + 1 cards): plain draws repeat within 24 samples.
         for codes in [vec![1, 2, 3, 4, 5], [vec![1; 24], vec![2]].concat(), vec![1, 1, 2, 2, 3, 3]] {
-            let samples: Vec<Vec<i32>> = (0..24).map(|k| nth_sampled_order(&codes, k).iter().map(|i| codes[*i]).collect()).collect();
+            let samples: Vec<Vec<i32>> = (0..24).map(|k| nth_sampled_order(&codes, k, 24).iter().map(|i| codes[*i]).collect()).collect();
             let distinct: HashSet<&Vec<i32>> = samples.iter().collect();
             assert_eq!(distinct.len(), 24, "{codes:?}: 24 different positions");
             for k in 0..24 {
-                let mut positions = nth_sampled_order(&codes, k);
+                let mut positions = nth_sampled_order(&codes, k, 24);
                 positions.sort_unstable();
                 assert_eq!(positions, (0..codes.len()).collect::<Vec<_>>(), "{codes:?}: each item once");
             }
