@@ -5,8 +5,9 @@
 //! true or always false, and a `while`, `choose ... where`, or the `when` of
 //! an exception, trigger or invariant that is always false (`when true` is
 //! how a module changes a rule in every case, `while true` a loop that `win`
-//! or `end` leaves); and a `choose` over a collection of constants that
-//! is always empty (`[]`, `3..1`).
+//! or `end` leaves); and a `choose`, `for` or `simultaneous` block over a
+//! collection of constants that is always empty (`[]`, `3..1`, `[x in C
+//! where false]`).
 //! Why: a branch behind an impossible condition never runs, and one behind a
 //! condition that always holds makes its alternative dead: either way the
 //! rule the text states is not the one encoded (often a condition left from
@@ -16,7 +17,7 @@
 
 use crate::model::{Expr, ExprId, Model, Stmt};
 use crate::validate::{Finding, Severity};
-use grimoire_grammar::ast::BinOp;
+use grimoire_grammar::ast::{BinOp, Quantifier};
 
 /// Code of this check.
 pub const CODE: &str = "V205";
@@ -69,14 +70,24 @@ fn fold(m: &Model, e: ExprId) -> Option<Const> {
     })
 }
 
-/// A collection written with constants that holds nothing: `[]`, or a
-/// range whose end is below its start (`3..1`).
+/// A collection written with constants that holds nothing: `[]`, a range
+/// whose end is below its start (`3..1`), or a filter of one (`[x in C
+/// where false]`, `[x in []]`).
 fn always_empty(m: &Model, e: ExprId) -> bool {
     match m.expr(e) {
         Expr::List(items) => items.is_empty(),
         Expr::Range(a, b) => matches!((fold(m, *a), fold(m, *b)), (Some(Const::Int(lo)), Some(Const::Int(hi))) if hi < lo),
+        Expr::Comp(Quantifier::Filter | Quantifier::FilterWhile, _, items, cond) => always_empty(m, *items) || cond.is_some_and(|c| matches!(fold(m, c), Some(Const::Bool(false)))),
         _ => false,
     }
+}
+
+/// A statement over a collection that is always empty, what that means and
+/// the fix.
+struct Empty {
+    collection: ExprId,
+    message: &'static str,
+    help: &'static str,
 }
 
 /// Which constant values of a condition are a mistake.
@@ -93,16 +104,31 @@ enum Suspect {
 /// Run the check.
 pub fn check(model: &Model) -> Vec<Finding> {
     let mut conditions: Vec<(ExprId, &'static str, Suspect)> = Vec::new();
-    // The collections of `choose`s that can offer nothing.
-    let mut empty: Vec<ExprId> = Vec::new();
+    // The collections of `choose`s that can offer nothing, and of loops
+    // that never run.
+    let mut empty: Vec<Empty> = Vec::new();
     for s in &model.stmts {
         match &s.stmt {
             Stmt::If(arms, _) => conditions.extend(arms.iter().map(|(c, _)| (*c, "the condition of this `if`", Suspect::Both))),
             Stmt::While(c, _) => conditions.push((*c, "the condition of this `while`", Suspect::False)),
             Stmt::Choose { binds, cond, .. } | Stmt::ChooseRandom { binds, cond, .. } => {
                 conditions.extend(cond.map(|c| (c, "the `where` of this `choose`", Suspect::False)));
-                empty.extend(binds.iter().map(|(_, coll)| *coll).filter(|coll| always_empty(model, *coll)));
+                empty.extend(binds.iter().map(|(_, coll)| *coll).filter(|coll| always_empty(model, *coll)).map(|collection| Empty {
+                    collection,
+                    message: "the collection of this `choose` is always empty: it never offers an option",
+                    help: "only its `else` can run (without one, every game that reaches it fails, R0001): write the collection the source gives",
+                }));
             }
+            Stmt::For(_, collection, _) if always_empty(model, *collection) => empty.push(Empty {
+                collection: *collection,
+                message: "the collection of this `for` is always empty: its body never runs",
+                help: "write the collection the source gives, or remove the loop",
+            }),
+            Stmt::Simultaneous(_, collection, _) if always_empty(model, *collection) => empty.push(Empty {
+                collection: *collection,
+                message: "the players of this `simultaneous` block are always none: its body never runs",
+                help: "write the players the source gives (`players`, or those it names), or remove the block",
+            }),
             _ => {}
         }
     }
@@ -111,12 +137,9 @@ pub fn check(model: &Model) -> Vec<Finding> {
     conditions.extend(model.ends.iter().map(|e| (e.when, "the condition of this end", Suspect::Both)));
     conditions.extend(model.invariants.iter().filter_map(|i| i.when).map(|w| (w, "the `when` of this invariant", Suspect::False)));
     let mut out = Vec::new();
-    for coll in empty {
-        let at = model.expr_at.get(coll.0 as usize).copied();
-        out.push(
-            Finding::new(CODE, Severity::Warning, "the collection of this `choose` is always empty: it never offers an option", at)
-                .help("only its `else` can run (without one, every game that reaches it fails, R0001): write the collection the source gives"),
-        );
+    for e in empty {
+        let at = model.expr_at.get(e.collection.0 as usize).copied();
+        out.push(Finding::new(CODE, Severity::Warning, e.message, at).help(e.help));
     }
     for (c, what, suspect) in conditions {
         if let (Some(Const::Bool(b)), Suspect::Both) | (Some(Const::Bool(b @ false)), Suspect::False) = (fold(model, c), suspect) {
