@@ -92,6 +92,7 @@ const NEWER_THAN_LEGACY: &[&str] = &[
     // `simultaneous` blocks (R0014 among them).
     "tests/fixtures/ok/sealed_bids.rules",
     "tests/fixtures/validate/simultaneous_clash.rules",
+    "tests/fixtures/validate/warn_empty_loop.rules",
     // R0012 at 10,000 rules deep: the legacy engine stacked frames until
     // its fuel ran out.
     "tests/fixtures/validate/endless_recursion.rules",

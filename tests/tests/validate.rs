@@ -307,6 +307,40 @@ fn a_branch_after_a_rule_error_is_not_called_unreachable() {
     }
 }
 
+/// A search through the sampled orders of a shuffle too large to enumerate
+/// is no proof that a branch is unreachable: V204 says what was searched,
+/// and the report marks the configuration (four different cards, 24
+/// orders, are all searched; five, 120 orders, are sampled).
+#[test]
+fn a_branch_unseen_in_sampled_shuffles_is_not_called_unreachable() {
+    for (cards, sampled) in [("{ v1 v2 v3 v4 }", false), ("{ v1 v2 v3 v4 v5 }", true)] {
+        let n = if sampled { 5 } else { 4 };
+        let text = format!(
+            "rulebook s {{ players 1..1 }}\ncard c {n} {cards}\nzone deck of c hidden ordered\nsetup {{ move {n} of c from box to deck\n shuffle deck }}\nround turn {{ choose x from [1, 2] by player(1)\n if count(deck) == 9 {{ win player(1) }}\n end }}"
+        );
+        let model = compile(&[Source { name: "s.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"));
+        let report = validate(Arc::new(model), &[], &Config { games: 5, guided_games: 0, ..Config::default() });
+        assert_eq!(report.searched.iter().map(|s| (s.exhausted, s.sampled_shuffles)).collect::<Vec<_>>(), [(true, sampled)], "{cards}");
+        let dead: Vec<_> = report.findings.iter().filter(|f| f.code == "V204").collect();
+        assert_eq!(dead.len(), 1, "{cards}: {:#?}", report.findings);
+        assert_eq!(dead[0].message.contains("visited them all"), !sampled, "{cards}: {}", dead[0].message);
+        assert_eq!(dead[0].message.contains("through the orders it sampled"), sampled, "{cards}: {}", dead[0].message);
+    }
+}
+
+/// A game that fails before its first decision has no state to search:
+/// the search says why it stopped, and V204 names the rule error.
+#[test]
+fn a_search_of_a_game_that_fails_at_once_says_why_it_stopped() {
+    let text = "rulebook s { players 1..1 }\nround turn { choose x from 8..9 where x < 3 by player(1)\n if x == 8 { win player(1) }\n end }";
+    let model = compile(&[Source { name: "s.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let report = validate(Arc::new(model), &[], &Config { games: 5, guided_games: 0, ..Config::default() });
+    let searched = &report.searched[0];
+    assert!(!searched.exhausted && searched.stopped_by.as_deref().is_some_and(|s| s.starts_with("a rule error before the first decision")), "{searched:?}");
+    let dead: Vec<_> = report.findings.iter().filter(|f| f.code == "V204").collect();
+    assert!(!dead.is_empty() && dead.iter().all(|f| f.message.contains("rule errors and broken invariants found above stop the games")), "{:#?}", report.findings);
+}
+
 /// A source text that holds nothing (an extraction gone wrong) covers
 /// "100 %" of its no paragraphs: T012 says so instead of letting it pass
 /// for complete.

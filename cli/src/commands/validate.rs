@@ -157,7 +157,12 @@ fn print_human(r: &Report, with_modules: &str, sources: &[grimoire_interpreter::
     if !r.searched.is_empty() {
         let exhausted = r.searched.iter().filter(|s| s.exhausted).count();
         let states: usize = r.searched.iter().map(|s| s.states).sum();
-        grimoire_cli::say!("  exhaustive search: {states} states in {} configuration(s), {exhausted} of them exhausted (every choice and chance outcome)", r.searched.len());
+        let sampled = r.searched.iter().filter(|s| s.exhausted && s.sampled_shuffles).count();
+        let through = match sampled {
+            0 => String::new(),
+            n => format!("; {n} of these through sampled orders of a shuffle too large to enumerate, not every order"),
+        };
+        grimoire_cli::say!("  exhaustive search: {states} states in {} configuration(s), {exhausted} of them exhausted (every choice and chance outcome{through})", r.searched.len());
     }
     grimoire_cli::say!("\n  source coverage ({} citations, {} not found):", r.trace.citations, r.trace.not_found);
     for s in &r.trace.sources {

@@ -158,6 +158,10 @@ pub fn explore_observed(game: &Game, rulebook: &[String], budget: Budget, level_
 /// What a [`Stop`] request makes an exploration's `stopped_by`.
 pub const INTERRUPTED: &str = "an interruption";
 
+/// The `stopped_by` of an exploration whose game fails before its first
+/// decision: there is no state to explore.
+pub const START_FAILED: &str = "a rule error before the first decision (its finding says which)";
+
 /// [`explore_observed`], stopping before the next slice of a level once
 /// `stop` is requested: the report holds the states visited until then.
 pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_done: &dyn Fn(usize), stop: &Stop) -> ExploreReport {
@@ -193,6 +197,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         Err(e) => {
             // The path to this failure is empty: the game fails before its first decision.
             report.findings.push(finding(game, rulebook, &[], ROOT, &[], e.kind.code(), e.message, e.at));
+            report.stopped_by = Some(START_FAILED.to_string());
             return report;
         }
     };

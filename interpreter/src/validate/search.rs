@@ -29,8 +29,12 @@ pub struct SearchSummary {
     pub states: usize,
     /// Deepest level reached (decisions and chance outcomes).
     pub depth: u32,
-    /// Every reachable state was visited.
+    /// Every reachable state was visited (through the sampled orders of a
+    /// shuffle too large to enumerate, when `sampled_shuffles`).
     pub exhausted: bool,
+    /// A shuffle was searched through sampled orders: what "exhausted"
+    /// covers is the states reachable through them.
+    pub sampled_shuffles: bool,
     /// Why it stopped short, if it did.
     pub stopped_by: Option<String>,
 }
@@ -84,7 +88,15 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
                     findings.push(f);
                 }
             }
-            summaries.push(SearchSummary { players, options, states: report.distinct, depth: report.depth, exhausted: report.exhausted, stopped_by: report.stopped_by });
+            summaries.push(SearchSummary {
+                players,
+                options,
+                states: report.distinct,
+                depth: report.depth,
+                exhausted: report.exhausted,
+                sampled_shuffles: report.sampled_shuffles,
+                stopped_by: report.stopped_by,
+            });
         }
     }
     summaries
@@ -99,27 +111,34 @@ pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &Ha
         return Vec::new();
     }
     let all_exhausted = !summaries.is_empty() && summaries.iter().all(|s| s.exhausted);
-    let searched = if summaries.is_empty() {
-        String::new()
-    } else if all_exhausted && cut_short {
-        ", nor in the states the exhaustive search reached (the rule errors and broken invariants found above stop the games that meet them: it may lie beyond one)".to_string()
+    let sampled = summaries.iter().any(|s| s.sampled_shuffles);
+    // What the search says of the branch, and what to do about it: only a
+    // search that visited every state, through every order of every
+    // shuffle, on games no rule error stopped, shows that no game reaches it.
+    let (searched, help) = if summaries.is_empty() {
+        ("", "a branch no game reaches may be dead, or need more games (`--games`), a larger search (`--explore-states`) or an option")
+    } else if cut_short {
+        (
+            ", nor in the states the exhaustive search reached (the rule errors and broken invariants found above stop the games that meet them: it may lie beyond one)",
+            "fix the rule errors and broken invariants first: a branch after one cannot run",
+        )
+    } else if all_exhausted && sampled {
+        (
+            ", nor in the states the exhaustive search reached through the orders it sampled of a shuffle too large to enumerate (it may lie beyond another order)",
+            "the search sampled a shuffle's orders: the branch may need another order of the shuffled pieces (more random games, `--games`, try more), or its condition may be impossible",
+        )
     } else if all_exhausted {
-        ", nor in any reachable state (the exhaustive search visited them all)".to_string()
+        (", nor in any reachable state (the exhaustive search visited them all)", "no game can reach it: its condition may be impossible, or the rule it encodes misread")
     } else {
-        ", nor in the states the exhaustive search visited within its budget".to_string()
+        (
+            ", nor in the states the exhaustive search visited within its budget",
+            "a branch no game reaches may be dead, or need more games (`--games`), a larger search (`--explore-states`) or an option",
+        )
     };
     branches
         .iter()
         .filter(|b| b.runs == 0 && !b.explored && fired_rules.contains(&b.rule))
-        .map(|b| {
-            Finding::new(DEAD_BRANCH, Severity::Warning, format!("{} in `{}` never ran in {} random games per configuration{searched}", b.what, b.rule, cfg.games), Some(b.at)).help(if all_exhausted && cut_short {
-                "fix the rule errors and broken invariants first: a branch after one cannot run"
-            } else if all_exhausted {
-                "no game can reach it: its condition may be impossible, or the rule it encodes misread"
-            } else {
-                "a branch no game reaches may be dead, or need more games (`--games`), a larger search (`--explore-states`) or an option"
-            })
-        })
+        .map(|b| Finding::new(DEAD_BRANCH, Severity::Warning, format!("{} in `{}` never ran in {} random games per configuration{searched}", b.what, b.rule, cfg.games), Some(b.at)).help(help))
         .collect()
 }
 
