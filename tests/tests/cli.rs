@@ -2217,6 +2217,20 @@ fn a_citation_without_any_source_is_reported_at_the_citation() {
     assert!(said.contains("random games"), "{said}");
 }
 
+/// A game that fails in its first round, before any decision, stops
+/// "before its first decision", not "during setup" (the log has no step).
+#[test]
+fn a_replay_that_stops_before_any_decision_does_not_blame_setup() {
+    let file = rulebook_folder("stop-at-once", &[("once.rules", "rulebook once { players 1..1 }\nround turn { choose x from 8..9 where x < 3 by player(1)\n win player(1) }\n")]);
+    let save = save_dir("stop-at-once-saved");
+    assert_eq!(run(&["validate", &file("once.rules"), "-g", "2", "--guided-games", "0", "--save", &save]).status.code(), Some(1));
+    let path = std::fs::read_dir(&save).expect("saved").filter_map(Result::ok).map(|e| e.path()).next().expect("a counterexample");
+    let out = run(&["replay", path.to_str().expect("utf-8 path")]);
+    let _ = std::fs::remove_dir_all(&save);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the game stops before its first decision, as the log records:") && stderr(&out).contains("R0001"), "{}", stderr(&out));
+}
+
 /// A counterexample replays as its log records, stop included: the JSON
 /// says it matches, with the outcome and final state the log records
 /// (`matches` was false and the fingerprint null, against the text report).

@@ -90,7 +90,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             set(&mut report, "stopped", stopped);
             matched_stop(&mut report);
             if !ui.json {
-                grimoire_cli::esay!("the game stops {}, as the log records:", if step == 0 { "during setup".to_string() } else { format!("at step {step}") });
+                grimoire_cli::esay!("the game stops {}, as the log records:", if step == 0 { "before its first decision".to_string() } else { format!("at step {step}") });
                 grimoire_cli::eput!("{}", exec_error(&error, &sources, style(ui)));
             }
             INVALID
