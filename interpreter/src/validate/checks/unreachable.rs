@@ -45,18 +45,58 @@ pub fn check(model: &Model) -> Vec<Finding> {
         );
     }
     let exception_bodies: Vec<ProcId> = model.exceptions.iter().map(|x| x.body).collect();
+    let callers = callers(model);
     model
         .procs
         .iter()
         .enumerate()
         .filter(|(i, p)| !reached[*i] && p.kind != ProcKind::Trigger && !exception_bodies.contains(&ProcId(*i as u16)))
-        .map(|(_, p)| {
+        .map(|(i, p)| {
             let what = if p.kind == ProcKind::Phase { "phase" } else { "rule" };
-            Finding::new(CODE, Severity::Error, format!("the {what} `{}` can never run: nothing calls it", p.name), Some(p.at))
+            // Called only by code that can never run itself: say which, so
+            // that the fix is looked for there.
+            let why = match callers.get(i).map(Vec::as_slice).unwrap_or_default() {
+                [] => "nothing calls it".to_string(),
+                by => format!("only {} call{} it, and {} can never run either", names(model, by), if by.len() == 1 { "s" } else { "" }, if by.len() == 1 { "that" } else { "those" }),
+            };
+            Finding::new(CODE, Severity::Error, format!("the {what} `{}` can never run: {why}", p.name), Some(p.at))
                 .help(format!("call it with `{} {}` where the source says it happens, or make it a `narrative`", if what == "phase" { "phase" } else { "do" }, p.name))
         })
         .chain(model.exceptions.iter().filter(|x| !reached[x.target.idx()]).map(|x| {
             Finding::new(CODE, Severity::Error, format!("the exception `{}` changes `{}`, which can never run", x.name, model.proc(x.target).name), Some(x.at))
         }))
         .collect()
+}
+
+/// For each procedure, the procedures whose bodies call it (an exception's
+/// body by the exception's name), each once.
+fn callers(model: &Model) -> Vec<Vec<ProcId>> {
+    let mut by: Vec<Vec<ProcId>> = vec![Vec::new(); model.procs.len()];
+    for (i, p) in model.procs.iter().enumerate() {
+        walk_block(
+            model,
+            p.body,
+            &mut |s| {
+                if let Stmt::Call(q, _) | Stmt::Proceed(q) = s {
+                    if let Some(list) = by.get_mut(q.idx()) {
+                        if !list.contains(&ProcId(i as u16)) {
+                            list.push(ProcId(i as u16));
+                        }
+                    }
+                }
+            },
+            &mut |_| {},
+        );
+    }
+    by
+}
+
+/// "`a`", "`a` and `b`", "`a`, `b` and `c`".
+fn names(model: &Model, procs: &[ProcId]) -> String {
+    let quoted: Vec<String> = procs.iter().map(|p| format!("`{}`", model.proc(*p).name)).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
