@@ -143,6 +143,12 @@ pub struct Record {
     pub assumes: Vec<String>,
     /// Where it is written.
     pub at: Loc,
+    /// A declaration of the game, which must be traced to the source on
+    /// its own (T006); not a part of one (a variant, a face), a statement
+    /// or block inside one, or a helper `fn`, which the rules that use it
+    /// trace.
+    #[serde(skip)]
+    pub declaration: bool,
 }
 
 /// The whole resolved rulebook (base and modules merged).

@@ -68,7 +68,7 @@ impl Resolver {
                     f.locals = sc.next;
                 }
                 let at = self.loc(p.item.span);
-                self.record(RecordKind::Encoded, format!("fn {}", name.name), None, &p.item.provenance, at);
+                self.record_part(format!("fn {}", name.name), None, &p.item.provenance, at);
             }
         }
         self.check_fn_cycles();
@@ -374,7 +374,7 @@ impl Resolver {
                     }
                     for v in &c.variants {
                         let vat = self.loc(v.span);
-                        self.record(RecordKind::Encoded, format!("{} {}", c.name.name, v.name.name), v.label.as_ref().map(|l| l.value.clone()), &v.provenance, vat);
+                        self.record_part(format!("{} {}", c.name.name, v.name.name), v.label.as_ref().map(|l| l.value.clone()), &v.provenance, vat);
                     }
                 }
                 self.record(RecordKind::Encoded, name, None, &item.provenance, at);
@@ -396,7 +396,7 @@ impl Resolver {
                                 }
                             }
                             let fat = self.loc(f.span);
-                            self.record(RecordKind::Encoded, format!("{} {}", d.name.name, f.name.name), f.label.as_ref().map(|l| l.value.clone()), &f.provenance, fat);
+                            self.record_part(format!("{} {}", d.name.name, f.name.name), f.label.as_ref().map(|l| l.value.clone()), &f.provenance, fat);
                         }
                         if let Some(die) = self.model.dice.get_mut(id.idx()) {
                             die.size = sides.len().max(1) as u16;

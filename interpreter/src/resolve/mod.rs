@@ -430,7 +430,17 @@ impl Resolver {
                 Provenance::Assume(reason) => assumes.push(reason.value.clone()),
             }
         }
-        self.model.records.push(Record { kind, name, text, cites, assumes, at });
+        self.model.records.push(Record { kind, name, text, cites, assumes, at, declaration: true });
+    }
+
+    /// [`Resolver::record`] of what is not a declaration of its own: a part
+    /// of one, a statement or block inside one, a helper `fn` (see
+    /// [`Record::declaration`]).
+    pub(crate) fn record_part(&mut self, name: String, text: Option<String>, prov: &[Provenance], at: Loc) {
+        self.record(RecordKind::Encoded, name, text, prov, at);
+        if let Some(r) = self.model.records.last_mut() {
+            r.declaration = false;
+        }
     }
 
     /// The rule an unknown name seems to mean (`do_jump` or `jmp` for the

@@ -12,7 +12,7 @@ impl Resolver {
         if !b.provenance.is_empty() {
             let name = format!("{} (block)", self.current_proc);
             let at = self.loc(b.span);
-            self.record(RecordKind::Encoded, name, None, &b.provenance, at);
+            self.record_part(name, None, &b.provenance, at);
         }
         let mark = sc.mark();
         let ids: Vec<StmtId> = b.stmts.iter().map(|s| self.stmt(sc, s)).collect();
@@ -33,7 +33,7 @@ impl Resolver {
         if !s.provenance.is_empty() {
             let name = format!("{} (statement)", self.current_proc);
             let at = self.loc(s.span);
-            self.record(RecordKind::Encoded, name, None, &s.provenance, at);
+            self.record_part(name, None, &s.provenance, at);
         }
         let stmt = self.stmt_kind(sc, &s.kind, s.span);
         self.push_stmt(stmt, s.span)

@@ -36,6 +36,8 @@ pub const SOURCE_MISSING: &str = "T002";
 pub const LINES_OUTSIDE: &str = "T003";
 /// Code: a narrative rule or a discrepancy that cites nothing.
 pub const CITES_NOTHING: &str = "T004";
+/// Code: a declaration that neither cites the source nor assumes.
+pub const UNTRACED: &str = "T006";
 /// Code: one declaration or statement cites the same thing twice.
 pub const CITED_TWICE: &str = "T005";
 /// Code: paragraphs of a source are not cited.
@@ -403,6 +405,7 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
         report.sources.push(SourceCoverage { source: name.clone(), paragraphs: n, covered: done, percent: if n == 0 { 100.0 } else { 100.0 * done as f64 / n as f64 }, uncited, short_only, side_by_side });
     }
     findings.extend(citing_nothing(model));
+    findings.extend(untraced(model));
     findings.extend(cited_twice(model));
     (report, findings)
 }
@@ -459,6 +462,23 @@ fn citing_nothing(model: &Model) -> Vec<Finding> {
                 RecordKind::Encoded | RecordKind::Assumption => return None,
             };
             Some(Finding::new(CITES_NOTHING, Severity::Warning, format!("the {what} `{}` cites nothing: no sentence of the source is accounted for by it", r.name), Some(r.at)).help(help))
+        })
+        .collect()
+}
+
+/// T006: a declaration of the game (a rule, a piece, a zone, a counter, the
+/// player count...) with no `cite` and no `assume`: nothing says which
+/// sentence of the source it encodes, or that the source is silent on it.
+/// (Narratives, discrepancies and assumptions are T004's; statements
+/// inside a declaration share its provenance.)
+fn untraced(model: &Model) -> Vec<Finding> {
+    model
+        .records
+        .iter()
+        .filter(|r| r.kind == RecordKind::Encoded && r.declaration && r.cites.is_empty() && r.assumes.is_empty())
+        .map(|r| {
+            Finding::new(UNTRACED, Severity::Warning, format!("`{}` cites no sentence of the source and assumes nothing: it is traced to nothing", r.name), Some(r.at))
+                .help("cite the sentence it encodes (`cite \"...\"` or `cite line N`), or, where the source is silent, say what is assumed (`assume \"...\"`)")
         })
         .collect()
 }
