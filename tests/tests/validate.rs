@@ -339,6 +339,11 @@ fn a_search_of_a_game_that_fails_at_once_says_why_it_stopped() {
     assert!(!searched.exhausted && searched.stopped_by.as_deref().is_some_and(|s| s.starts_with("a rule error before the first decision")), "{searched:?}");
     let dead: Vec<_> = report.findings.iter().filter(|f| f.code == "V204").collect();
     assert!(!dead.is_empty() && dead.iter().all(|f| f.message.contains("rule errors and broken invariants found above stop the games")), "{:#?}", report.findings);
+    // `explore` says the same, and counts the time the run to the failure took.
+    let model = compile(&[Source { name: "s.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 1, &[]).expect("one player");
+    let explored = explore(&g, &[], Budget { jobs: 1, ..Budget::default() });
+    assert!(explored.stopped_by.is_some() && !explored.exhausted && explored.seconds > 0.0, "{:?} {}", explored.stopped_by, explored.seconds);
 }
 
 /// A source text that holds nothing (an extraction gone wrong) covers

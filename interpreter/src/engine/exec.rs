@@ -633,7 +633,12 @@ impl Game {
 
 /// The finding of a run out of fuel, naming the limit.
 pub(crate) fn fuel_message(fuel: u64) -> String {
-    format!("the rules took more than {fuel} steps without a decision (the limit `step_fuel`): this rule seems to loop; if the game really needs more, raise `step_fuel` in the rulebook's header")
+    let raise = if fuel >= crate::resolve::MAX_STEP_FUEL as u64 {
+        "`step_fuel` is at its highest already, so the rules must take fewer steps between two decisions"
+    } else {
+        "if the game really needs more, raise `step_fuel` in the rulebook's header"
+    };
+    format!("the rules took more than {fuel} steps without a decision (the limit `step_fuel`): this rule seems to loop; {raise}")
 }
 
 /// Count a run of a branch site (coverage).
@@ -644,3 +649,15 @@ fn count(r: &mut Run, site: u32) {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    /// The hint to raise `step_fuel` is given only while it can be raised.
+    #[test]
+    fn the_fuel_message_does_not_ask_to_raise_a_limit_at_its_highest() {
+        let most = crate::resolve::MAX_STEP_FUEL as u64;
+        assert!(super::fuel_message(100_000).contains("raise `step_fuel`"));
+        let at_most = super::fuel_message(most);
+        assert!(!at_most.contains("raise `step_fuel`") && at_most.contains("at its highest"), "{at_most}");
+    }
+}

@@ -198,6 +198,9 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
             // The path to this failure is empty: the game fails before its first decision.
             report.findings.push(finding(game, rulebook, &[], ROOT, &[], e.kind.code(), e.message, e.at));
             report.stopped_by = Some(START_FAILED.to_string());
+            // The run to the first decision may have taken long (a loop
+            // that used up its fuel).
+            report.seconds = t0.elapsed().as_secs_f64();
             return report;
         }
     };
