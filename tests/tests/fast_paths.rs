@@ -615,3 +615,68 @@ fn walks_over_one_line_of_a_grid_cost_bind_and_find_what_the_whole_walk_does() {
     }
     assert_eq!(line.fingerprint(), whole.fingerprint());
 }
+
+/// A `choose` over two collections of a grid's cells whose first part
+/// reading the second keeps one row or column walks only that line
+/// (tuples.rs); the game must be the general walk's, state for state (the
+/// fingerprint includes every local, the bindings left by the walk too),
+/// with the same options in the same order: rows and columns, the line's
+/// number either side of `==`, off the grid (no cell), parts of the first
+/// binding that fail first, and a decision with no option (its `else`).
+/// The general walk is forced by a part that reads the second binding
+/// first.
+#[test]
+fn a_pair_of_cells_kept_to_one_line_is_the_general_walk() {
+    let rules = |general: bool| {
+        let (d, b) = if general { ("dest != none and ", "b != none and ") } else { ("", "") };
+        format!(
+            "rulebook a {{ players 2..2 }}
+grid board 5 x 4
+piece pawn per_player 4
+zone taken per_player of pawn
+counter forward per_player -1..1 = 0
+counter moves 0..1000 = 0
+setup {{
+  forward[player(1)] = 1
+  forward[player(2)] = -1
+  for c in 1..4 {{
+    move first m in pieces(pawn, player(1)) where zone_of(m) == box to cell(board, 1, c)
+    move first m in pieces(pawn, player(2)) where zone_of(m) == box to cell(board, 5, c)
+  }}
+}}
+round turn {{
+  for p in players {{
+    let f = forward[p]
+    choose src from spaces(board), dest from spaces(board)
+        where count(src) > 0 and owner(top(src)) == p and {d}row(dest) == row(src) + f and (count(dest) == 0 or owner(top(dest)) != p)
+        by p else {{ win next_player(p, clockwise) }}
+    if count(dest) > 0 {{ move top(dest) to taken[owner(top(dest))] }}
+    move top(src) to dest
+    choose a from spaces(board), b from spaces(board) where {b}col(src) + 1 == col(b) and count(a) == 0 and count(b) == 0 by p
+    choose a from spaces(board), b from spaces(board) where count(a) == 0 and {b}row(b) == 9 by p else {{ moves += 1 }}
+    if row(dest) == 5 or row(dest) == 1 or moves > 30 {{ win p }}
+  }}
+}}"
+        )
+    };
+    let game = |text: String| Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players");
+    let (line, general) = (game(rules(false)), game(rules(true)));
+    for seed in 0..30u64 {
+        let (mut a, mut b) = (line.start(seed).expect("starts"), general.start(seed).expect("starts"));
+        let mut picks = grimoire_interpreter::log::RandomAgent::new(seed);
+        loop {
+            assert_eq!(a.fingerprint(), b.fingerprint(), "seed {seed}, after {} decisions", a.decisions);
+            assert_eq!(line.option_labels(&a), general.option_labels(&b), "seed {seed}: the same options in the same order");
+            let Some((_, options)) = line.choices(&a) else { break };
+            let i = picks.pick(options.len());
+            let (x, y) = (line.apply(&mut a, i), general.apply(&mut b, i));
+            // A deadlock (the second `choose`, from the last column, has
+            // no `else`) is the same error, at the same step.
+            assert_eq!(x.as_ref().err().map(|e| (e.kind.code(), e.message.clone())), y.as_ref().err().map(|e| (e.kind.code(), e.message.clone())), "seed {seed}");
+            if x.is_err() {
+                break;
+            }
+        }
+        assert!(a.outcome == b.outcome && a.decisions == b.decisions, "seed {seed}");
+    }
+}

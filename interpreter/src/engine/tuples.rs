@@ -11,9 +11,10 @@
 //! the tuples that share those values, and when it failed, the later
 //! collections are not walked further for them.
 
-use super::compile::{with_cond, BoolF, Cond, Items};
+use super::compile::{with_cond, BoolF, Cond, IntF, Items};
 use super::error::{ExecError, ExecErrorKind};
 use super::run::Run;
+use super::value::Value;
 
 /// Most options one decision may offer (docs/language.md, Limits): each
 /// is kept until the decision is taken, and a tool that tries every
@@ -49,12 +50,23 @@ pub(crate) struct Staged {
     pub(crate) early: Vec<Option<BoolF>>,
     /// The rest, tested for each tuple.
     pub(crate) last: Option<BoolF>,
+    /// When the last binding walks the cells of a grid and the first part
+    /// that reads it is `row(b) == n` or `col(b) == n` (`n` not reading
+    /// it): the line only is walked ([`last_on_line`]).
+    pub(crate) line: Option<LastLine>,
+}
+
+/// The row or column of a grid that the first part reading the last
+/// binding keeps: its number, read once per walk of that binding.
+pub(crate) struct LastLine {
+    pub(crate) column: bool,
+    pub(crate) number: IntF,
 }
 
 impl Staged {
     /// A condition tested whole, for each tuple.
     pub(crate) fn whole(cond: Option<BoolF>) -> Self {
-        Staged { early: Vec::new(), last: cond }
+        Staged { early: Vec::new(), last: cond, line: None }
     }
 }
 
@@ -103,7 +115,7 @@ pub(crate) fn collect_tuples(r: &mut Run, binds: &[(u16, Items)], cond: &Staged,
         }
         return;
     }
-    if cond.early.is_empty() {
+    if cond.early.is_empty() && cond.line.is_none() {
         every_tuple(r, binds, 0, cond.last.as_ref());
     } else {
         walk(r, binds, 0, cond, &mut Known::default());
@@ -145,6 +157,11 @@ fn walk(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: &Staged, known:
         return leaf(r, binds, cond, known);
     };
     let slot = *slot;
+    if let (Some(line), Items::Spaces { base, len }, true) = (&cond.line, items, depth + 1 == binds.len()) {
+        if let Some(failed) = last_on_line(r, binds, slot, *base, *len, line, cond, known) {
+            return failed;
+        }
+    }
     let mut failed = None;
     items.walk(r, |r, v| {
         r.set_local(slot, v);
@@ -162,6 +179,18 @@ fn walk(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: &Staged, known:
 
 /// Every binding holds a value: test the parts not yet tested, in order.
 fn leaf(r: &mut Run, binds: &[(u16, Items)], cond: &Staged, known: &mut Known) -> Option<usize> {
+    if let Some(d) = early_failed(r, cond, known) {
+        return Some(d);
+    }
+    if r.err.is_none() && cond.last.as_ref().is_none_or(|c| c(r)) && r.err.is_none() {
+        push_tuple(r, binds);
+    }
+    None
+}
+
+/// Test the early parts not tested yet for the values bound now, in order:
+/// the binding whose part failed, if one did (`None` too after an error).
+fn early_failed(r: &mut Run, cond: &Staged, known: &mut Known) -> Option<usize> {
     for (d, part) in cond.early.iter().enumerate() {
         let Some(part) = part else { continue };
         let bit = 1u64 << d;
@@ -179,10 +208,75 @@ fn leaf(r: &mut Run, binds: &[(u16, Items)], cond: &Staged, known: &mut Known) -
             return Some(d);
         }
     }
-    if cond.last.as_ref().is_none_or(|c| c(r)) && r.err.is_none() {
-        push_tuple(r, binds);
-    }
     None
+}
+
+/// The last binding's walk over the cells of a grid (zones `base..base +
+/// len`) when the first part that reads it keeps one row or column
+/// (`row(to) == row(from) + 1`): only that line's cells are tried, where
+/// the general walk tries every cell and the part turns all the others
+/// down. What the general walk does is kept: the first cell is tried first
+/// (its step, its binding, then the parts of the earlier bindings not
+/// tested yet, and the number of the line, as the part reads it there),
+/// every cell costs its step, the tuples come in the same order, and the
+/// name is left on the last cell. `None`: not a grid, or too little fuel
+/// left to charge the cells skipped (the general walk then runs).
+#[allow(clippy::too_many_arguments, reason = "the walk of one binding in the context of the others")]
+fn last_on_line(r: &mut Run, binds: &[(u16, Items)], slot: u16, base: u16, len: u16, line: &LastLine, cond: &Staged, known: &mut Known) -> Option<Option<usize>> {
+    let (rows, cols) = r.g.geometry.grid_of(base, len)?;
+    if len == 0 || r.fuel < u64::from(len) {
+        return None;
+    }
+    if !r.going() {
+        return Some(None);
+    }
+    r.set_local(slot, Value::zone(base));
+    known.forget_from(binds.len() - 1);
+    if let Some(d) = early_failed(r, cond, known) {
+        return Some(Some(d));
+    }
+    if r.err.is_some() {
+        return Some(None);
+    }
+    let number = (line.number)(r);
+    if r.err.is_some() {
+        return Some(None);
+    }
+    let (rows, cols) = (u64::from(rows), u64::from(cols));
+    // The line's cells, as places in the walk (row by row, from 0).
+    let (first, stride, count) = match number {
+        c if line.column && (1..=cols as i64).contains(&c) => (c as u64 - 1, cols, rows),
+        row if !line.column && (1..=rows as i64).contains(&row) => ((row as u64 - 1) * cols, 1, cols),
+        _ => (0, 1, 0),
+    };
+    // Cells charged so far: the first, and every cell before the last one tried.
+    let mut walked = 1u64;
+    for k in 0..count {
+        let place = first + k * stride;
+        if place > 0 {
+            // The cells skipped cost their steps (the parts tested may
+            // have spent fuel: `spend` stops at what is left).
+            if !r.spend(place - walked) || !r.going() {
+                return Some(None);
+            }
+            walked = place + 1;
+            r.set_local(slot, Value::zone(base + place as u16));
+        }
+        if cond.last.as_ref().is_none_or(|c| c(r)) && r.err.is_none() {
+            push_tuple(r, binds);
+        }
+        if r.err.is_some() {
+            return Some(None);
+        }
+    }
+    let len = u64::from(len);
+    if walked < len {
+        if !r.spend(len - walked) {
+            return Some(None);
+        }
+        r.set_local(slot, Value::zone(base + (len - 1) as u16));
+    }
+    Some(None)
 }
 
 /// Write the tuple that starts at `first` in the options into the bindings.

@@ -483,6 +483,35 @@ impl Compiler<'_> {
         }
     }
 
+    /// `row(b) == n` or `col(b) == n` (either way round) for the space in
+    /// `slot`, the last binding of a `choose` over tuples, with `n` a number
+    /// that does not read it (`row(from) + 1`): the line that binding's
+    /// walk may keep to (tuples.rs). `n` is read once per walk, so it must
+    /// be plain arithmetic of locals, counters and coordinates, no walk or
+    /// call, which would take slots of the frame of their own.
+    pub(crate) fn last_line(&mut self, part: ExprId, slot: u16) -> Option<crate::engine::tuples::LastLine> {
+        let Expr::Bin(BinOp::Eq, a, b) = *self.m.expr(part) else { return None };
+        for (x, n) in [(a, b), (b, a)] {
+            let (Expr::CellRow(z) | Expr::CellCol(z)) = *self.m.expr(x) else { continue };
+            let column = matches!(self.m.expr(x), Expr::CellCol(_));
+            if self.local_slot(z) != Some(slot) || self.native(n) != super::compiler::Native::Int || self.frame_reads(n).contains(&slot) {
+                continue;
+            }
+            let mut plain = true;
+            self.m.walk_expr(n, &mut |e| {
+                plain &= matches!(
+                    self.m.expr(e),
+                    Expr::Int(_) | Expr::Local(_) | Expr::Counter(..) | Expr::CellRow(_) | Expr::CellCol(_) | Expr::Neg(_) | Expr::PlayerCount | Expr::RoundNumber
+                        | Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)
+                );
+            });
+            if plain {
+                return Some(crate::engine::tuples::LastLine { column, number: self.int(n) });
+            }
+        }
+        None
+    }
+
     /// `e` as a test of the number in `slot`, from `lo..=hi`, if it is one.
     fn number_test(&mut self, slot: u16, e: ExprId, lo: i64, hi: i64) -> Option<Test> {
         let (cmp, a, k) = self.compared_with_constant(e)?;

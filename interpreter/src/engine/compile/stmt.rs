@@ -451,10 +451,23 @@ impl Emit<'_, '_> {
             waits.push(waits.last().map_or(last, |w: &usize| last.max(*w)));
         });
         self.c.frame = frame;
+        // The first part that waits for the last binding, if it keeps one
+        // row or column of a grid: its line's number.
+        let first_last = waits.iter().position(|w| *w + 1 == n);
+        let last_slot = slots.last().copied();
+        let mut line = None;
+        let mut index = 0;
+        self.c.and_parts(cond, &mut |c, part| {
+            if Some(index) == first_last {
+                line = last_slot.and_then(|slot| c.last_line(part, slot));
+            }
+            index += 1;
+        });
+        self.c.frame = frame;
         // Nothing to test early: the condition whole, for each tuple, as
         // compiled anywhere else (one closure fewer per tuple).
         if n > 64 || waits.iter().all(|w| *w + 1 == n) {
-            return Staged::whole(Some(self.c.bool(cond)));
+            return Staged { line, ..Staged::whole(Some(self.c.bool(cond))) };
         }
         let mut groups: Vec<Vec<BoolF>> = (0..n).map(|_| Vec::new()).collect();
         let mut next = waits.into_iter();
@@ -466,7 +479,7 @@ impl Emit<'_, '_> {
         });
         let mut compiled: Vec<Option<BoolF>> = groups.into_iter().map(super::logic::all_tests).collect();
         let last = compiled.pop().flatten();
-        Staged { early: compiled, last }
+        Staged { early: compiled, last, line }
     }
 
     /// A `choose`: the operation, then (if there is an `else`) a jump over
