@@ -232,11 +232,12 @@ fn walk_line<C: ItemTest>(r: &mut Run, base: u16, len: u16, line: OneLine, cond:
     let mut walked = 0u64;
     for k in 0..count {
         let place = first + k * stride;
-        r.fuel -= place - walked;
-        walked = place + 1;
-        if !r.going() {
+        // `spend`, not a subtraction: the rest of the condition may have
+        // spent fuel since the walk checked it had enough for every cell.
+        if !r.spend(place - walked) || !r.going() {
             return Some(false);
         }
+        walked = place + 1;
         let item = Value::zone(base + place as u16);
         if cond.holds(r, item) && !visit(r, item) {
             return Some(false);
@@ -244,7 +245,9 @@ fn walk_line<C: ItemTest>(r: &mut Run, base: u16, len: u16, line: OneLine, cond:
     }
     let len = u64::from(len);
     if walked < len {
-        r.fuel -= len - walked;
+        if !r.spend(len - walked) {
+            return Some(false);
+        }
         r.set_local(line.slot, Value::zone(base + (len - 1) as u16));
     }
     Some(true)
