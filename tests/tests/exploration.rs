@@ -28,6 +28,23 @@ fn tic_tac_toe_has_5478_positions_of_which_958_are_final() {
     assert_eq!(r.wins_by_seat, [626, 316]);
     assert_eq!(r.other_endings, 16);
     assert_eq!(r.depth, 9);
+    // Published: the positions after each number of moves, which add up
+    // to the 5,478.
+    assert_eq!(r.by_depth, [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]);
+}
+
+/// Connect four's positions after each number of moves, as published
+/// (John Tromp's table: 1, 7, 49, 238, 1120, 4263, 16422, 54859), the
+/// depths a budget of states leaves complete; the counts add up to the
+/// states visited.
+#[test]
+fn connect_four_has_its_published_positions_by_depth() {
+    let g = game(&["rulebooks/classic/connect-four.rules"], 2);
+    let r = explore(&g, &[], Budget { max_states: 100_000, jobs: 1, ..Budget::default() });
+    assert!(!r.exhausted);
+    assert_eq!(r.by_depth[..8], [1, 7, 49, 238, 1120, 4263, 16422, 54859]);
+    // The depth it stopped in, partial.
+    assert_eq!(r.by_depth.iter().sum::<usize>(), r.distinct);
 }
 
 /// The memory target, an exact count (not a timing): the frontier

@@ -64,6 +64,11 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
             report.states_per_second,
             report.bytes_per_state
         );
+        // A budget of states or bytes, or Ctrl-C, stops in the middle of a
+        // level; the depth budget after a whole one.
+        let partial = report.stopped_by.as_deref().is_some_and(|s| !s.starts_with("the depth budget"));
+        let last_partial = if partial { " (the last in part: the exploration stopped in that depth)" } else { "" };
+        grimoire_cli::say!("states first reached at each depth: {}{last_partial}", by_depth(&report.by_depth));
         grimoire_cli::say!("fingerprint collision probability ≤ {:.1e} (64-bit fingerprints)", report.collision_bound);
     }
     if report.interrupted {
@@ -71,6 +76,16 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
     }
     grimoire_cli::say!("{}", report.verdict());
     Ok(ExitCode::from(code))
+}
+
+/// The counts of states by depth, from depth 0: all of them up to 30
+/// depths, else the first 20, "…" and the last 5 (`--json` has them all).
+fn by_depth(counts: &[usize]) -> String {
+    let shown = |c: &[usize]| c.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+    match counts.len() {
+        n if n <= 30 => shown(counts),
+        n => format!("{}, …, {}", shown(counts.get(..20).unwrap_or_default()), shown(counts.get(n - 5..).unwrap_or_default())),
+    }
 }
 
 /// `--perft N`: the move sequences of 1 to N plies, as chess programmers

@@ -173,6 +173,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         distinct: 0,
         terminal: 0,
         depth: 0,
+        by_depth: Vec::new(),
         exhausted: false,
         sampled_shuffles: false,
         seconds: 0.0,
@@ -215,6 +216,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     root.pack(&mut packed);
     level.states.push(&packed);
     level.ids.push(0);
+    report.by_depth.push(1);
     // One finding per code and rulebook place.
     let mut seen_problems: HashSet<ProblemKey> = HashSet::new();
     let mut depth = 0u32;
@@ -375,6 +377,9 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
             }
         }
         level_done(visited.len().min(nodes.len()));
+        if !next.ids.is_empty() {
+            report.by_depth.push(next.ids.len());
+        }
         let walk_needed = !layered && !report.interrupted;
         if report.stopped_by.is_some() {
             if walk_needed {

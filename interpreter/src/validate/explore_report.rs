@@ -42,6 +42,10 @@ pub struct ExploreReport {
     pub terminal: usize,
     /// Deepest level reached.
     pub depth: u32,
+    /// The distinct states first reached at each depth, from the start
+    /// (depth 0, the state before the first step) on: the positions after
+    /// each number of steps that published tables count.
+    pub by_depth: Vec<usize>,
     /// Every reachable state was visited within the budget.
     pub exhausted: bool,
     /// Some shuffle was too large to enumerate and was sampled.
