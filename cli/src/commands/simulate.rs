@@ -339,19 +339,9 @@ fn what_was_played(files: &[String], options: &[String]) -> String {
 /// place (a rule reached, whose own body an exception replaced every time),
 /// as V203 says it; empty for a rule no game reached.
 fn replaced_every_time(model: &grimoire_interpreter::model::Model, r: &Report) -> Vec<Vec<String>> {
-    let fired = |name: &str| r.rules.iter().find(|c| c.rule == name).map_or(0, |c| c.fired);
-    r.never_fired
-        .iter()
-        .map(|rule| {
-            model
-                .exceptions
-                .iter()
-                .filter(|x| model.proc(x.target).name == *rule && x.mode == grimoire_grammar::ast::ExceptionMode::Instead)
-                .filter(|x| fired(&model.proc(x.body).name) > 0)
-                .map(|x| format!("`{}`", x.name))
-                .collect()
-        })
-        .collect()
+    // `rules` lists every procedure, in the model's order.
+    let fired = |p: grimoire_interpreter::model::ProcId| r.rules.get(p.idx()).map_or(0, |c| c.fired);
+    r.never_fired.iter().map(|rule| model.ran_instead_of(rule, fired).map(|(x, _)| format!("`{}`", x.name)).collect()).collect()
 }
 
 fn print_human(r: &Report, replaced: &[Vec<String>], played: &str, jobs: usize) {
@@ -384,7 +374,7 @@ fn print_human(r: &Report, replaced: &[Vec<String>], played: &str, jobs: usize) 
         let words: Vec<String> = r
             .never_fired
             .iter()
-            .zip(replaced.iter().chain(std::iter::repeat(&Vec::new())))
+            .zip(replaced)
             .map(|(rule, by)| match by.as_slice() {
                 [] => rule.clone(),
                 by => format!("{rule} (its `instead` exception {} ran in its place every time)", by.join(", ")),

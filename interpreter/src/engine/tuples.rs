@@ -243,7 +243,10 @@ fn last_on_line(r: &mut Run, binds: &[(u16, Items)], slot: u16, base: u16, len: 
         return Some(None);
     }
     let (rows, cols) = (u64::from(rows), u64::from(cols));
-    // The line's cells, as places in the walk (row by row, from 0).
+    // The line's cells, as places in the walk (row by row, from 0), as
+    // `walk_line` (items.rs) finds them for one binding: one function for
+    // both measured 5 % slower on this walk (an iterator of the places, 8 %
+    // slower on connect four's).
     let (first, stride, count) = match number {
         c if line.column && (1..=cols as i64).contains(&c) => (c as u64 - 1, cols, rows),
         row if !line.column && (1..=rows as i64).contains(&row) => ((row as u64 - 1) * cols, 1, cols),

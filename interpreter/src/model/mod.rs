@@ -315,6 +315,17 @@ impl Model {
     pub fn proc(&self, id: ProcId) -> &Proc {
         &self.procs[id.idx()]
     }
+    /// The `instead` exceptions to the procedure named `rule` whose bodies
+    /// ran (`fired` gives how often a procedure ran), with how often: what
+    /// replaced a rule that never ran its own body (V203, `simulate`).
+    pub fn ran_instead_of<'m>(&'m self, rule: &str, fired: impl Fn(ProcId) -> u64 + 'm) -> impl Iterator<Item = (&'m ExceptionDef, u64)> + 'm {
+        let target = self.procs.iter().position(|p| p.name == rule);
+        self.exceptions
+            .iter()
+            .filter(move |x| Some(x.target.idx()) == target && x.mode == grimoire_grammar::ast::ExceptionMode::Instead)
+            .map(move |x| (x, fired(x.body)))
+            .filter(|(_, n)| *n > 0)
+    }
     /// Visit an expression and every expression inside it (a function's
     /// arguments, not its body).
     pub fn walk_expr(&self, id: ExprId, f: &mut dyn FnMut(ExprId)) {

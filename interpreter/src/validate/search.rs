@@ -102,6 +102,9 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
     summaries
 }
 
+/// V204's help when what was searched shows nothing either way.
+const MAY_NEED_MORE: &str = "a branch no game reaches may be dead, or need more games (`--games`), a larger search (`--explore-states`) or an option";
+
 /// A branch that ran in no random game and in no explored state (none
 /// when the run was interrupted: the games and states it lacked may run it).
 /// When rule errors or broken invariants cut games short (`cut_short`), a search that visited
@@ -116,7 +119,7 @@ pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &Ha
     // search that visited every state, through every order of every
     // shuffle, on games no rule error stopped, shows that no game reaches it.
     let (searched, help) = if summaries.is_empty() {
-        ("", "a branch no game reaches may be dead, or need more games (`--games`), a larger search (`--explore-states`) or an option")
+        ("", MAY_NEED_MORE)
     } else if cut_short {
         (
             ", nor in the states the exhaustive search reached (the rule errors and broken invariants found above stop the games that meet them: it may lie beyond one)",
@@ -132,7 +135,7 @@ pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &Ha
     } else {
         (
             ", nor in the states the exhaustive search visited within its budget",
-            "a branch no game reaches may be dead, or need more games (`--games`), a larger search (`--explore-states`) or an option",
+            MAY_NEED_MORE,
         )
     };
     branches

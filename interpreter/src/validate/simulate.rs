@@ -367,13 +367,10 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
             }
             // Called, but replaced each time by an `instead` exception: the
             // rule is not dead, its own body is.
-            let proc = (c.kind != "end").then(|| model.procs.iter().position(|p| p.name == c.rule)).flatten();
-            let replaced_by: Vec<String> = model
-                .exceptions
-                .iter()
-                .filter(|x| Some(x.target.idx()) == proc && x.mode == grimoire_grammar::ast::ExceptionMode::Instead && fired.get(x.body.idx()).is_some_and(|n| *n > 0))
-                .map(|x| format!("`{}` ({} times)", x.name, fired.get(x.body.idx()).copied().unwrap_or(0)))
-                .collect();
+            let replaced_by: Vec<String> = match c.kind.as_str() {
+                "end" => Vec::new(),
+                _ => model.ran_instead_of(&c.rule, |p| fired.get(p.idx()).copied().unwrap_or(0)).map(|(x, n)| format!("`{}` ({n} times)", x.name)).collect(),
+            };
             let finding = if replaced_by.is_empty() {
                 Finding::new(NEVER_FIRED, Severity::Warning, format!("the {} `{}` never fired in {} random games per configuration", c.kind, c.rule, cfg.games), Some(c.at))
                     .help("a rule no game reaches may be dead, or need more games (`--games`) or an option to reach")
