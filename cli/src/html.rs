@@ -1,5 +1,6 @@
 //! The translator's page: the source text and the rulebook side by side,
-//! paragraph by paragraph, with the assumptions and discrepancies listed.
+//! paragraph by paragraph, with the assumptions, discrepancies and
+//! narrative rules listed.
 
 use grimoire_interpreter::model::{Citation, Model, RecordKind};
 use grimoire_interpreter::validate::trace::{self, Paragraph};
@@ -126,6 +127,10 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
     let _ = write!(h, "</ul><h2>Discrepancies ({})</h2><ul>", report.discrepancies.len());
     for d in &report.discrepancies {
         let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(&d.name), esc(&d.text));
+    }
+    let _ = write!(h, "</ul><h2>Narrative rules ({})</h2><ul>", report.narratives.len());
+    for n in &report.narratives {
+        let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(&n.name), esc(&n.text));
     }
     h.push_str("</ul><h2>Findings</h2><ul>");
     for f in &report.findings {

@@ -853,6 +853,33 @@ fn the_side_by_side_page_shows_each_quote_next_to_its_own_paragraph() {
     assert!(row(7).contains("Un ?[2J texte ?piégé.") && !html.contains(['\u{1b}', '\u{202e}']), "{}", row(7));
 }
 
+/// A narrative rule never runs, so a reviewer must be able to read every
+/// one of them: the report lists them with their place, as it lists the
+/// assumptions and discrepancies.
+#[test]
+fn validate_lists_the_narrative_rules_with_their_places() {
+    let source = work_file("told.txt");
+    std::fs::write(&source, "Le pion avance d'une case.\n\nOn raconte une histoire du royaume.\n").expect("written");
+    let book = work_file("told.rules");
+    std::fs::write(
+        &book,
+        "rulebook told { source \"told.txt\" players 2..2 cite \"Le pion avance d'une case.\" }\n\
+         round turn assume \"a test\" { win player(1) }\n\
+         narrative story \"flavour only\" cite \"On raconte une histoire du royaume.\"\n",
+    )
+    .expect("written");
+    let path = book.to_str().expect("utf-8");
+    let budget = ["--games", "2", "--explore-states", "100", "--guided-games", "0"];
+    let human = run(&[&["validate", path][..], &budget].concat());
+    let text = stdout(&human);
+    assert!(text.contains("narrative rules (1):") && text.contains("- story (") && text.contains("told.rules:3:1): flavour only"), "{text}");
+    let report = report_of(&run(&[&["validate", path, "--json"][..], &budget].concat()));
+    assert_eq!(report["narratives"][0]["name"], "story", "{report}");
+    assert_eq!(report["narratives"][0]["text"], "flavour only", "{report}");
+    let html = side_by_side_page(&book, "told");
+    assert!(html.contains("<h2>Narrative rules (1)</h2><ul><li><b>story</b>: flavour only</li>"), "{html}");
+}
+
 #[test]
 fn simulate_checks_declared_invariants_unless_told_not_to() {
     let drift = "tests/fixtures/validate/drift.rules";

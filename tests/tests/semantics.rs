@@ -524,3 +524,10 @@ round turn {
     assert_eq!(value(&game, &st, "n"), "3");
     assert_eq!((st.plies, st.decisions), (3, 0));
 }
+
+#[test]
+fn a_string_reads_its_escapes_as_the_reference_says() {
+    // `\"` a quote, `\\` a backslash, `\n` a line end, `\b` (any other) `b`.
+    let model = compiled("rulebook a { title \"say \\\"hi\\\" \\\\ x\\ny\\b\" players 2..2 }\nround turn { draw }").unwrap_or_else(|d| panic!("{d:#?}"));
+    assert_eq!(model.title.as_deref(), Some("say \"hi\" \\ x\nyb"));
+}

@@ -177,13 +177,12 @@ fn print_human(r: &Report, with_modules: &str, sources: &[grimoire_interpreter::
             grimoire_cli::say!("      ... and {} more (see --json)", not_covered.len() - 20);
         }
     }
-    grimoire_cli::say!("\n  assumptions ({}):", r.assumptions.len());
-    for a in &r.assumptions {
-        grimoire_cli::say!("    - {}: {}", a.name, a.text);
-    }
-    grimoire_cli::say!("\n  discrepancies ({}):", r.discrepancies.len());
-    for d in &r.discrepancies {
-        grimoire_cli::say!("    - {}: {}", d.name, d.text);
+    // Each with where it is written, for a reviewer to go and read it.
+    for (title, notes) in [("assumptions", &r.assumptions), ("discrepancies", &r.discrepancies), ("narrative rules", &r.narratives)] {
+        grimoire_cli::say!("\n  {title} ({}):", notes.len());
+        for n in notes {
+            grimoire_cli::say!("    - {} ({}): {}", n.name, grimoire_cli::render::place_in(sources, n.at), n.text);
+        }
     }
     grimoire_cli::say!("\n{last}");
 }

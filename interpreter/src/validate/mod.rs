@@ -250,6 +250,9 @@ pub struct Report {
     pub assumptions: Vec<Note>,
     /// Discrepancies.
     pub discrepancies: Vec<Note>,
+    /// Narrative rules: sentences of the source kept as text, not run (a
+    /// reviewer reads them to see that none hides a rule with an effect).
+    pub narratives: Vec<Note>,
     /// The run was asked to stop ([`Config::stop`]) before it was done: the
     /// games, searches and guided games not begun are missing, and the
     /// findings that need a whole run (V203, V204) are not given.
@@ -297,15 +300,17 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
     findings.sort_by_key(|f| (f.severity == Severity::Warning, f.code.clone(), f.at.map(|a| (a.file.0, a.span.start))));
     let mut assumptions = Vec::new();
     let mut discrepancies = Vec::new();
+    let mut narratives = Vec::new();
     for r in &model.records {
         match r.kind {
             RecordKind::Assumption => assumptions.push(Note { name: r.name.clone(), text: r.text.clone().unwrap_or_default(), at: r.at }),
             RecordKind::Discrepancy => discrepancies.push(Note { name: r.name.clone(), text: r.text.clone().unwrap_or_default(), at: r.at }),
+            RecordKind::Narrative => narratives.push(Note { name: r.name.clone(), text: r.text.clone().unwrap_or_default(), at: r.at }),
             _ => {}
         }
         for a in &r.assumes {
             assumptions.push(Note { name: r.name.clone(), text: a.clone(), at: r.at });
         }
     }
-    Report { rulebook: model.name.clone(), findings, runs: sim.runs, coverage: sim.coverage, branches: sim.branches, searched, trace, assumptions, discrepancies, interrupted: cfg.stop.requested() }
+    Report { rulebook: model.name.clone(), findings, runs: sim.runs, coverage: sim.coverage, branches: sim.branches, searched, trace, assumptions, discrepancies, narratives, interrupted: cfg.stop.requested() }
 }
