@@ -20,6 +20,14 @@ fn with_code_spans(text: &str) -> String {
     esc(text).split('`').enumerate().map(|(i, part)| if i % 2 == 1 { format!("<code>{part}</code>") } else { part.to_string() }).collect()
 }
 
+/// A source's name as the start of a row's id: an id holds no space, and a
+/// link's `#` starts its fragment, so both (and what HTML would need
+/// escaped) are written `_`.
+fn anchor_name(source: &str) -> String {
+    let plain = |c: char| !(c.is_whitespace() || grimoire_grammar::is_forbidden_char(c) || matches!(c, '#' | '"' | '\'' | '<' | '>' | '&' | '%' | '?'));
+    source.chars().map(|c| if plain(c) { c } else { '_' }).collect()
+}
+
 /// Where a finding points in the rulebook, and the text there (a misquote
 /// is found by its words): `<br>` then the place, or nothing.
 fn place_of(at: Option<grimoire_interpreter::model::Loc>, sources: &[Source]) -> String {
@@ -87,7 +95,7 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
         // Links to the paragraphs a translator has to look at.
         for (what, list) in [("Not cited", &s.uncited), ("Only short quotes", &s.short_only)] {
             if !list.is_empty() {
-                let links: Vec<String> = list.iter().map(|u| format!("<a href=\"#{0}-{1}\">{1}</a>", esc(&s.source), u.line)).collect();
+                let links: Vec<String> = list.iter().map(|u| format!("<a href=\"#{0}-{1}\">{1}</a>", anchor_name(&s.source), u.line)).collect();
                 let _ = write!(h, "<p>{what} (line): {}</p>", links.join(", "));
             }
         }
@@ -99,7 +107,7 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
                 _ => "",
             };
             // Each row can be linked to: `#SOURCE-LINE`.
-            let anchor = format!("{}-{}", esc(&s.source), p.first_line);
+            let anchor = format!("{}-{}", anchor_name(&s.source), p.first_line);
             let _ = write!(h, "<tr{class} id=\"{anchor}\"><td class=\"src\"><a class=\"ln\" href=\"#{anchor}\">{}–{}</a>\n{}</td><td>", p.first_line, p.last_line, esc(&p.text));
             for r in p.cited_by.iter().chain(&p.short_by) {
                 let Some(rec) = model.records.get(*r) else { continue };

@@ -86,6 +86,9 @@ pub fn open(path: &Path, root: &Root) -> Result<Opened, OpenError> {
     let unusable = OpenError::Unusable;
     let text = files::read_text(path).map_err(|e| unusable(format!("cannot read `{}`: {e}", path.display())))?;
     let log: GameLog = serde_json::from_str(&text).map_err(|e| unusable(format!("`{}` is not a game log: {e}", path.display())))?;
+    if log.rulebook.is_empty() {
+        return Err(unusable(format!("`{}` names no rulebook file (its `rulebook` list is empty): a log names the rulebook and modules its game was played with", path.display())));
+    }
     if log.sha256.is_empty() {
         return Err(unusable(format!(
             "`{}` records no SHA-256 of its rulebook files: it was written by an older Grimoire, before logs named their files relative to themselves, and cannot be checked. Record it again with this version: `grimoire play {} --players {}{} --seed {} --auto --log {}` for a game of random players, `grimoire validate` for a counterexample, `grimoire explore` for a lasso",

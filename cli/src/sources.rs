@@ -52,6 +52,7 @@ struct Place {
 /// not a source text that is missing.
 pub fn check_folders(extra: &[PathBuf]) -> Result<(), String> {
     match extra.iter().find(|d| !d.is_dir()) {
+        Some(bad) if bad.exists() => Err(format!("`--sources {}`: this is a file, not a folder: name the folder that holds the source texts", bad.display())),
         Some(bad) => Err(format!("`--sources {}`: there is no folder there", bad.display())),
         None => Ok(()),
     }
@@ -173,7 +174,14 @@ fn diagnostic(model: &Model, sources: &[Source], name: &str, why: String) -> Dia
         })
     };
     let at = header().or(cite).unwrap_or(NOWHERE);
-    Diagnostic::new(files::REFUSED, why, at, "this source text may not be read").help(format!("{} (README, \"Files Grimoire reads\")", grimoire_interpreter::validate::trace::WHERE_SOURCES_ARE))
+    // A text in another encoding was found where it should be: converting
+    // it is the fix, not looking elsewhere.
+    let help = if why.contains("not UTF-8") {
+        "source texts are read as UTF-8: convert the file (`iconv -f latin1 -t utf-8 OLD > NEW`, or save it as UTF-8 from an editor)".to_string()
+    } else {
+        format!("{} (README, \"Files Grimoire reads\")", grimoire_interpreter::validate::trace::WHERE_SOURCES_ARE)
+    };
+    Diagnostic::new(files::REFUSED, why, at, "this source text may not be read").help(help)
 }
 
 /// The start of the first file, for a diagnostic with no better place.

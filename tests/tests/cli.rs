@@ -810,6 +810,19 @@ fn the_side_by_side_page_shows_every_quote_that_reaches_a_paragraph() {
     assert!(html.contains("Not cited (line): <a href=\"#split.txt-8\">8</a>"), "{html}");
 }
 
+/// A source whose file name holds a space or `#` still gives rows that can
+/// be linked to: ids without spaces, links whose fragment is the whole id.
+#[test]
+fn the_side_by_side_page_links_rows_of_a_source_with_spaces_in_its_name() {
+    let source = work_file("règles du jeu#1.txt");
+    std::fs::write(&source, "Le pion avance d'une case à chaque tour.\n\nUn paragraphe que rien ne cite.\n").expect("written");
+    let book = work_file("spaced.rules");
+    std::fs::write(&book, "rulebook spaced { source \"règles du jeu#1.txt\" players 2..2 cite \"Le pion avance d'une case à chaque tour.\" }\nround turn assume \"a test\" { win player(1) }\n").expect("written");
+    let html = side_by_side_page(&book, "spaced");
+    assert!(html.contains("id=\"règles_du_jeu_1.txt-1\"") && html.contains("<a href=\"#règles_du_jeu_1.txt-3\">3</a>"), "{html}");
+    assert!(!html.contains("id=\"règles du"), "{html}");
+}
+
 /// The side-by-side page `validate --html` writes for the rulebook `book`,
 /// in a work file named after `name`.
 fn side_by_side_page(book: &Path, name: &str) -> String {
@@ -2277,6 +2290,19 @@ fn a_counterexample_replayed_as_json_matches_its_log() {
     assert_eq!(report["outcome"], log["outcome"], "{report}");
 }
 
+/// A source text in another encoding than UTF-8 is refused with the way to
+/// convert it, not with where texts are looked for (it was found).
+#[test]
+fn a_source_text_that_is_not_utf8_gets_the_help_to_convert_it() {
+    let source = work_file("latin.txt");
+    std::fs::write(&source, b"Le pion avance d'une case, c'est d\xe9j\xe0 \xe7a.\n").expect("written");
+    let book = work_file("latin.rules");
+    std::fs::write(&book, "rulebook latin { source \"latin.txt\" players 2..2 cite \"Le pion avance d'une case\" }\nround turn assume \"a test\" { win player(1) }\n").expect("written");
+    let out = run(&["validate", book.to_str().expect("utf-8"), "--games", "2", "--explore-states", "10", "--guided-games", "0"]);
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(text.contains("E0501") && text.contains("not UTF-8") && text.contains("convert the file"), "{text}");
+}
+
 /// A `--sources` folder that is not there is the user's mistake, said at
 /// once (it was skipped, and the texts reported missing).
 #[test]
@@ -2284,6 +2310,10 @@ fn a_sources_folder_that_is_not_there_is_a_tool_failure() {
     let out = run(&["validate", TIC_TAC_TOE, "--sources", "no/such/folder"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("`--sources no/such/folder`: there is no folder there"), "{}", stderr(&out));
+    // A file where a folder was wanted is named as a file.
+    let out = run(&["validate", TIC_TAC_TOE, "--sources", TIC_TAC_TOE]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("this is a file, not a folder"), "{}", stderr(&out));
 }
 
 /// `test --sources DIR` finds the texts the scenarios quote elsewhere than

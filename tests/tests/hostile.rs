@@ -362,6 +362,20 @@ fn a_log_names_its_files_from_its_folder_with_their_hashes_and_replays_from_anyw
     assert!(said(&out).contains("records no SHA-256") && said(&out).contains("grimoire play sound.rules --players 2 --seed 4 --auto --log"), "{}", said(&out));
 }
 
+/// A log whose list of rulebook files is empty says so, not that an older
+/// version wrote it (with a command to play no file again).
+#[test]
+fn a_log_that_names_no_rulebook_says_so() {
+    let sb = Sandbox::new("log-no-rulebook");
+    let (_, log) = played_log(&sb.project());
+    let out = replay_edited(&sb.project(), &log, |l| {
+        l.rulebook.clear();
+        l.sha256.clear();
+    });
+    assert_eq!(out.status.code(), Some(2), "{}", said(&out));
+    assert!(said(&out).contains("names no rulebook file") && !said(&out).contains("older Grimoire"), "{}", said(&out));
+}
+
 #[test]
 fn a_log_cannot_name_a_file_outside_its_root() {
     let sb = Sandbox::new("log-root");
@@ -486,6 +500,9 @@ fn control_characters_and_bidi_overrides_are_refused_and_never_echoed() {
     let cases = [
         ("esc.rules", "rulebook o { players 1..1 }\nzone z \"\u{1b}]0;pwned\u{7}\u{1b}[2J\"\nround turn { win player(1) }\n", "a control character (U+001B)", "2:9"),
         ("bidi.rules", "rulebook o { players 1..1 }\n# \u{202e} looks like a comment\nround turn { win player(1) }\n", "a bidirectional override (U+202E)", "2:3"),
+        // A lone carriage return in a comment would show the code after it
+        // as live while the comment swallows it (CR LF stays a line end).
+        ("cr.rules", "rulebook o { players 1..1 }\r\ncounter x 0..1 = 0 # note\rsetup { x = 1 }\nround turn { win player(1) }\n", "a carriage return that is not followed by a line", "2:26"),
     ];
     for (name, text, what, place) in cases {
         std::fs::write(dir.join(name), text).expect("written");

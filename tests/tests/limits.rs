@@ -29,8 +29,12 @@ fn a_chain_of_70_triggers_needs_trigger_depth_and_the_finding_names_it() {
     let e = start(&ladder("", 72)).expect_err("70 nested triggers pass the default 64");
     assert_eq!(e.kind.code(), "R0003");
     assert!(e.message.contains("`trigger_depth`"), "{}", e.message);
+    assert!(e.message.contains("raise `trigger_depth`"), "{}", e.message);
     let st = start(&ladder("trigger_depth 100", 72)).expect("a chain of 70 ends within 100");
     assert!(st.is_over());
+    // At its highest the limit cannot be raised, and the finding says so.
+    let e = start(&ladder("trigger_depth 255", 300)).expect_err("a chain of 298 passes 255");
+    assert!(e.message.contains("at its highest") && !e.message.contains("raise `trigger_depth`"), "{}", e.message);
 }
 
 #[test]

@@ -231,3 +231,14 @@ fn the_title_and_the_engine_limits_cite_the_text_like_any_declaration() {
     assert_eq!(report.not_found, 1);
     assert_eq!(codes(&findings).first(), Some(&"T001"));
 }
+
+#[test]
+fn a_quote_of_punctuation_only_is_empty_and_the_help_says_to_cite_its_line() {
+    let text = "Petit jeu de test\n\n***\n\nChaque joueur prend deux jetons.\n";
+    let (_, findings) = check(&rulebook(&["cite \"***\""]), &[("source.txt", text)]);
+    assert_eq!(codes(&findings).first(), Some(&"T001"), "{findings:#?}");
+    assert!(findings[0].message.contains("punctuation") && findings[0].help.as_deref().is_some_and(|h| h.contains("cite line N")), "{findings:#?}");
+    // Cited by its line, the paragraph is found.
+    let (report, findings) = check(&rulebook(&["cite line 3"]), &[("source.txt", text)]);
+    assert_eq!(report.not_found, 0, "{findings:#?}");
+}

@@ -47,6 +47,11 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 _ if words.contains(&"a comparison") && text.get(start..).is_some_and(|t| t.starts_with('=') && !t.starts_with("==")) => {
                     Some("`=` sets a value; to compare, write `==`".to_string())
                 }
+                // A minus sign where only a count can stand (a header
+                // limit, a capacity, a player count, a piece count).
+                _ if words.iter().any(|w| w.starts_with("a number")) && text.get(start..).and_then(|t| t.strip_prefix('-')).is_some_and(|t| t.starts_with(|c: char| c.is_ascii_digit())) => {
+                    Some("a negative number cannot stand here: this is a count or a limit, 0 or more (docs/language.md gives each one's range)".to_string())
+                }
                 // A letter a name may not hold, right after the part that
                 // could be a name (`café`, `scoreA`): the name stopped there.
                 _ => letter_in_name(text, start)

@@ -64,13 +64,21 @@ fn check_characters(text: &str) -> Result<(), ParseError> {
         let what = match forbidden(c) {
             Some(what) => what,
             None if c == '\u{feff}' => "a byte order mark after the start",
+            // A carriage return that ends no line sends a terminal back to
+            // the start of the line: what follows it overwrites what came
+            // before, so a comment could hide live code behind it.
+            None if c == '\r' && body.as_bytes().get(i + 1) != Some(&b'\n') => "a carriage return that is not followed by a line feed",
             None => continue,
         };
         let at = skipped + i;
         return Err(ParseError {
             expected: format!("text, not {what} (U+{:04X})", u32::from(c)),
             span: Span { start: at, end: at + c.len_utf8() },
-            help: Some("a rulebook is plain text: remove the character (a terminal would obey it when the line is printed); to show it in a label, describe it in words".into()),
+            help: Some(if c == '\r' {
+                "end lines with a line feed (LF) or CR LF; save the file with one of these line ends, or remove the carriage return".into()
+            } else {
+                "a rulebook is plain text: remove the character (a terminal would obey it when the line is printed); to show it in a label, describe it in words".into()
+            }),
         });
     }
     Ok(())
@@ -241,7 +249,7 @@ fn int(p: &P) -> Result<i64, ParseError> {
     p.as_str().parse().ok().filter(|n| *n != i64::MIN).ok_or_else(|| ParseError {
         expected: "a number that fits in 64 bits".into(),
         span: span(p),
-        help: None,
+        help: Some("numbers lie within -9223372036854775807..9223372036854775807 (2^63 - 1 either way)".into()),
     })
 }
 

@@ -118,9 +118,14 @@ impl Game {
             }
             if frame.depth >= self.trigger_depth {
                 let limit = self.trigger_depth;
+                let raise = if limit >= crate::resolve::MAX_TRIGGER_DEPTH {
+                    "`trigger_depth` is at its highest already, so the triggers must chain less deep"
+                } else {
+                    "if the game really chains more, raise `trigger_depth` in the rulebook's header"
+                };
                 let mut e = ExecError::new(
                     ExecErrorKind::TriggerChain,
-                    format!("triggers fired each other more than {limit} deep (the limit `trigger_depth`): `{}` seems to loop; if the game really chains more, raise `trigger_depth` in the rulebook's header", proc.name),
+                    format!("triggers fired each other more than {limit} deep (the limit `trigger_depth`): `{}` seems to loop; {raise}", proc.name),
                     Some(proc.at),
                 );
                 e.rule = Some(proc.name.clone());

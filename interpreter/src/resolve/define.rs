@@ -470,7 +470,7 @@ impl Resolver {
                 });
                 if c.bounds.lo > c.bounds.hi {
                     let loc = self.loc(c.bounds.span);
-                    self.error(Diagnostic::new(codes::TOTAL, format!("the counter `{}` has an empty range", c.name.name), loc, "low end above high end"));
+                    self.error(Diagnostic::new(codes::TOTAL, format!("the counter `{}` has an empty range", c.name.name), loc, "low end above high end").help("write the range low end first: `counter NAME LOW..HIGH`"));
                 } else if let Some((v, e)) = c.init.as_ref().and_then(|e| literal_int(e).map(|v| (v, e))) {
                     // A number written there outside the range fails every
                     // game at its start: said here, before any game.

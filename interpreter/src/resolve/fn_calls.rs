@@ -109,12 +109,25 @@ impl Resolver {
                 }
             }
         }
-        if total > MAX_INLINED_TOTAL {
-            let at = biggest.map(|(_, at)| at).unwrap_or(self.model.fns[0].at);
-            self.error(
+        if total <= MAX_INLINED_TOTAL {
+            return;
+        }
+        match biggest {
+            Some((_, at)) => self.error(
                 Diagnostic::new(codes::ARITY, format!("the rulebook is {total} expressions long once every function call is inlined, more than the {MAX_INLINED_TOTAL} allowed"), at, "the largest call")
                     .help("each call is replaced by the body of the function it calls: call the largest functions in fewer places (keep a value computed once in a `let`)"),
-            );
+            ),
+            // No call at all: the rules themselves are too long. The first
+            // expression past the limit is shown.
+            None => {
+                let past = self.model.exprs.iter().enumerate().filter(|(i, _)| !in_fn[*i]).nth(MAX_INLINED_TOTAL as usize).and_then(|(i, _)| self.model.expr_at.get(i).copied());
+                if let Some(at) = past {
+                    self.error(
+                        Diagnostic::new(codes::ARITY, format!("the rulebook is {total} expressions long, more than the {MAX_INLINED_TOTAL} allowed"), at, "past the limit")
+                            .help("a rulebook this long is too large to compile: repeat work with `for`, `repeat` or `while` instead of writing it out"),
+                    );
+                }
+            }
         }
     }
 

@@ -306,8 +306,8 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                     if !found && q.is_empty() {
                         report.not_found += 1;
                         findings.push(
-                            Finding::new(QUOTE_NOT_FOUND, Severity::Error, "this quote is empty: it quotes nothing of the source".to_string(), Some(*at))
-                                .help("copy the sentence the rule encodes from the source"),
+                            Finding::new(QUOTE_NOT_FOUND, Severity::Error, "this quote is empty once its punctuation and spacing are set aside (quotes are matched by their words): it quotes nothing of the source".to_string(), Some(*at))
+                                .help("copy a sentence with words from the source; a paragraph without words (a row of `*`, a rule) is cited by its line: `cite line N`"),
                         );
                     } else if !found {
                         report.not_found += 1;
