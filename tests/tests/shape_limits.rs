@@ -178,3 +178,17 @@ fn the_keywords_are_listed_and_a_keyword_used_as_a_name_is_named() {
         assert!(e.help.as_deref().is_some_and(|h| h.contains(&format!("`{word}` is a keyword"))), "{word}: {:?}", e.help);
     }
 }
+
+/// The limit of the whole rulebook holds without any function call too:
+/// the rules themselves are too long, said at the first expression past it
+/// (a rulebook without functions made `check` panic).
+#[test]
+fn a_rulebook_past_the_expression_limit_without_calls_is_refused_where_it_passes() {
+    // 2,100,000 expressions: each statement `a = 1+...+1` holds 60 ones
+    // and 59 additions (an expression holds at most 64 operators).
+    let line = format!("a = {}\n", ["1"; 60].join("+"));
+    let body: String = std::iter::repeat_n(line.as_str(), 17_700).collect();
+    let e = only_error(&format!("rulebook t {{ players 2..2 }}\nvar a : int = 0 assume \"x\"\nsetup assume \"x\" {{\n{body}}}\nround turn assume \"x\" {{ end }}\n"));
+    assert_eq!(e.code, "E0104");
+    assert!(e.message.contains("expressions long, more than the 2000000 allowed"), "{}", e.message);
+}
