@@ -129,11 +129,23 @@ impl In<'_> {
 }
 
 impl State {
+    /// Whether every link (`head` and `next`: a piece number or `NIL`) is
+    /// written in one byte: fewer than 127 pieces.
+    fn links_fit_a_byte(&self) -> bool {
+        self.loc.len() < 0x7f
+    }
+
     /// Append this state's bytes to `out`.
     pub fn pack(&self, out: &mut Vec<u8>) {
         let mut o = Out(out);
-        self.head.iter().for_each(|x| o.id(*x));
-        self.next.iter().for_each(|x| o.id(*x));
+        if self.links_fit_a_byte() {
+            // Every link is a piece number or `NIL`, below 127 + 1: each
+            // varint is its one byte, written without the varint's loop.
+            o.0.extend(self.head.iter().chain(&self.next).map(|x| x.wrapping_add(1) as u8));
+        } else {
+            self.head.iter().for_each(|x| o.id(*x));
+            self.next.iter().for_each(|x| o.id(*x));
+        }
         self.counters.iter().for_each(|x| o.int(*x));
         self.vars.iter().for_each(|v| o.value(*v));
         o.var(self.stack.len() as u64);
@@ -216,11 +228,28 @@ impl State {
     /// the bytes are not a state of this game.
     pub fn unpack(&mut self, bytes: &[u8]) -> Option<()> {
         let mut i = In { bytes, at: 0 };
-        for h in self.head.iter_mut() {
-            *h = i.id()?;
-        }
-        for n in self.next.iter_mut() {
-            *n = i.id()?;
+        let links = self.head.len() + self.next.len();
+        match bytes.get(..links) {
+            // What `pack` wrote in one byte a link (a byte of 0x80 or more
+            // would start a longer varint: read those the long way).
+            Some(short) if self.links_fit_a_byte() && short.iter().all(|b| *b < 0x80) => {
+                let (heads, nexts) = short.split_at(self.head.len());
+                for (h, b) in self.head.iter_mut().zip(heads) {
+                    *h = u16::from(*b).wrapping_sub(1);
+                }
+                for (n, b) in self.next.iter_mut().zip(nexts) {
+                    *n = u16::from(*b).wrapping_sub(1);
+                }
+                i.at = links;
+            }
+            _ => {
+                for h in self.head.iter_mut() {
+                    *h = i.id()?;
+                }
+                for n in self.next.iter_mut() {
+                    *n = i.id()?;
+                }
+            }
         }
         // What players know is no part of a packed state (no rule reads it).
         self.known.iter_mut().for_each(|k| *k = 0);
