@@ -92,6 +92,31 @@ fn two_modules_that_replace_the_same_rule_are_refused_unless_one_extends_the_oth
     compile(&[source("d.rules", GAME_D), source("one.rules", one), source("on_top.rules", on_top)]).expect("a module may replace what its own base replaced");
 }
 
+/// One module removes what another replaces: refused whatever their file
+/// names (read in path order, the removal after the replacement silently
+/// dropped the replacement, while the other order was refused).
+#[test]
+fn a_module_that_removes_what_another_replaces_is_refused_in_either_order() {
+    let replacer = |name: &str| format!("module {name} extends \"d.rules\" {{ }}\nreplace rule gain assume \"x\" {{ score += 2 }}\n");
+    let remover = "module safe extends \"d.rules\" { }\nremove rule gain\nreplace round turn assume \"x\" { end }\n";
+    for name in ["aaa", "zzz"] {
+        // The base first, then the modules in the order of their paths.
+        let mut modules = vec![source(&format!("{name}.rules"), &replacer(name)), source("safe.rules", remover)];
+        modules.sort_by(|a, b| a.name.cmp(&b.name));
+        let files: Vec<_> = std::iter::once(source("d.rules", GAME_D)).chain(modules).collect();
+        let errs = compile(&files).expect_err("one removes what the other replaces");
+        assert!(errs.iter().any(|e| e.code == "E0401"), "{name}: {errs:#?}");
+    }
+    // A module built on the remover cannot replace what is gone, and is
+    // told to declare it anew, which it may.
+    let on_top = "module again extends \"safe.rules\" { }\nreplace rule gain assume \"x\" { score += 3 }\n";
+    let errs = compile(&[source("d.rules", GAME_D), source("safe.rules", remover), source("again.rules", on_top)]).expect_err("nothing left to replace");
+    assert_eq!(errs[0].code, "E0401");
+    assert!(errs[0].help.as_deref().is_some_and(|h| h.contains("declare it anew")), "{:?}", errs[0].help);
+    let anew = "module again extends \"safe.rules\" { }\nrule gain assume \"x\" { score += 3 }\n";
+    compile(&[source("d.rules", GAME_D), source("safe.rules", remover), source("again.rules", anew)]).expect("declared anew");
+}
+
 #[test]
 fn a_use_of_what_a_module_removed_names_the_module() {
     let gone = "module gone extends \"d.rules\" { }\nremove rule gain\n";
@@ -116,6 +141,21 @@ fn a_module_may_remove_what_a_scenario_of_the_base_reads() {
     assert!(alone.scenarios.iter().any(|s| s.name == "reads_bonus" && s.steps.len() == 1));
     let typo = base.replace("bonus == 0 }\n", "bonu == 0 }\n");
     assert!(compile(&[source("e.rules", &typo)]).is_err(), "a base scenario is checked with the base");
+}
+
+/// A scenario of the base with its own player count runs on the base: a
+/// module that seats other counts does not make it wrong (it blocked every
+/// command on the combination).
+#[test]
+fn a_base_scenario_for_a_player_count_the_module_drops_still_composes() {
+    let base = "rulebook c { players 3..7 }\ncounter score 0..9 = 0\nround turn assume \"x\" { end }\nscenario three players 3 { expect player_count == 3 }\n";
+    let more = "module more extends \"c.rules\" { players 4..8 }\n";
+    let model = compile(&[source("c.rules", base), source("more.rules", more)]).expect("the scenario runs on the base, at 3 players");
+    assert_eq!((model.min_players, model.max_players), (4, 8));
+    // Where it runs, its count is still checked.
+    let wrong = base.replace("players 3 {", "players 9 {");
+    let errs = compile(&[source("c.rules", &wrong)]).expect_err("9 players on a 3..7 game");
+    assert_eq!(errs[0].code, "E0303", "{errs:#?}");
 }
 
 /// A module that changes the parameters of a rule its base calls: the

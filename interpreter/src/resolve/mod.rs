@@ -78,7 +78,7 @@ pub(crate) struct Resolver {
     pub(crate) reserved_declared: std::collections::HashSet<String>,
     /// Declarations a module removed, with that module's file: a use left
     /// behind is an unknown name, whose help names the module.
-    pub(crate) removed: HashMap<String, String>,
+    pub(crate) removed: HashMap<String, (String, FileId)>,
     pub(crate) attrs: HashMap<String, u16>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) file: FileId,
@@ -352,7 +352,12 @@ impl Resolver {
                                     // `replace setup { ... }`, `replace round ...`: no name to find.
                                     None => Diagnostic::new(codes::MODULE_TARGET, "`replace` needs a declaration with a name, and this one has none", at, "nothing named").help("a module changes the setup or the round by an exception to it: `exception NAME to setup when COND instead { ... }`"),
                                     Some(n) => match self.removed.get(&n.name) {
-                                        Some(by) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help("the two modules change the same declaration: write one module that does both, or make one module extend the other"),
+                                        // This module is built on the one that removed it:
+                                        // there is nothing left to replace, but it may be
+                                        // declared again.
+                                        Some((by, remover)) if extends_file(files, i, remover.idx()) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` this one extends removes", n.name), at, "removed by its base")
+                                            .help(format!("in the game this module extends, `{}` no longer exists: declare it anew, without `replace`", n.name)),
+                                        Some((by, _)) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help("the two modules change the same declaration: write one module that does both, or make one module extend the other"),
                                         None => {
                                             let d = Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace");
                                             match nearest_declared(&items, &n.name) {
@@ -389,8 +394,22 @@ impl Resolver {
                                 self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is a {found}, not a {}", name.name, what.name), at, "another sort").help(format!("write `remove {found} {}`", name.name)));
                             }
                             Some(pos) => {
+                                let replaced_by = items.get(pos).map(|p| p.file).filter(|by| by.idx() != 0 && *by != file && !extends_file(files, i, by.idx()));
+                                if let Some(by) = replaced_by {
+                                    // One module replaces it, another removes it:
+                                    // which one counts would depend on how their
+                                    // files are named, as for two replacements.
+                                    let at = self.loc(name.span);
+                                    let other = files.get(by.idx()).map_or("another module", |f| f.name.as_str());
+                                    let span = items.get(pos).map(|p| p.item.span).unwrap_or(name.span);
+                                    self.error(
+                                        Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is replaced by the module `{other}` and removed by this one, and neither extends the other: only one change can count", name.name), at, "removed here")
+                                            .related(Loc { file: by, span }, "replaced here")
+                                            .help("the two modules change the same declaration in different ways: write one module that does both, or make one module extend the other"),
+                                    );
+                                }
                                 items.remove(pos);
-                                self.removed.insert(name.name.clone(), f.name.clone());
+                                self.removed.insert(name.name.clone(), (f.name.clone(), file));
                             }
                             None => {
                                 let at = self.loc(name.span);
@@ -457,7 +476,7 @@ impl Resolver {
 
     /// The help for a name a module's `remove` took away, if it did.
     pub(crate) fn removed_help(&self, name: &str) -> Option<String> {
-        let module = self.removed.get(name)?;
+        let (module, _) = self.removed.get(name)?;
         Some(format!("`{name}` was removed by the module `{module}` (`remove`): remove or replace what still uses it too"))
     }
 

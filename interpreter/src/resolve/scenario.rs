@@ -43,8 +43,24 @@ impl Resolver {
                 None => missing.push((w.name.clone(), crate::diagnostic::did_you_mean(&w.name, modules.iter().map(String::as_str)).map(str::to_string))),
             }
         }
+        let seed = match s.seed {
+            Some((n, _)) => n as u64,
+            None => 0,
+        };
         let (lo, hi) = (self.model.min_players, self.model.max_players);
-        let players = match s.players {
+        let mut def = ScenarioDef { name: s.name.name.clone(), file: self.file, needs, missing, players: lo, seed, options: Vec::new(), steps: Vec::new(), locals: SCENARIO_LOCALS, cites, assumes, at };
+        // It is checked on the files it runs on (as `grimoire test` runs it).
+        let runs_here = def.runs_on().len() == modules.len();
+        if !def.missing.is_empty() || !runs_here {
+            // The names it uses may come from a module that is not loaded,
+            // or be ones a module loaded here removes or changes (a
+            // scenario of the base runs on the base alone), and so may its
+            // player count (a module may seat more players than its
+            // base): it is listed, and checked where it runs, not here.
+            self.model.scenarios.push(def);
+            return;
+        }
+        def.players = match s.players {
             Some((n, span)) if n < i64::from(lo) || n > i64::from(hi) => {
                 let loc = self.loc(span);
                 self.error(Diagnostic::new(codes::HEADER, format!("the scenario `{}` is for {n} players; the rulebook is for {lo} to {hi}", s.name.name), loc, "player count").help(format!("write `players N` with N from {lo} to {hi}")));
@@ -53,21 +69,6 @@ impl Resolver {
             Some((n, _)) => n as u8,
             None => lo,
         };
-        let seed = match s.seed {
-            Some((n, _)) => n as u64,
-            None => 0,
-        };
-        let mut def = ScenarioDef { name: s.name.name.clone(), file: self.file, needs, missing, players, seed, options: Vec::new(), steps: Vec::new(), locals: SCENARIO_LOCALS, cites, assumes, at };
-        // It is checked on the files it runs on (as `grimoire test` runs it).
-        let runs_here = def.runs_on().len() == modules.len();
-        if !def.missing.is_empty() || !runs_here {
-            // The names it uses may come from a module that is not loaded,
-            // or be ones a module loaded here removes or changes (a
-            // scenario of the base runs on the base alone): it is listed,
-            // and checked where it runs, not here.
-            self.model.scenarios.push(def);
-            return;
-        }
         for o in &s.options {
             match self.lookup(o, &[]) {
                 Some(Sym::Option(_)) => def.options.push(o.name.clone()),
