@@ -315,6 +315,32 @@ fn a_roll_to_some_players_is_shown_to_them_only() {
     assert_eq!(rolls_shown(screens[1]), vec![rolls[1], rolls[2]], "player 2 sees his own roll and the public one: {}", screens[1]);
 }
 
+/// A hand looked at is listed to the looker on his next screen, though it
+/// went back into the deck before then (his screen showed it nowhere), to
+/// him only; a hand revealed to everybody shows on the final table.
+#[test]
+fn what_a_reveal_showed_is_listed_to_its_players_and_the_end_shows_what_all_saw() {
+    let look = temp_rulebook(
+        "look.rules",
+        "rulebook look { players 2..2 }\ncard slip 2 { low \"Low\" x1 high \"High\" x1 }\nzone deck of slip hidden\nzone hand per_player of slip owner\n\
+         setup { move all of box to deck\n for p in players { move top of deck to hand[p] } }\n\
+         round turn {\n choose a from [1, 2] by player(1)\n reveal all of hand[player(2)] to player(1)\n choose b from [1, 2] by player(2)\n move all of hand[player(2)] to deck\n shuffle deck\n move top of deck to hand[player(2)]\n\
+          choose c from [1, 2] by player(1)\n for q in players { reveal all of hand[q] to players }\n choose d from [1, 2] by player(2)\n win player(1)\n}\n"
+            .as_bytes(),
+    );
+    let text = stdout(&typing(&["play", &look, "-p", "2", "-s", "3"], "1\n1\n1\n1\n"));
+    let screens: Vec<&str> = text.split(" to decide ").skip(1).collect();
+    assert_eq!(screens.len(), 4, "{text}");
+    let shown = |screen: &str| -> Vec<String> { screen.split_once("Shown to you since your last decision:\n").map(|(_, after)| after.lines().take_while(|l| l.starts_with("  ")).map(|l| l.trim().to_string()).collect()).unwrap_or_default() };
+    assert!(shown(screens[0]).is_empty() && shown(screens[1]).is_empty(), "nothing shown to player 2: {text}");
+    let looked = shown(screens[2]);
+    assert_eq!(looked.len(), 1, "player 1 is told what he saw: {}", screens[2]);
+    assert!(looked[0].ends_with("in hand[2] (rule `turn`)"), "{looked:?}");
+    // At the end, both hands were shown to everybody.
+    let end = text.split("the game is over").nth(1).unwrap_or_else(|| panic!("{text}"));
+    assert!(!end.contains("hidden"), "the final table shows the hands revealed to all: {end}");
+}
+
 /// An undo note names the decision undone as its player read it: a card
 /// drawn blind and buried face down stays "a hidden piece" (the note gave
 /// its name from the log).

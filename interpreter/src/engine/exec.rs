@@ -381,7 +381,7 @@ impl Game {
                     self.shuffle(r, z, pc);
                 }
             }
-            Op::Reveal { what, to } => self.reveal(r, what, to, at),
+            Op::Reveal { what, to } => self.reveal(r, what, to, frame.proc, at),
             Op::Roll(slot, die) => self.roll(r, *slot, *die, pc, frame.proc, at),
             Op::RollSeenBy(to) => self.roll_seen_by(r, to, at),
             Op::Choose { binds, cond, tested, by, otherwise, sites, .. } => {

@@ -8,7 +8,7 @@ use super::compile::{compile_program, Program};
 use super::error::ExecError;
 use super::geometry::Geometry;
 use super::run::Run;
-use super::state::{State, NO_ACTOR};
+use super::state::{Revealed, State, NO_ACTOR};
 use super::value::Value;
 use crate::model::*;
 use grimoire_grammar::ast::Visibility;
@@ -405,6 +405,14 @@ impl Game {
             st.reseed(seed);
             if keep_rolls {
                 st.rolled = Some(Vec::new());
+                // A start run before (and kept for every seed) recorded no
+                // reveal: what it showed is what players know now.
+                let shown = st.known.iter().enumerate().filter_map(|(p, k)| {
+                    let zone = st.loc.get(p).copied().unwrap_or(self.box_zone);
+                    let to = k & self.blind_to(zone);
+                    (to != 0).then_some(Revealed { piece: p as u16, zone, rule: None, after_decisions: 0, to })
+                });
+                st.revealed = Some(shown.collect());
             }
         };
         if let Some(first) = &*self.first_decision {

@@ -31,11 +31,11 @@ mod value;
 pub use compile::Site;
 pub use error::{ExecError, ExecErrorKind};
 pub use layout::{Game, SetupError, ZoneInfo};
-pub use observe::{ordinal, Observation, ZoneView};
+pub use observe::{ordinal, Observation, ZoneView, EVERYBODY};
 pub use options::Options;
 pub use exec::{MAX_EXCEPTIONS_PER_RULE, MAX_RULE_DEPTH};
 pub use invariants::BrokenInvariant;
-pub use state::{Outcome, Rolled, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
+pub use state::{Outcome, Revealed, Rolled, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;
 
 /// Steps one `apply` may take before the engine says the rules loop, unless

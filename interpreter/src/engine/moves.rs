@@ -7,7 +7,7 @@ use super::compile::{Audience, RevealOp};
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
 use super::run::Run;
-use super::state::{Frame, Pending, Rolled, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
+use super::state::{Frame, Pending, Revealed, Rolled, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
 use super::value::Value;
 use crate::model::*;
 
@@ -212,7 +212,7 @@ impl Game {
     }
 
     /// `reveal`: the players of the audience now know which pieces these are.
-    pub(super) fn reveal(&self, r: &mut Run, what: &RevealOp, to: &Audience, at: Loc) {
+    pub(super) fn reveal(&self, r: &mut Run, what: &RevealOp, to: &Audience, rule: ProcId, at: Loc) {
         let mask = self.audience_mask(r, to, at);
         if r.err.is_some() {
             return;
@@ -221,7 +221,7 @@ impl Game {
             RevealOp::Piece(p) => {
                 let p = p.get(r);
                 if r.err.is_none() {
-                    r.st.known[p as usize] |= mask;
+                    self.show(r.st, p, mask, rule);
                 }
             }
             RevealOp::Top(z) => {
@@ -229,7 +229,7 @@ impl Game {
                 // The top of an empty zone shows nothing.
                 if r.err.is_none() {
                     if let Some(p) = r.st.zone_top(z) {
-                        r.st.known[p as usize] |= mask;
+                        self.show(r.st, p, mask, rule);
                     }
                 }
             }
@@ -238,10 +238,25 @@ impl Game {
                 if r.err.is_none() && r.spend(r.st.zone_len(z) as u64) {
                     let mut p = r.st.head[z as usize];
                     while p != NIL {
-                        r.st.known[p as usize] |= mask;
+                        self.show(r.st, p, mask, rule);
                         p = r.st.next[p as usize];
                     }
                 }
+            }
+        }
+    }
+
+    /// The players of `mask` know piece `p` from now on; in a recorded game,
+    /// those who neither knew it nor see its zone are noted as shown it.
+    fn show(&self, st: &mut State, p: u16, mask: u16, rule: ProcId) {
+        let Some(known) = st.known.get_mut(p as usize) else { return };
+        let new = mask & !*known;
+        *known |= mask;
+        if let Some(kept) = st.revealed.as_mut() {
+            let zone = st.loc.get(p as usize).copied().unwrap_or(self.box_zone);
+            let to = new & self.blind_to(zone);
+            if to != 0 {
+                kept.push(Revealed { piece: p, zone, rule: Some(rule), after_decisions: st.decisions, to });
             }
         }
     }

@@ -6,6 +6,11 @@ use super::value::Value;
 use grimoire_grammar::ast::Visibility;
 use serde::Serialize;
 
+/// The "player" who stands for the whole table in [`Game::observe`] and
+/// [`Game::knows`]: he sees the public zones and vars, and the pieces a
+/// `reveal` showed to every player (the final table of a game).
+pub const EVERYBODY: u8 = u8::MAX;
+
 /// One zone as a player sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ZoneView {
@@ -47,6 +52,13 @@ impl Game {
     pub fn roll_text(&self, roll: &super::Rolled) -> String {
         let die = self.model.dice.get(roll.die.idx()).map_or("?", |d| d.name.as_str());
         format!("`{die}` rolled {} (rule `{}`)", self.label(roll.value), self.model.proc(roll.rule).name)
+    }
+
+    /// A piece shown by a `reveal`, in words: "`Baron` in hand[2] (rule `priest`)".
+    pub fn reveal_text(&self, shown: &super::Revealed) -> String {
+        let zone = self.zones.get(shown.zone as usize).map_or("?", |z| z.name.as_str());
+        let rule = shown.rule.map(|r| format!(" (rule `{}`)", self.model.proc(r).name)).unwrap_or_default();
+        format!("{} in {zone}{rule}", self.label(Value::piece(shown.piece)))
     }
 
     /// A readable label for a value.
@@ -256,7 +268,18 @@ impl Game {
     /// Whether `player` may tell which piece `p` is in `st`: he sees its
     /// zone, or a `reveal` showed it to him since its zone was last shuffled.
     pub fn sees_piece(&self, st: &State, player: u8, p: u16) -> bool {
-        st.loc.get(p as usize).is_some_and(|z| self.sees_zone(player, *z)) || st.knows(player, p)
+        st.loc.get(p as usize).is_some_and(|z| self.sees_zone(player, *z)) || self.knows(st, player, p)
+    }
+
+    /// Whether a `reveal` showed piece `p` to `player` since its zone was
+    /// last shuffled; for [`EVERYBODY`], whether it showed it to every
+    /// player (a card revealed to all is part of what the whole table sees).
+    pub fn knows(&self, st: &State, player: u8, p: u16) -> bool {
+        if player != EVERYBODY {
+            return st.knows(player, p);
+        }
+        let all: u16 = if self.players >= 16 { u16::MAX } else { (1u16 << self.players) - 1 };
+        st.known.get(p as usize).is_some_and(|k| all != 0 && k & all == all)
     }
 
     /// What `player` may see of `st`.
@@ -271,8 +294,8 @@ impl Game {
             }
             let pieces = if self.sees_zone(player, z) {
                 Some(st.zone_pieces(z).map(|p| self.label(Value::piece(p))).collect())
-            } else if st.zone_pieces(z).any(|p| st.knows(player, p)) {
-                Some(st.zone_pieces(z).map(|p| if st.knows(player, p) { self.label(Value::piece(p)) } else { "?".to_string() }).collect())
+            } else if st.zone_pieces(z).any(|p| self.knows(st, player, p)) {
+                Some(st.zone_pieces(z).map(|p| if self.knows(st, player, p) { self.label(Value::piece(p)) } else { "?".to_string() }).collect())
             } else {
                 None
             };

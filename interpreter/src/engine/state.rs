@@ -140,6 +140,35 @@ pub struct Rolled {
     pub seen_by: Option<u16>,
 }
 
+/// A piece shown by a `reveal` to players who could not see it, in a game
+/// whose rolls are kept ([`Game::begin_recording`]): `play` lists it to
+/// them on their next screen, since the piece may have moved out of their
+/// sight by then (a hand looked at, then shuffled into the deck). No rule
+/// reads it: fingerprints, canonical forms and packed states leave it out.
+///
+/// [`Game::begin_recording`]: super::Game::begin_recording
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Revealed {
+    /// The piece.
+    pub piece: u16,
+    /// The zone it was in when it was shown.
+    pub zone: u16,
+    /// The rule whose `reveal` showed it (`None`: shown before the game's
+    /// first decision, by a setup whose run was not recorded).
+    pub rule: Option<ProcId>,
+    /// How many decisions had been taken when it was shown.
+    pub after_decisions: u32,
+    /// The players it was shown to (those who did not know it), one bit each.
+    pub to: u16,
+}
+
+impl Revealed {
+    /// Whether `player` (from 0) was shown the piece.
+    pub fn shown_to(&self, player: u8) -> bool {
+        player < 16 && self.to >> player & 1 == 1
+    }
+}
+
 impl Rolled {
     /// Whether `player` (from 0) is shown this roll.
     pub fn shown_to(&self, player: u8) -> bool {
@@ -215,6 +244,9 @@ pub struct State {
     /// The dice rolled and not yet taken (`take_rolls`), when they are
     /// kept: `None` in random playouts and explorations, which keep none.
     pub(crate) rolled: Option<Vec<Rolled>>,
+    /// The pieces shown by `reveal` and not yet taken (`take_reveals`),
+    /// kept when the rolls are.
+    pub(crate) revealed: Option<Vec<Revealed>>,
 }
 
 impl Clone for State {
@@ -266,6 +298,7 @@ impl State {
             box_moved_at: self.box_moved_at,
             sim: self.sim.clone(),
             rolled: self.rolled.clone(),
+            revealed: self.revealed.clone(),
         }
     }
 
@@ -334,6 +367,7 @@ impl State {
         self.box_moved_at = o.box_moved_at;
         self.sim.clone_from(&o.sim);
         self.rolled.clone_from(&o.rolled);
+        self.revealed.clone_from(&o.revealed);
     }
 }
 
@@ -395,6 +429,7 @@ impl State {
             box_moved_at: None,
             sim: None,
             rolled: None,
+            revealed: None,
         };
         if n > 0 {
             let b = box_zone as usize;
@@ -411,6 +446,12 @@ impl State {
     /// [`Game::begin_recording`]: super::Game::begin_recording
     pub fn take_rolls(&mut self) -> Vec<Rolled> {
         self.rolled.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The pieces shown by `reveal` since the last call, oldest first
+    /// (none when the game keeps no rolls).
+    pub fn take_reveals(&mut self) -> Vec<Revealed> {
+        self.revealed.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Reseed the dice and shuffles.

@@ -120,8 +120,8 @@ fn zones(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sect
         };
         let shown = if game.sees_zone(me, z) {
             grouped(st.zone_pieces(z).map(|p| piece(game, p, info.owner)).collect())
-        } else if st.zone_pieces(z).any(|p| st.knows(me, p)) {
-            grouped(st.zone_pieces(z).map(|p| if st.knows(me, p) { piece(game, p, info.owner) } else { "a hidden piece".to_string() }).collect())
+        } else if st.zone_pieces(z).any(|p| game.knows(st, me, p)) {
+            grouped(st.zone_pieces(z).map(|p| if game.knows(st, me, p) { piece(game, p, info.owner) } else { "a hidden piece".to_string() }).collect())
         } else {
             format!("{count} hidden")
         };
@@ -189,7 +189,7 @@ fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece
     match per_piece {
         Some(k) => {
             let (first, n) = game.kind_range.get(k.idx()).copied().unwrap_or((0, 0));
-            let in_sight = |p: u16| st.loc.get(usize::from(p)).is_some_and(|&z| z != game.box_zone && (game.sees_zone(me, z) || st.knows(me, p)));
+            let in_sight = |p: u16| st.loc.get(usize::from(p)).is_some_and(|&z| z != game.box_zone && (game.sees_zone(me, z) || game.knows(st, me, p)));
             (0..n)
                 .filter(|i| in_sight(first + i))
                 .map(|i| {

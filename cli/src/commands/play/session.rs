@@ -7,7 +7,7 @@
 //! the pause and without clearing.
 
 use super::screen::screen;
-use grimoire_interpreter::engine::{ExecError, Game, Rolled, State};
+use grimoire_interpreter::engine::{ExecError, Game, Revealed, Rolled, State};
 use grimoire_interpreter::log::{outcome_text, GameLog};
 use grimoire_interpreter::validate::Stop;
 use std::io::{BufRead as _, Write};
@@ -105,8 +105,9 @@ const HELP: &str = "Type the number of an option to take it, or:
 /// Erase the screen and what scrolled off it, cursor home.
 const CLEAR: &str = "\x1b[H\x1b[2J\x1b[3J";
 
-/// No player's seat: the screen of the end shows what everybody sees.
-const NOBODY: u8 = u8::MAX;
+/// No player's seat: the screen of the end shows what everybody sees
+/// (public zones and vars, and the pieces revealed to every player).
+const NOBODY: u8 = grimoire_interpreter::engine::EVERYBODY;
 
 /// At most this many rolls are listed on a screen (the latest ones).
 const ROLLS_SHOWN: usize = 12;
@@ -127,6 +128,8 @@ struct Game_<'a> {
     /// Every roll of the game, in words, oldest first, with how many
     /// decisions came before it.
     rolls: Vec<(Rolled, String)>,
+    /// Every piece a `reveal` showed, in words, oldest first.
+    reveals: Vec<(Revealed, String)>,
 }
 
 impl Game_<'_> {
@@ -154,22 +157,33 @@ impl Game_<'_> {
     fn note_rolls(&mut self) {
         let game = self.game;
         self.rolls.extend(self.st.take_rolls().into_iter().map(|r| (r, game.roll_text(&r))));
+        self.reveals.extend(self.st.take_reveals().into_iter().map(|r| (r, game.reveal_text(&r))));
+    }
+
+    /// How many decisions came before this player's last one (0 before
+    /// his first): what was rolled or shown from then on is new to him.
+    fn since_last_decision(&self, player: u8) -> u32 {
+        let number = grimoire_interpreter::log::player_number(player);
+        self.log.steps.iter().rposition(|s| s.player == number).map_or(0, |i| i as u32 + 1)
+    }
+
+    /// The pieces shown to this player since his last decision: he may no
+    /// longer see them where they are now (a hand looked at, then shuffled
+    /// into the deck), so the screen lists them, the latest `ROLLS_SHOWN`.
+    fn reveals_since_decision(&self, player: u8) -> Vec<String> {
+        let after = self.since_last_decision(player);
+        let new: Vec<&String> = self.reveals.iter().filter(|(r, _)| r.after_decisions >= after && r.shown_to(player)).map(|(_, text)| text).collect();
+        latest(&new, "piece")
     }
 
     /// The rolls since this player's last decision (all of them before his
     /// first): the latest `ROLLS_SHOWN`, after how many earlier ones there
     /// were. Worked out from the log, so that an undo shows them again.
     fn rolls_since_decision(&self, player: u8) -> Vec<String> {
-        let number = grimoire_interpreter::log::player_number(player);
         // Rolled after his last decision: after more decisions than came before it.
-        let after = self.log.steps.iter().rposition(|s| s.player == number).map_or(0, |i| i as u32 + 1);
+        let after = self.since_last_decision(player);
         let new: Vec<&String> = self.rolled_after(after).into_iter().filter(|(r, _)| r.shown_to(player)).map(|(_, text)| text).collect();
-        let mut lines = Vec::new();
-        if new.len() > ROLLS_SHOWN {
-            lines.push(format!("({} earlier)", grimoire_cli::ui::plural((new.len() - ROLLS_SHOWN) as u64, "roll")));
-        }
-        lines.extend(new.iter().skip(new.len().saturating_sub(ROLLS_SHOWN)).map(|t| (*t).clone()));
-        lines
+        latest(&new, "roll")
     }
 
     /// The rolls made once `decisions` decisions had been taken, or later.
@@ -186,6 +200,7 @@ impl Game_<'_> {
         self.choices.clear();
         self.seen.clear();
         self.rolls.clear();
+        self.reveals.clear();
         self.note_rolls();
         kept.into_iter().try_for_each(|(i, seen)| self.take(i, seen))
     }
@@ -197,7 +212,7 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
         Ok(st) => st,
         Err(e) => return (super::setup_failed(game, rulebook, seed, &e), Some(e), End::Over),
     };
-    let mut g = Game_ { game, rulebook, seed, st, log: GameLog::begin(game, rulebook, seed), choices: Vec::new(), seen: Vec::new(), rolls: Vec::new() };
+    let mut g = Game_ { game, rulebook, seed, st, log: GameLog::begin(game, rulebook, seed), choices: Vec::new(), seen: Vec::new(), rolls: Vec::new(), reveals: Vec::new() };
     g.note_rolls();
     let mut error = None;
     let mut end = End::Over;
@@ -247,6 +262,13 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
             if !rolls.is_empty() {
                 let _ = writeln!(o, "Dice rolled since your last decision:");
                 for r in rolls {
+                    let _ = writeln!(o, "  {}", grimoire_cli::ascii::plain(r));
+                }
+            }
+            let reveals = g.reveals_since_decision(player);
+            if !reveals.is_empty() {
+                let _ = writeln!(o, "Shown to you since your last decision:");
+                for r in reveals {
                     let _ = writeln!(o, "  {}", grimoire_cli::ascii::plain(r));
                 }
             }
@@ -326,7 +348,8 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
                 grimoire_cli::say!("  {r}");
             }
         }
-        // The final table, as everybody sees it (nobody's hidden zones or vars).
+        // The final table, as everybody sees it: the public zones and vars, and
+        // the pieces revealed to every player.
         let rule = if display.ascii { "--" } else { "──" };
         grimoire_cli::say!("\n{rule} the game is over {rule}");
         for line in screen(game, &g.st, NOBODY) {
@@ -338,6 +361,17 @@ pub fn interactive(game: &Game, rulebook: &[String], seed: u64, display: &Displa
     }
     g.log.finish(&g.st, error.as_ref().map(|e: &ExecError| e.message.clone()));
     (g.log, error, end)
+}
+
+/// The latest `ROLLS_SHOWN` of `lines`, after how many earlier `what`s
+/// there were.
+fn latest(lines: &[&String], what: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if lines.len() > ROLLS_SHOWN {
+        out.push(format!("({} earlier)", grimoire_cli::ui::plural((lines.len() - ROLLS_SHOWN) as u64, what)));
+    }
+    out.extend(lines.iter().skip(lines.len().saturating_sub(ROLLS_SHOWN)).map(|t| (*t).clone()));
+    out
 }
 
 /// Whether `word` is one of `names`, whatever its case.
