@@ -350,7 +350,7 @@ impl Resolver {
                                 let at = self.loc(inner.span);
                                 let d = match name {
                                     // `replace setup { ... }`, `replace round ...`: no name to find.
-                                    None => Diagnostic::new(codes::MODULE_TARGET, "`replace` needs a declaration with a name, and this one has none", at, "nothing named").help("a module changes the setup or the round by an exception to it: `exception NAME to setup when COND instead { ... }`"),
+                                    None => Diagnostic::new(codes::MODULE_TARGET, "`replace` needs a declaration with a name, and this one has none", at, "nothing named").help("the setup has no name: a module changes it by an exception to it, `exception NAME to setup when COND instead { ... }` (the round is replaced by its name: `replace round NAME ...`)"),
                                     Some(n) => match self.removed.get(&n.name) {
                                         // This module is built on the one that removed it:
                                         // there is nothing left to replace, but it may be
