@@ -307,6 +307,19 @@ fn a_branch_after_a_rule_error_is_not_called_unreachable() {
     }
 }
 
+/// Two exceptions in conflict stop every game that calls them both (R0009):
+/// V203 says they never fired, and its help says why they may not have.
+#[test]
+fn a_rule_cut_off_by_rule_errors_is_not_called_dead() {
+    let (report, _) = run("conflict.rules");
+    let unfired: Vec<_> = report.findings.iter().filter(|f| f.code == "V203").collect();
+    assert!(!unfired.is_empty(), "{:#?}", report.findings);
+    for f in unfired {
+        let help = f.help.as_deref().unwrap_or("");
+        assert!(help.contains("games stopped at rule errors") && !help.contains("may be dead"), "{help}");
+    }
+}
+
 /// A search through the sampled orders of a shuffle too large to enumerate
 /// is no proof that a branch is unreachable: V204 says what was searched,
 /// and the report marks the configuration (four different cards, 24

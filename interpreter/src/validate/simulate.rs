@@ -361,6 +361,9 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     coverage.retain(|c| c.kind == "end" || !end_bodies.contains(&c.rule));
     // A rule unfired in an interrupted run may only have lacked the games.
     if cfg.games > 0 && !cfg.stop.requested() {
+        // Games cut short by a rule error (two exceptions in conflict, a
+        // deadlock...) never reach what lies after it, however live.
+        let cut_short = findings.iter().any(|f| f.code.starts_with('R'));
         for c in &coverage {
             if c.fired != 0 {
                 continue;
@@ -372,8 +375,11 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                 _ => model.ran_instead_of(&c.rule, |p| fired.get(p.idx()).copied().unwrap_or(0)).map(|(x, n)| format!("`{}` ({n} times)", x.name)).collect(),
             };
             let finding = if replaced_by.is_empty() {
-                Finding::new(NEVER_FIRED, Severity::Warning, format!("the {} `{}` never fired in {} random games per configuration", c.kind, c.rule, cfg.games), Some(c.at))
-                    .help("a rule no game reaches may be dead, or need more games (`--games`) or an option to reach")
+                Finding::new(NEVER_FIRED, Severity::Warning, format!("the {} `{}` never fired in {} random games per configuration", c.kind, c.rule, cfg.games), Some(c.at)).help(if cut_short {
+                    "games stopped at rule errors (the R findings): a rule that such an error comes before, or is, never got to run; fix those first"
+                } else {
+                    "a rule no game reaches may be dead, or need more games (`--games`) or an option to reach"
+                })
             } else {
                 Finding::new(
                     NEVER_FIRED,
