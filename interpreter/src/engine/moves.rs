@@ -118,7 +118,7 @@ impl Game {
             }
             if frame.depth >= self.trigger_depth {
                 let limit = self.trigger_depth;
-                let raise = if limit >= crate::resolve::MAX_TRIGGER_DEPTH {
+                let raise = if limit == crate::resolve::MAX_TRIGGER_DEPTH {
                     "`trigger_depth` is at its highest already, so the triggers must chain less deep"
                 } else {
                     "if the game really chains more, raise `trigger_depth` in the rulebook's header"
