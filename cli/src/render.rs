@@ -152,6 +152,19 @@ struct JsonDiagnostic<'a> {
     end: usize,
     label: &'a str,
     help: Option<&'a str>,
+    /// Other places the diagnostic names (the first of two replacements).
+    related: Vec<JsonPlace<'a>>,
+}
+
+/// A place a diagnostic names besides its own, with its label.
+#[derive(Serialize)]
+struct JsonPlace<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    start: usize,
+    end: usize,
+    label: &'a str,
 }
 
 /// Resolution diagnostics as a JSON array, every one of them.
@@ -171,6 +184,15 @@ pub fn json_value(diags: &[Diagnostic], sources: &[Source]) -> serde_json::Value
                 end: d.at.span.end,
                 label: &d.label,
                 help: d.help.as_deref(),
+                related: d
+                    .related
+                    .iter()
+                    .map(|(at, label)| {
+                        let src = sources.get(at.file.idx());
+                        let (line, column) = src.map(|s| line_col(&s.text, at.span.start)).unwrap_or((0, 0));
+                        JsonPlace { file: src.map(|s| s.name.as_str()).unwrap_or(""), line, column, start: at.span.start, end: at.span.end, label }
+                    })
+                    .collect(),
             }
         })
         .collect();

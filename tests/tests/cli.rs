@@ -91,6 +91,24 @@ fn check_json_lists_the_code_and_the_place() {
     assert_eq!(text.get(start..start + "dragn".len()), Some("dragn"));
 }
 
+/// The other places a diagnostic names (the first of two replacements) are
+/// in its JSON too, as in the text a terminal shows.
+#[test]
+fn check_json_gives_the_related_places_of_a_diagnostic() {
+    let base = work_file("twice.rules");
+    std::fs::write(&base, "rulebook twice { players 2..2 }\ncounter score 0..9 = 0\nrule gain assume \"x\" { score += 1 }\nround turn assume \"x\" { do gain end }\n").expect("written");
+    for (name, n) in [("twice_one.rules", 2), ("twice_two.rules", 3)] {
+        std::fs::write(work_file(name), format!("module {} extends \"twice.rules\" {{ }}\nreplace rule gain assume \"x\" {{ score += {n} }}\n", name.trim_end_matches(".rules"))).expect("written");
+    }
+    let files = [base.clone(), work_file("twice_one.rules"), work_file("twice_two.rules")].map(|p| p.to_str().expect("utf-8").to_string());
+    let out = run(&["check", "--json", &files[0], &files[1], &files[2]]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["code"], "E0401", "{v}");
+    assert_eq!(d["related"][0]["label"], "first replaced here", "{v}");
+    assert!(d["related"][0]["file"].as_str().is_some_and(|f| f.ends_with("twice_one.rules")) && d["related"][0]["line"] == 2, "{v}");
+}
+
 #[test]
 fn check_json_of_a_valid_rulebook_has_no_diagnostics_and_a_report() {
     let out = run(&["check", "--json", GRAIL_CUP]);
