@@ -23,6 +23,11 @@ fn two_rulebooks_give_one_error_naming_both() {
     assert!(errs[0].message.contains("two rulebooks were given"), "{}", errs[0].message);
     let related: Vec<_> = errs[0].related.iter().map(|(at, label)| (at.file.idx(), label.as_str())).collect();
     assert_eq!(related, [(0, "a rulebook")]);
+    // With a module of B that seats 3..5, B's own 2..4 is no module's:
+    // no follow-on E0303 says that two modules disagree.
+    let of_b = "module more extends \"b.rules\" { players 3..5 }\n";
+    let errs = compile(&[source("a.rules", GAME_A), source("b.rules", GAME_B), source("more.rules", of_b)]).expect_err("two games");
+    assert!(errs.iter().any(|e| e.code == "E0402") && !errs.iter().any(|e| e.code == "E0303"), "{errs:#?}");
 }
 
 #[test]

@@ -232,8 +232,9 @@ impl Resolver {
                         self.error(Diagnostic::new(codes::HEADER, "the rulebook does not say how many players", at, "header").help("add `players a..b` to the header"));
                     }
                 }
-            } else if let Some((range, prov)) = &h.players {
-                // An expansion may play at other counts than its base (La
+            } else if let (Some((range, prov)), true) = (&h.players, is_module) {
+                // (A second rulebook is E0402 above: its counts are no
+                // module's.) An expansion may play at other counts than its base (La
                 // Compagnie de Merlin: 3 to 8 where the base says 3 to 7):
                 // its range replaces the base's. Two modules that disagree
                 // leave no count to play at, which is said at the second.
