@@ -142,7 +142,9 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
     }
     h.push_str("</ul><h2>Findings</h2><ul>");
     for f in &report.findings {
-        let _ = write!(h, "<li><code>{}</code> {}{}</li>", esc(&f.code), with_code_spans(&f.message), place_of(f.at, sources));
+        // The help too: for a quote not found, it gives the nearest sentence.
+        let help = f.help.as_deref().map(|t| format!("<br><small>help: {}</small>", with_code_spans(t))).unwrap_or_default();
+        let _ = write!(h, "<li><code>{}</code> {}{}{help}</li>", esc(&f.code), with_code_spans(&f.message), place_of(f.at, sources));
     }
     h.push_str("</ul></body></html>\n");
     h

@@ -854,6 +854,20 @@ fn the_side_by_side_page_shows_every_quote_that_reaches_a_paragraph() {
     assert!(html.contains("Not cited (line): <a href=\"#split.txt-8\">8</a>"), "{html}");
 }
 
+/// A quote not found is listed with its help on the page, which gives the
+/// nearest sentence of the source, as the terminal does.
+#[test]
+fn the_side_by_side_page_gives_the_help_of_a_finding() {
+    let source = work_file("near.txt");
+    std::fs::write(&source, "Le pion avance d'une case à chaque tour.\n").expect("written");
+    let book = work_file("near.rules");
+    std::fs::write(&book, "rulebook near { source \"near.txt\" players 2..2 cite \"Le pion avance de deux cases à chaque tour.\" }\nround turn assume \"a test\" { win player(1) }\n").expect("written");
+    let html = side_by_side_page(&book, "near");
+    let finding = html.split("<code>T001</code>").nth(1).unwrap_or_else(|| panic!("a T001 finding: {html}"));
+    let finding = &finding[..finding.find("</li>").unwrap_or(finding.len())];
+    assert!(finding.contains("help: ") && finding.contains("the nearest sentence, line 1"), "{finding}");
+}
+
 /// A source whose file name holds a space or `#` still gives rows that can
 /// be linked to: ids without spaces, links whose fragment is the whole id.
 #[test]
