@@ -2,7 +2,8 @@
 //! interactive `play`): the first press asks the work to stop at its next
 //! boundary (a game, a slice of a level, a decision), after which the
 //! command prints and saves what was done and exits 130; a second press
-//! ends the process at once, with the same code. SIGTERM and SIGHUP (what
+//! ends the process at once, with the same code (a second signal within
+//! half a second of the first is taken for the same request). SIGTERM and SIGHUP (what
 //! `timeout` and service managers send) are caught the same way, so a run
 //! stopped by a time limit still reports what it did.
 //!
@@ -11,7 +12,11 @@
 //! flag the work polls ([`Stop`]).
 
 use grimoire_interpreter::validate::Stop;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Signals this close after the first are the same request (see [`catch`]).
+const SAME_REQUEST: Duration = Duration::from_millis(500);
 
 /// Exit code of an interrupted command: 128 + SIGINT, as shells report a
 /// process that SIGINT ended.
@@ -24,13 +29,20 @@ pub const INTERRUPTED: u8 = 130;
 pub fn catch(then: &'static str) -> Stop {
     let stop = Stop::default();
     let flag = stop.clone();
-    let presses = AtomicU32::new(0);
+    let first: Mutex<Option<Instant>> = Mutex::new(None);
     let set = ctrlc::set_handler(move || {
-        if presses.fetch_add(1, Ordering::SeqCst) == 0 {
-            flag.request();
-            crate::esay!("\ninterrupted: {then} (Ctrl-C again quits at once)");
-        } else {
-            std::process::exit(i32::from(INTERRUPTED));
+        let mut first = first.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match *first {
+            None => {
+                *first = Some(Instant::now());
+                flag.request();
+                crate::esay!("\ninterrupted: {then} (Ctrl-C again quits at once)");
+            }
+            // `timeout` sends its SIGTERM to the process and then to its
+            // process group, which holds the process too: the same request
+            // twice within microseconds, not a second press.
+            Some(at) if at.elapsed() < SAME_REQUEST => {}
+            Some(_) => std::process::exit(i32::from(INTERRUPTED)),
         }
     });
     if set.is_err() {

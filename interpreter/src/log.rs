@@ -238,6 +238,9 @@ pub enum ReplayError {
         code: &'static str,
         /// What broke.
         message: String,
+        /// Where the rulebook says what broke (a declared invariant, or
+        /// the move into the box for V501), when known.
+        at: Option<crate::model::Loc>,
     },
     /// The game differs from the log.
     #[error("step {step}: {message}")]
@@ -267,14 +270,14 @@ pub fn unfinished_message(decisions: u32) -> String {
 /// Why the replayed game stopped early.
 enum Stop {
     Exec(usize, ExecError),
-    Invariant(usize, &'static str, String),
+    Invariant(usize, &'static str, String, Option<crate::model::Loc>),
 }
 
 impl Stop {
     fn message(&self) -> &str {
         match self {
             Stop::Exec(_, e) => &e.message,
-            Stop::Invariant(_, _, m) => m,
+            Stop::Invariant(_, _, m, _) => m,
         }
     }
     /// Where it stopped, in words.
@@ -282,20 +285,20 @@ impl Stop {
         match self {
             Stop::Exec(0, _) => "during setup".to_string(),
             Stop::Exec(step, _) => format!("at step {step}"),
-            Stop::Invariant(0, _, _) => "after setup".to_string(),
-            Stop::Invariant(step, _, _) => format!("after step {step}"),
+            Stop::Invariant(0, _, _, _) => "after setup".to_string(),
+            Stop::Invariant(step, _, _, _) => format!("after step {step}"),
         }
     }
     fn what(&self) -> String {
         match self {
             Stop::Exec(_, e) => format!("{}: {}", e.kind.code(), e.message),
-            Stop::Invariant(_, code, m) => format!("{code}: {m}"),
+            Stop::Invariant(_, code, m, _) => format!("{code}: {m}"),
         }
     }
     fn into_error(self) -> ReplayError {
         match self {
             Stop::Exec(step, error) => ReplayError::Exec { step, error },
-            Stop::Invariant(step, code, message) => ReplayError::Invariant { step, code, message },
+            Stop::Invariant(step, code, message, at) => ReplayError::Invariant { step, code, message, at },
         }
     }
 }
@@ -391,7 +394,7 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
 /// The replay stopped: the log must record that very stop, at its end.
 fn check_stop(log: &GameLog, stop: &Stop) -> Result<(), ReplayError> {
     let at = match stop {
-        Stop::Exec(step, _) | Stop::Invariant(step, _, _) => *step,
+        Stop::Exec(step, _) | Stop::Invariant(step, _, _, _) => *step,
     };
     if at < log.steps.len() {
         return Err(mismatch(at, format!("the replay stops {} ({}), but the log goes on to step {}", stop.place(), stop.what(), log.steps.len())));
@@ -426,7 +429,7 @@ fn play_log(game: &Game, log: &GameLog) -> Result<(Option<State>, Option<Stop>),
             loop_start = Some(game.canonical_fingerprint(&st));
         }
         if let Some(v) = crate::validate::invariants::check(game, &mut st, &base) {
-            return Ok((Some(st), Some(Stop::Invariant(i, v.code, v.message))));
+            return Ok((Some(st), Some(Stop::Invariant(i, v.code, v.message, v.at))));
         }
         let Some((player, options)) = game.choices(&st) else {
             return Err(mismatch(i + 1, format!("the game is already over ({}), but the log has {} more step(s)", outcome_text(st.outcome).unwrap_or_else(|| "no decision is pending".into()), log.steps.len() - i)));
@@ -448,7 +451,7 @@ fn play_log(game: &Game, log: &GameLog) -> Result<(Option<State>, Option<Stop>),
         }
     }
     if let Some(v) = crate::validate::invariants::check(game, &mut st, &base) {
-        return Ok((Some(st), Some(Stop::Invariant(log.steps.len(), v.code, v.message))));
+        return Ok((Some(st), Some(Stop::Invariant(log.steps.len(), v.code, v.message, v.at))));
     }
     if let Some(start) = loop_start {
         if game.canonical_fingerprint(&st) != start {

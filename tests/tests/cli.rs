@@ -1551,6 +1551,12 @@ fn exit_codes_follow_the_table() {
 /// A watchdog kills it after 60 s, so that a hang fails instead of blocking.
 #[cfg(unix)]
 fn interrupted(args: &[&str], after: std::time::Duration) -> (Output, std::time::Duration) {
+    interrupted_by(args, after, &["-INT"])
+}
+
+/// [`interrupted`], with these signals sent one right after the other.
+#[cfg(unix)]
+fn interrupted_by(args: &[&str], after: std::time::Duration, signals: &[&str]) -> (Output, std::time::Duration) {
     use std::io::Read;
     use std::process::Stdio;
     let mut child = Command::new(grimoire()).args(args).current_dir(root()).env("NO_COLOR", "1").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("grimoire runs");
@@ -1586,7 +1592,9 @@ fn interrupted(args: &[&str], after: std::time::Duration) -> (Output, std::time:
     }
     std::thread::sleep(after);
     let sent = std::time::Instant::now();
-    assert!(Command::new("kill").args(["-INT", &pid]).status().expect("kill runs").success());
+    for signal in signals {
+        assert!(Command::new("kill").args([signal, pid.as_str()]).status().expect("kill runs").success());
+    }
     let watchdog = {
         let pid = pid.clone();
         std::thread::spawn(move || {
@@ -1618,6 +1626,18 @@ fn ctrl_c_stops_simulate_between_games_with_what_was_played_and_exit_130() {
     assert!(stderr(&out).contains("interrupted: finishing the games under way"), "{}", stderr(&out));
 }
 
+/// `timeout` sends SIGTERM to the process and then to its group: the same
+/// request twice, which must not count as the second Ctrl-C that quits at
+/// once (the JSON report was lost).
+#[cfg(unix)]
+#[test]
+fn two_sigterms_at_once_still_print_what_was_played() {
+    let (out, _) = interrupted_by(&["simulate", GRAIL_CUP, "-p", "3", "-g", "4000000000", "--json"], std::time::Duration::from_millis(300), &["-TERM", "-TERM"]);
+    assert_eq!(out.status.code(), Some(130), "{:?} {}", out.status, stderr(&out));
+    let doc = json_of(&out);
+    assert_eq!(doc["report"]["interrupted"], true, "{doc}");
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_validate_and_saves_the_counterexamples_found() {
@@ -1639,6 +1659,16 @@ fn ctrl_c_stops_validate_and_saves_the_counterexamples_found() {
     let doc = json_of(&out);
     assert_eq!((doc["exit_code"].as_u64(), doc["report"]["interrupted"].as_bool()), (Some(130), Some(true)), "{doc}");
     assert_eq!(Schemas::load().check("validate.json", &doc), Vec::<String>::new());
+}
+
+/// An exploration that found errors says too whether it visited every
+/// state or which budget stopped it (it said neither).
+#[test]
+fn explore_with_findings_says_whether_it_was_exhausted() {
+    let cut = stdout(&run(&["explore", "tests/fixtures/validate/below_zero.rules", "-p", "2", "--max-states", "30"]));
+    assert!(cut.contains("violation(s) found among 30 states; not exhausted: stopped by the state budget (30 states)"), "{cut}");
+    let whole = stdout(&run(&["explore", "tests/fixtures/validate/box_swap.rules", "-p", "2"]));
+    assert!(whole.contains("violation(s) found among") && whole.contains("(all reachable states visited)"), "{whole}");
 }
 
 /// Once no game lasts d plies, every deeper count is 0: perft says so in

@@ -98,7 +98,8 @@ fn dynamic_findings_point_at_the_rulebook_and_replay_to_the_failure() {
                     let st = replayed.unwrap_or_else(|e| panic!("{name}: the lasso must replay: {e}"));
                     assert!(!st.is_over(), "{name}: a loop does not end the game");
                 }
-                "V501" | "V504" => assert!(matches!(&replayed, Err(ReplayError::Invariant { code, .. }) if *code == f.code), "{name}: {replayed:?}"),
+                // Replayed, it says where, as the finding did.
+                "V501" | "V504" => assert!(matches!(&replayed, Err(ReplayError::Invariant { code, at, .. }) if *code == f.code && at.is_some() && *at == f.at), "{name}: {replayed:?} / {:?}", f.at),
                 code => match replayed {
                     Err(ReplayError::Exec { error, .. }) => {
                         let expected_code = if code == "V101" { "R0005" } else { code };

@@ -167,9 +167,13 @@ fn internal(what: &str, at: usize) -> ParseError {
     }
 }
 
+/// The span of a pair, without the whitespace (and `;`) pest lets a rule
+/// take after its last element when an optional clause did not match: a
+/// diagnostic must not underline the next line's indentation.
 fn span(p: &P) -> Span {
     let s = p.as_span();
-    Span::new(s.start(), s.end())
+    let text = s.as_str().trim_end_matches(|c: char| c.is_whitespace() || c == ';');
+    Span::new(s.start(), s.start() + text.len())
 }
 
 /// The span of a pair without the whitespace and comments pest lets a rule

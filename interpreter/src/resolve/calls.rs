@@ -101,9 +101,9 @@ impl Resolver {
                 if !arity(self, 1) {
                     return self.bad(span);
                 }
-                match self.sym_arg(args, 0, "a track") {
+                match self.sym_arg(args, 0, "a board") {
                     Some(Sym::Track(t)) => self.coll(Expr::Spaces(t), Ty::Zone, span),
-                    Some(other) => self.sort_arg(args, 0, other, "a track", span),
+                    Some(other) => self.sort_arg(args, 0, other, "a board (a track, grid or graph)", span),
                     None => self.bad(span),
                 }
             }
@@ -201,6 +201,18 @@ impl Resolver {
                 let r = args.get(1).map(|a| self.expect(sc, a, Ty::Int, "the row of `cell`"));
                 let c = args.get(2).map(|a| self.expect(sc, a, Ty::Int, "the column of `cell`"));
                 match (self.sym_arg(args, 0, "a grid"), r, c) {
+                    // A track or a graph has no rows and columns: `none`
+                    // for every cell would hide the mistake.
+                    (Some(Sym::Track(t)), _, _) if !matches!(self.model.tracks.get(t.idx()).map(|d| d.shape), Some(Shape::Grid { .. })) => {
+                        let (name, word) = match self.model.tracks.get(t.idx()) {
+                            Some(d) if d.shape == Shape::Graph => (d.name.clone(), "a graph"),
+                            Some(d) => (d.name.clone(), "a track"),
+                            None => (String::new(), "a board"),
+                        };
+                        let at = args.first().map_or(self.loc(span), |a| self.loc(a.span));
+                        self.error(Diagnostic::new(codes::WRONG_SORT, format!("`{name}` is {word}, but a grid is expected here"), at, "expected a grid").help(format!("`cell(GRID, row, column)` names a cell of a `grid`; a space of {word} is `space({name}, n)`")));
+                        self.bad(span)
+                    }
                     (Some(Sym::Track(t)), Some(r), Some(c)) => self.val(Expr::Cell(t, r, c), Ty::Zone, span),
                     (Some(other), _, _) => self.sort_arg(args, 0, other, "a grid", span),
                     _ => self.bad(span),

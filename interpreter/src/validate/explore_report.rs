@@ -113,8 +113,10 @@ impl ExploreReport {
                 self.depth,
                 self.stopped_by.as_deref().unwrap_or("the budget")
             )
+        } else if self.exhausted {
+            format!("{errors} violation(s) found among {} states (all reachable states visited)", self.distinct)
         } else {
-            format!("{errors} violation(s) found among {} states", self.distinct)
+            format!("{errors} violation(s) found among {} states; not exhausted: stopped by {}; states beyond were not visited", self.distinct, self.stopped_by.as_deref().unwrap_or("the budget"))
         }
     }
 }
