@@ -109,6 +109,22 @@ fn check_json_gives_the_related_places_of_a_diagnostic() {
     assert!(d["related"][0]["file"].as_str().is_some_and(|f| f.ends_with("twice_one.rules")) && d["related"][0]["line"] == 2, "{v}");
 }
 
+/// A diagnostic's span ends with the expression: pest lets a rule take the
+/// whitespace after an optional clause that did not match, which made the
+/// underline run onto the next line.
+#[test]
+fn a_diagnostic_span_stops_at_the_end_of_its_expression() {
+    let text = "rulebook span { players 2..2 }\ngraph g { node a node b edge a - b }\nround turn { choose n from [1, 2] by player(1)  win player(1) }\nscenario s {\n  expect first x in spaces(g) where a == a\n  expect true\n}\n";
+    let book = work_file("span.rules");
+    std::fs::write(&book, text).expect("written");
+    let out = run(&["check", "--json", book.to_str().expect("utf-8")]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["code"], "E0201", "{v}");
+    let (start, end) = (d["start"].as_u64().expect("start") as usize, d["end"].as_u64().expect("end") as usize);
+    assert_eq!(&text[start..end], "first x in spaces(g) where a == a", "{v}");
+}
+
 #[test]
 fn check_json_of_a_valid_rulebook_has_no_diagnostics_and_a_report() {
     let out = run(&["check", "--json", GRAIL_CUP]);
