@@ -468,3 +468,23 @@ fn taking_an_option_from_a_copy_without_the_others_gives_the_same_state() {
         }
     }
 }
+
+/// A state the budget leaves waiting in the last level, unexpanded, is
+/// still inside what the verdict speaks of: its invariants are checked when
+/// it is reached (a chip lost at depth 3 of a level of 1,000 was missed
+/// with a budget that reached it, while the verdict said no component was
+/// lost).
+#[test]
+fn a_broken_invariant_in_a_state_left_unexpanded_is_found() {
+    let text = "rulebook digits { players 1..1 }\ntoken chip 2\nzone pool of chip\ncounter code 0..999 = 0\ncounter turns 0..9 = 0\n\
+                setup { move 2 of chip from box to pool }\n\
+                round turn { choose x from 0..9 by player(1)\n code = (code * 10 + x) % 1000\n turns += 1\n if code == 739 { move 1 of chip from pool to box }\n if turns == 4 { win player(1) } }\n";
+    let model = compile(&[Source { name: "digits.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 1, &[]).expect("one player");
+    // 1 + 10 + 100 states reach depth 2; 1,000 more are at depth 3, where
+    // the chip is lost: a budget of 1,200 reaches them all and expands
+    // none of them.
+    let r = explore(&g, &[], Budget { max_states: 1_200, jobs: 1, ..Budget::default() });
+    assert!(!r.exhausted, "the budget stops it");
+    assert!(r.findings.iter().any(|f| f.code == "V501"), "{:#?}", r.findings);
+}

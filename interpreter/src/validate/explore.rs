@@ -497,9 +497,13 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
     // which chunk the state fell in (the memory budget counts them).
     c.waiting.start_group();
     c.sampled |= c.state.sampled_shuffle;
-    if let Some(v) = invariants::check(game, &mut c.state, base) {
-        c.problems.push(Problem { node: id, path: Vec::new(), code: v.code.into(), message: v.message, at: v.at });
-        return;
+    // Every other state was checked when it was reached (`keep`), so that
+    // one the budget leaves unexpanded is checked too.
+    if id == 0 {
+        if let Some(v) = invariants::check(game, &mut c.state, base) {
+            c.problems.push(Problem { node: id, path: Vec::new(), code: v.code.into(), message: v.message, at: v.at });
+            return;
+        }
     }
     let Some((_, options)) = game.choices(&c.state) else {
         c.terminal += 1;
@@ -532,7 +536,7 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
             joint(game, base, visited, id, &mut vec![choice as u32], room, c);
             continue;
         }
-        keep(game, visited, id, &[choice as u32], room, c);
+        keep(game, base, visited, id, &[choice as u32], room, c);
     }
 }
 
@@ -557,8 +561,11 @@ struct Room {
 }
 
 /// `c.child`, reached from state `id` by `path`, as a child of the level,
-/// unless it is known already.
-fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &mut Chunk) {
+/// unless it is known already. A new state is checked here, when it is
+/// reached, not when it is expanded: a state the budget leaves waiting in
+/// the last level is inside what the verdict speaks of.
+#[allow(clippy::too_many_arguments, reason = "a step of the expansion, with its context")]
+fn keep(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &[u32], room: Room, c: &mut Chunk) {
     if path.len() > 1 {
         c.joint_tries += 1;
         c.joint_total += 1;
@@ -574,6 +581,12 @@ fn keep(game: &Game, visited: &Visited, id: u32, path: &[u32], room: Room, c: &m
     }
     if c.in_block.contains(&fp) {
         // A child of this level already: merging would drop it.
+        return;
+    }
+    if let Some(v) = invariants::check(game, &mut c.child, base) {
+        // Found once: the same state reached again is not checked again.
+        c.in_block.insert(fp);
+        c.problems.push(Problem { node: id, path: path.to_vec(), code: v.code.into(), message: v.message, at: v.at });
         return;
     }
     if path.len() > 1 && c.children.len() - room.first >= room.new {
@@ -621,7 +634,7 @@ fn joint_from(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &m
         match applied {
             Err(e) => c.problems.push(Problem { node: id, path: path.clone(), code: e.kind.code().into(), message: e.message, at: e.at }),
             Ok(_) if c.child.inside_joint_decision() => joint(game, base, visited, id, path, room, c),
-            Ok(_) => keep(game, visited, id, path, room, c),
+            Ok(_) => keep(game, base, visited, id, path, room, c),
         }
         path.pop();
     }

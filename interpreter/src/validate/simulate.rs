@@ -343,6 +343,8 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                 ProcKind::Phase if model.round.is_some_and(|(r, _)| r.idx() == j) => "round",
                 ProcKind::Phase if model.setup.is_some_and(|s| s.idx() == j) => "setup",
                 ProcKind::Phase => "phase",
+                // An exception's body is a rule of its own: named as what it is.
+                ProcKind::Rule if model.exceptions.iter().any(|e| e.body.idx() == j) => "exception",
                 ProcKind::Rule => "rule",
                 ProcKind::Trigger => "trigger",
             }

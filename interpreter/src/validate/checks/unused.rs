@@ -1,7 +1,8 @@
-//! V202 — component kinds and zones that no rule uses.
+//! V202 — component kinds, zones and options that no rule uses.
 //!
 //! What: looks for kinds and zones no expression or statement names (of a
-//! rule, a function, an invariant, a condition).
+//! rule, a function, an invariant, a condition), and options no rule reads
+//! with `enabled` (switched on, such an option changes nothing).
 //! Why: a component of the box list that no rule touches stays in the box for
 //! the whole game; often a rule about it is missing.
 //! Example: `token coin 10` with no `move ... of coin` anywhere.
@@ -19,6 +20,7 @@ pub const CODE: &str = "V202";
 pub fn check(model: &Model) -> Vec<Finding> {
     let mut kind_used = vec![false; model.kinds.len()];
     let mut zone_used = vec![false; model.zones.len()];
+    let mut option_read = vec![false; model.options.len()];
     for z in &model.zones {
         for k in &z.kinds {
             kind_used[k.idx()] = true;
@@ -34,6 +36,11 @@ pub fn check(model: &Model) -> Vec<Finding> {
             Expr::Zone(z, _) => zone_used[z.idx()] = true,
             Expr::PieceOf(k, _) | Expr::Pieces(k) | Expr::PiecesOf(k, _) | Expr::Leader(_, k) | Expr::Rearmost(_, k) | Expr::IsKind(_, k) => kind_used[k.idx()] = true,
             Expr::Variant(v) | Expr::Is(_, v) => kind_used[model.variants[v.idx()].kind.idx()] = true,
+            Expr::Enabled(o) => {
+                if let Some(x) = option_read.get_mut(o.idx()) {
+                    *x = true;
+                }
+            }
             _ => {}
         })
     };
@@ -76,5 +83,9 @@ pub fn check(model: &Model) -> Vec<Finding> {
     let zones = model.zones.iter().zip(&zone_used).filter(|(_, u)| !**u).map(|(z, _)| {
         Finding::new(CODE, Severity::Warning, format!("no rule uses the zone `{}`", z.name), Some(z.at)).help("remove it, or encode the rules that put pieces there")
     });
-    kinds.chain(zones).collect()
+    let options = model.options.iter().zip(&option_read).filter(|(_, r)| !**r).map(|(name, _)| {
+        let at = model.records.iter().find(|r| r.name == format!("option {name}")).map(|r| r.at);
+        Finding::new(CODE, Severity::Warning, format!("no rule reads the option `{name}`: switched on, it changes nothing"), at).help(format!("encode what it changes with `if enabled({name}) {{ ... }}` (or a `when enabled({name})`), or remove it"))
+    });
+    kinds.chain(zones).chain(options).collect()
 }
