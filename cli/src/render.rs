@@ -140,23 +140,20 @@ fn short(src: Option<&Source>, at: Option<Loc>, code: &str, message: &str) -> St
     }
 }
 
-/// A diagnostic as JSON.
+/// A diagnostic as JSON: its code, message and help, its own place with
+/// its label, and the other places it names.
 #[derive(Serialize)]
 struct JsonDiagnostic<'a> {
     code: &'a str,
     message: &'a str,
-    file: &'a str,
-    line: usize,
-    column: usize,
-    start: usize,
-    end: usize,
-    label: &'a str,
+    #[serde(flatten)]
+    place: JsonPlace<'a>,
     help: Option<&'a str>,
     /// Other places the diagnostic names (the first of two replacements).
     related: Vec<JsonPlace<'a>>,
 }
 
-/// A place a diagnostic names besides its own, with its label.
+/// A place in a rulebook file, with its label.
 #[derive(Serialize)]
 struct JsonPlace<'a> {
     file: &'a str,
@@ -167,33 +164,24 @@ struct JsonPlace<'a> {
     label: &'a str,
 }
 
+impl<'a> JsonPlace<'a> {
+    fn of(at: Loc, label: &'a str, sources: &'a [Source]) -> Self {
+        let src = sources.get(at.file.idx());
+        let (line, column) = src.map(|s| line_col(&s.text, at.span.start)).unwrap_or((0, 0));
+        JsonPlace { file: src.map(|s| s.name.as_str()).unwrap_or(""), line, column, start: at.span.start, end: at.span.end, label }
+    }
+}
+
 /// Resolution diagnostics as a JSON array, every one of them.
 pub fn json_value(diags: &[Diagnostic], sources: &[Source]) -> serde_json::Value {
     let items: Vec<JsonDiagnostic> = diags
         .iter()
-        .map(|d| {
-            let src = sources.get(d.at.file.idx());
-            let (line, column) = src.map(|s| line_col(&s.text, d.at.span.start)).unwrap_or((0, 0));
-            JsonDiagnostic {
-                code: d.code,
-                message: &d.message,
-                file: src.map(|s| s.name.as_str()).unwrap_or(""),
-                line,
-                column,
-                start: d.at.span.start,
-                end: d.at.span.end,
-                label: &d.label,
-                help: d.help.as_deref(),
-                related: d
-                    .related
-                    .iter()
-                    .map(|(at, label)| {
-                        let src = sources.get(at.file.idx());
-                        let (line, column) = src.map(|s| line_col(&s.text, at.span.start)).unwrap_or((0, 0));
-                        JsonPlace { file: src.map(|s| s.name.as_str()).unwrap_or(""), line, column, start: at.span.start, end: at.span.end, label }
-                    })
-                    .collect(),
-            }
+        .map(|d| JsonDiagnostic {
+            code: d.code,
+            message: &d.message,
+            place: JsonPlace::of(d.at, &d.label, sources),
+            help: d.help.as_deref(),
+            related: d.related.iter().map(|(at, label)| JsonPlace::of(*at, label, sources)).collect(),
         })
         .collect();
     serde_json::to_value(items).unwrap_or_else(|_| serde_json::Value::Array(Vec::new()))

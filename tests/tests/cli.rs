@@ -874,10 +874,12 @@ fn the_side_by_side_page_shows_every_quote_that_reaches_a_paragraph() {
 /// nearest sentence of the source, as the terminal does.
 #[test]
 fn the_side_by_side_page_gives_the_help_of_a_finding() {
-    let source = work_file("near.txt");
-    std::fs::write(&source, "Le pion avance d'une case à chaque tour.\n").expect("written");
-    let book = work_file("near.rules");
-    std::fs::write(&book, "rulebook near { source \"near.txt\" players 2..2 cite \"Le pion avance de deux cases à chaque tour.\" }\nround turn assume \"a test\" { win player(1) }\n").expect("written");
+    let book = with_source(
+        "near.txt",
+        "Le pion avance d'une case à chaque tour.\n",
+        "near.rules",
+        "rulebook near { source \"near.txt\" players 2..2 cite \"Le pion avance de deux cases à chaque tour.\" }\nround turn assume \"a test\" { win player(1) }\n",
+    );
     let html = side_by_side_page(&book, "near");
     let finding = html.split("<code>T001</code>").nth(1).unwrap_or_else(|| panic!("a T001 finding: {html}"));
     let finding = &finding[..finding.find("</li>").unwrap_or(finding.len())];
@@ -888,10 +890,12 @@ fn the_side_by_side_page_gives_the_help_of_a_finding() {
 /// be linked to: ids without spaces, links whose fragment is the whole id.
 #[test]
 fn the_side_by_side_page_links_rows_of_a_source_with_spaces_in_its_name() {
-    let source = work_file("règles du jeu#1.txt");
-    std::fs::write(&source, "Le pion avance d'une case à chaque tour.\n\nUn paragraphe que rien ne cite.\n").expect("written");
-    let book = work_file("spaced.rules");
-    std::fs::write(&book, "rulebook spaced { source \"règles du jeu#1.txt\" players 2..2 cite \"Le pion avance d'une case à chaque tour.\" }\nround turn assume \"a test\" { win player(1) }\n").expect("written");
+    let book = with_source(
+        "règles du jeu#1.txt",
+        "Le pion avance d'une case à chaque tour.\n\nUn paragraphe que rien ne cite.\n",
+        "spaced.rules",
+        "rulebook spaced { source \"règles du jeu#1.txt\" players 2..2 cite \"Le pion avance d'une case à chaque tour.\" }\nround turn assume \"a test\" { win player(1) }\n",
+    );
     let html = side_by_side_page(&book, "spaced");
     assert!(html.contains("id=\"règles_du_jeu_1.txt-1\"") && html.contains("<a href=\"#règles_du_jeu_1.txt-3\">3</a>"), "{html}");
     assert!(!html.contains("id=\"règles du"), "{html}");
@@ -904,6 +908,15 @@ fn side_by_side_page(book: &Path, name: &str) -> String {
     let out = run(&["validate", book.to_str().expect("utf-8"), "--games", "2", "--explore-states", "100", "--guided-games", "0", "--html", page.to_str().expect("utf-8")]);
     assert!(out.status.code().is_some(), "{}", stderr(&out));
     std::fs::read_to_string(&page).expect("page written")
+}
+
+/// A source text and a rulebook that cites it, written side by side in
+/// the work folder: the rulebook's path.
+fn with_source(source: &str, text: &str, book: &str, rules: &str) -> PathBuf {
+    std::fs::write(work_file(source), text).expect("source written");
+    let path = work_file(book);
+    std::fs::write(&path, rules).expect("rulebook written");
+    path
 }
 
 /// The row of the page for the paragraph of `source` that starts at `line`.
@@ -945,16 +958,14 @@ fn the_side_by_side_page_shows_each_quote_next_to_its_own_paragraph() {
 /// assumptions and discrepancies.
 #[test]
 fn validate_lists_the_narrative_rules_with_their_places() {
-    let source = work_file("told.txt");
-    std::fs::write(&source, "Le pion avance d'une case.\n\nOn raconte une histoire du royaume.\n").expect("written");
-    let book = work_file("told.rules");
-    std::fs::write(
-        &book,
+    let book = with_source(
+        "told.txt",
+        "Le pion avance d'une case.\n\nOn raconte une histoire du royaume.\n",
+        "told.rules",
         "rulebook told { source \"told.txt\" players 2..2 cite \"Le pion avance d'une case.\" }\n\
          round turn assume \"a test\" { win player(1) }\n\
          narrative story \"flavour only\" cite \"On raconte une histoire du royaume.\"\n",
-    )
-    .expect("written");
+    );
     let path = book.to_str().expect("utf-8");
     let budget = ["--games", "2", "--explore-states", "100", "--guided-games", "0"];
     let human = run(&[&["validate", path][..], &budget].concat());
