@@ -373,6 +373,7 @@ fn what_a_reveal_showed_is_listed_to_its_players_and_the_end_shows_what_all_saw(
     // At the end, both hands were shown to everybody.
     let end = text.split("the game is over").nth(1).unwrap_or_else(|| panic!("{text}"));
     assert!(!end.contains("hidden"), "the final table shows the hands revealed to all: {end}");
+    assert!(end.contains("(shown to all)"), "marked as shown, not face up: {end}");
 }
 
 /// An undo note names the decision undone as its player read it: a card

@@ -121,7 +121,10 @@ fn zones(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sect
         let shown = if game.sees_zone(me, z) {
             grouped(st.zone_pieces(z).map(|p| piece(game, p, info.owner)).collect())
         } else if st.zone_pieces(z).any(|p| game.knows(st, me, p)) {
-            grouped(st.zone_pieces(z).map(|p| if game.knows(st, me, p) { piece(game, p, info.owner) } else { "a hidden piece".to_string() }).collect())
+            // In a zone he cannot see, a piece he can tell was shown to him
+            // (or to all): said, so that it does not read as face up.
+            let shown_to = if me == grimoire_interpreter::engine::EVERYBODY { "shown to all" } else { "shown to you" };
+            grouped(st.zone_pieces(z).map(|p| if game.knows(st, me, p) { format!("{} ({shown_to})", piece(game, p, info.owner)) } else { "a hidden piece".to_string() }).collect())
         } else {
             format!("{count} hidden")
         };
