@@ -84,7 +84,7 @@ fn header(p: P) -> Result<Header, ParseError> {
 }
 
 fn item(p: P) -> Result<Item, ParseError> {
-    let sp = tight_span(&p);
+    let sp = span(&p);
     let inner = Kids::of(p).next()?;
     let rule = inner.as_rule();
     let mut k = Kids::of(inner);
@@ -419,7 +419,7 @@ fn visibility(p: &P) -> Visibility {
 fn variants(p: P) -> Result<Vec<Variant>, ParseError> {
     let mut out = Vec::new();
     for v in p.into_inner() {
-        let sp = tight_span(&v);
+        let sp = span(&v);
         let mut k = Kids::of(v);
         let name = ident(k.next()?);
         let label = k.next_if(Rule::string).map(string);
@@ -442,7 +442,7 @@ fn variants(p: P) -> Result<Vec<Variant>, ParseError> {
 // ---------------------------------------------------------------- scenario steps
 
 fn step(p: P) -> Result<Step, ParseError> {
-    let sp = tight_span(&p);
+    let sp = span(&p);
     let mut outer = Kids::of(p);
     let inner = outer.next()?;
     let provenance = provenances(&mut outer)?;

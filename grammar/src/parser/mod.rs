@@ -167,22 +167,20 @@ fn internal(what: &str, at: usize) -> ParseError {
     }
 }
 
-/// The span of a pair, without the whitespace (and `;`) pest lets a rule
-/// take after its last element when an optional clause did not match: a
-/// diagnostic must not underline the next line's indentation.
+/// The span of a pair, without what pest lets a rule swallow after its
+/// last element when an optional clause did not match: whitespace, `;` and
+/// whole comment lines. A diagnostic must not underline the next line's
+/// indentation, nor a block's record take in the comment after it.
 fn span(p: &P) -> Span {
     let s = p.as_span();
-    let text = s.as_str().trim_end_matches(|c: char| c.is_whitespace() || c == ';');
-    Span::new(s.start(), s.start() + text.len())
-}
-
-/// The span of a pair without the whitespace and comments pest lets a rule
-/// swallow after its last element (an optional clause that did not match).
-fn tight_span(p: &P) -> Span {
-    let s = p.as_span();
+    // A string or a token ends where it ends (a string's last line may
+    // start with `#`).
+    if p.as_rule() == Rule::string || p.clone().into_inner().peek().is_none() {
+        return Span::new(s.start(), s.end());
+    }
     let mut text = s.as_str();
     loop {
-        let trimmed = text.trim_end();
+        let trimmed = text.trim_end_matches(|c: char| c.is_whitespace() || c == ';');
         let last_line_start = trimmed.rfind('\n').map(|i| i + 1).unwrap_or(0);
         let last_line = trimmed.get(last_line_start..).unwrap_or("");
         text = if last_line.trim_start().starts_with('#') && last_line_start > 0 { trimmed.get(..last_line_start).unwrap_or("") } else { trimmed };

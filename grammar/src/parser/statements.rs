@@ -29,7 +29,7 @@ pub(super) fn move_what(p: P) -> Result<MoveWhat, ParseError> {
 }
 
 fn stmt(p: P) -> Result<Stmt, ParseError> {
-    let sp = tight_span(&p);
+    let sp = span(&p);
     let mut outer = Kids::of(p);
     let inner = outer.next()?;
     let provenance = provenances(&mut outer)?;
