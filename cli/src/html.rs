@@ -128,19 +128,14 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
         }
         h.push_str("</table>");
     }
-    let _ = write!(h, "<h2>Assumptions ({})</h2><ul>", report.assumptions.len());
-    for a in &report.assumptions {
-        let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(&a.name), esc(&a.text));
+    for (title, notes) in [("Assumptions", &report.assumptions), ("Discrepancies", &report.discrepancies), ("Narrative rules", &report.narratives)] {
+        let _ = write!(h, "<h2>{title} ({})</h2><ul>", notes.len());
+        for n in notes {
+            let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(&n.name), esc(&n.text));
+        }
+        h.push_str("</ul>");
     }
-    let _ = write!(h, "</ul><h2>Discrepancies ({})</h2><ul>", report.discrepancies.len());
-    for d in &report.discrepancies {
-        let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(&d.name), esc(&d.text));
-    }
-    let _ = write!(h, "</ul><h2>Narrative rules ({})</h2><ul>", report.narratives.len());
-    for n in &report.narratives {
-        let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(&n.name), esc(&n.text));
-    }
-    h.push_str("</ul><h2>Findings</h2><ul>");
+    h.push_str("<h2>Findings</h2><ul>");
     for f in &report.findings {
         // The help too: for a quote not found, it gives the nearest sentence.
         let help = f.help.as_deref().map(|t| format!("<br><small>help: {}</small>", with_code_spans(t))).unwrap_or_default();

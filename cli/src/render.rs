@@ -215,7 +215,14 @@ pub fn exec_error(e: &ExecError, sources: &[Source], style: Style) -> String {
 /// running, or null) and its place (`file`, `line`, `column`, `start`,
 /// `end`; null when the error has none).
 pub fn exec_error_json(e: &ExecError, sources: &[Source]) -> serde_json::Value {
-    let place = e.at.and_then(|at| sources.get(at.file.idx()).map(|s| (s, at)));
+    stop_json(e.kind.code(), &e.message, e.rule.as_deref(), e.at, sources)
+}
+
+/// What stopped a game, as JSON: `code`, `message`, `rule` (or null) and
+/// the place in the rulebook (`file`, `line`, `column`, `start`, `end`;
+/// null where there is none): a run-time error, or a broken invariant.
+pub fn stop_json(code: &str, message: &str, rule: Option<&str>, at: Option<Loc>, sources: &[Source]) -> serde_json::Value {
+    let place = at.and_then(|at| sources.get(at.file.idx()).map(|s| (s, at)));
     let (file, line, column, start, end) = match place {
         Some((s, at)) => {
             let (line, column) = line_col(&s.text, at.span.start);
@@ -224,7 +231,7 @@ pub fn exec_error_json(e: &ExecError, sources: &[Source]) -> serde_json::Value {
         None => (None, None, None, None, None),
     };
     serde_json::json!({
-        "code": e.kind.code(), "message": e.message, "rule": e.rule,
+        "code": code, "message": message, "rule": rule,
         "file": file, "line": line, "column": column, "start": start, "end": end,
     })
 }

@@ -97,16 +97,13 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
         }
         Err(ReplayError::Invariant { step, code, message, at }) => {
             // Where the rulebook says what broke, as the validator's finding points.
-            let place = at.and_then(|at| sources.get(at.file.idx()).map(|s| (s, at)));
-            let (file, line, column, start, end) = match place {
-                Some((s, at)) => {
-                    let (line, column) = grimoire_cli::ui::line_col(&s.text, at.span.start);
-                    (json!(s.name), json!(line), json!(column), json!(at.span.start), json!(at.span.end))
-                }
-                None => (Json::Null, Json::Null, Json::Null, Json::Null, Json::Null),
-            };
+            let mut stopped = grimoire_cli::render::stop_json(code, &message, None, at, &sources);
+            if let Some(o) = stopped.as_object_mut() {
+                o.insert("step".into(), json!(step));
+                o.insert("kind".into(), json!("invariant"));
+            }
+            set(&mut report, "stopped", stopped);
             let shown_place = at.map(|at| format!(" ({})", grimoire_cli::render::place_in(&sources, at))).unwrap_or_default();
-            set(&mut report, "stopped", json!({ "step": step, "kind": "invariant", "code": code, "message": message, "rule": Json::Null, "file": file, "line": line, "column": column, "start": start, "end": end }));
             matched_stop(&mut report);
             if !ui.json {
                 grimoire_cli::esay!("the game breaks an invariant after step {step}, as the log records: {code}: {message}{shown_place}");

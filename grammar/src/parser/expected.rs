@@ -30,13 +30,13 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 ),
                 // `prompt` is asked of the player named by `by`.
                 Some("prompt") if words.contains(&"`by`") => Some("a `prompt` follows `by PLAYER`, the player asked: `... by p prompt \"...\"` (without `by`, chance picks and asks no one)".to_string()),
-                // A keyword where an expression was wanted: a function,
-                // local or var named with it, called or read.
                 // `... or over` in a scenario's `play until`: the end of
                 // the game is a step of its own, not a value.
                 Some("over") if words.contains(&"an expression") => Some(
                     "`over` is a keyword, not a value: `play until over` plays to the end of the game, and `play until COND` stops at a decision where COND holds (a condition cannot test whether the game is over)".to_string(),
                 ),
+                // A keyword where an expression was wanted: a function,
+                // local or var named with it, called or read.
                 Some(word) if words.contains(&"an expression") => {
                     let called = text.get(start + word.len()..).is_some_and(|rest| rest.trim_start().starts_with('('));
                     let what = if called { "a function" } else { "a value" };

@@ -257,7 +257,7 @@ impl Game {
     /// The players who may not see inside zone `z`, one bit each: the rule
     /// of [`Game::sees_zone`] for every player at once.
     pub(crate) fn blind_to(&self, z: u16) -> u16 {
-        let everybody: u16 = if self.players >= 16 { u16::MAX } else { (1u16 << self.players) - 1 };
+        let everybody = self.all_players();
         match self.zones.get(z as usize).map(|info| (info.visibility, info.owner)) {
             Some((Visibility::Public, _)) => 0,
             Some((Visibility::Owner, owner)) => everybody & !owner.filter(|o| *o < 16).map_or(0, |o| 1u16 << o),
@@ -278,8 +278,17 @@ impl Game {
         if player != EVERYBODY {
             return st.knows(player, p);
         }
-        let all: u16 = if self.players >= 16 { u16::MAX } else { (1u16 << self.players) - 1 };
+        let all = self.all_players();
         st.known.get(p as usize).is_some_and(|k| all != 0 && k & all == all)
+    }
+
+    /// Every player of the game, one bit each.
+    fn all_players(&self) -> u16 {
+        if self.players >= 16 {
+            u16::MAX
+        } else {
+            (1u16 << self.players) - 1
+        }
     }
 
     /// What `player` may see of `st`.

@@ -329,8 +329,7 @@ impl Resolver {
                             }
                             Some(pos) => {
                                 let earlier = items.get(pos).map(|p| (p.file, p.item.span));
-                                let unrelated = |by: FileId| by.idx() != 0 && by != file && !extends_file(files, i, by.idx());
-                                if let Some((by, span)) = earlier.filter(|(by, _)| unrelated(*by)) {
+                                if let Some((by, span)) = earlier.filter(|(by, _)| unrelated_modules(files, i, *by)) {
                                     // Two modules both change it: which one counts would
                                     // depend on how their files are named (they are read
                                     // in the order of their paths).
@@ -340,7 +339,7 @@ impl Resolver {
                                     self.error(
                                         Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is replaced by two modules, `{other}` and this one, and neither extends the other: only one replacement can count"), at, "second replacement")
                                             .related(Loc { file: by, span }, "first replaced here")
-                                            .help("the two modules change the same declaration in different ways: write one module that does both, or make one module extend the other"),
+                                            .help(CHANGED_BY_TWO_MODULES),
                                     );
                                 }
                                 if let Some(slot) = items.get_mut(pos) {
@@ -358,7 +357,7 @@ impl Resolver {
                                         // declared again.
                                         Some((by, remover)) if extends_file(files, i, remover.idx()) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` this one extends removes", n.name), at, "removed by its base")
                                             .help(format!("in the game this module extends, `{}` no longer exists: declare it anew, without `replace`", n.name)),
-                                        Some((by, _)) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help("the two modules change the same declaration: write one module that does both, or make one module extend the other"),
+                                        Some((by, _)) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help(CHANGED_BY_TWO_MODULES),
                                         None => {
                                             let d = Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace");
                                             match nearest_declared(&items, &n.name) {
@@ -395,7 +394,7 @@ impl Resolver {
                                 self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is a {found}, not a {}", name.name, what.name), at, "another sort").help(format!("write `remove {found} {}`", name.name)));
                             }
                             Some(pos) => {
-                                let replaced_by = items.get(pos).map(|p| p.file).filter(|by| by.idx() != 0 && *by != file && !extends_file(files, i, by.idx()));
+                                let replaced_by = items.get(pos).map(|p| p.file).filter(|by| unrelated_modules(files, i, *by));
                                 if let Some(by) = replaced_by {
                                     // One module replaces it, another removes it:
                                     // which one counts would depend on how their
@@ -406,7 +405,7 @@ impl Resolver {
                                     self.error(
                                         Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is replaced by the module `{other}` and removed by this one, and neither extends the other: only one change can count", name.name), at, "removed here")
                                             .related(Loc { file: by, span }, "replaced here")
-                                            .help("the two modules change the same declaration in different ways: write one module that does both, or make one module extend the other"),
+                                            .help(CHANGED_BY_TWO_MODULES),
                                     );
                                 }
                                 items.remove(pos);
@@ -523,6 +522,18 @@ impl Resolver {
         }
         self.error(d);
     }
+}
+
+/// The help of E0401 when two modules change one declaration (both
+/// replace it, or one replaces what the other removes).
+const CHANGED_BY_TWO_MODULES: &str = "the two modules change the same declaration in different ways: write one module that does both, or make one module extend the other";
+
+/// Whether the module in file `by` changed a declaration independently of
+/// file `i`: it is another module (not the base, not `i` itself) that `i`
+/// is not built on, so which of their changes counts would depend on the
+/// order of the files.
+fn unrelated_modules(files: &[Parsed], i: usize, by: FileId) -> bool {
+    by.idx() != 0 && by.idx() != i && !extends_file(files, i, by.idx())
 }
 
 /// Whether file `i` extends file `j`, directly or through other modules:

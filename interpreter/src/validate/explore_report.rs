@@ -106,17 +106,13 @@ impl ExploreReport {
                 );
             }
             format!("proven for {}: all {} reachable states visited ({} finished games); {invariants}; {ends}", for_players(self.players), self.distinct, self.terminal)
-        } else if errors == 0 {
-            format!(
-                "not exhausted: {} distinct states up to depth {} hold {invariants}; stopped by {}; states beyond were not visited{sampled}",
-                self.distinct,
-                self.depth,
-                self.stopped_by.as_deref().unwrap_or("the budget")
-            )
-        } else if self.exhausted {
-            format!("{errors} violation(s) found among {} states (all reachable states visited)", self.distinct)
         } else {
-            format!("{errors} violation(s) found among {} states; not exhausted: stopped by {}; states beyond were not visited", self.distinct, self.stopped_by.as_deref().unwrap_or("the budget"))
+            let cut = format!("stopped by {}; states beyond were not visited", self.stopped_by.as_deref().unwrap_or("the budget"));
+            match (errors, self.exhausted) {
+                (0, _) => format!("not exhausted: {} distinct states up to depth {} hold {invariants}; {cut}{sampled}", self.distinct, self.depth),
+                (_, true) => format!("{errors} violation(s) found among {} states (all reachable states visited)", self.distinct),
+                (_, false) => format!("{errors} violation(s) found among {} states; not exhausted: {cut}", self.distinct),
+            }
         }
     }
 }

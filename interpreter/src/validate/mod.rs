@@ -302,11 +302,14 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
     let mut discrepancies = Vec::new();
     let mut narratives = Vec::new();
     for r in &model.records {
-        match r.kind {
-            RecordKind::Assumption => assumptions.push(Note { name: r.name.clone(), text: r.text.clone().unwrap_or_default(), at: r.at }),
-            RecordKind::Discrepancy => discrepancies.push(Note { name: r.name.clone(), text: r.text.clone().unwrap_or_default(), at: r.at }),
-            RecordKind::Narrative => narratives.push(Note { name: r.name.clone(), text: r.text.clone().unwrap_or_default(), at: r.at }),
-            _ => {}
+        let list = match r.kind {
+            RecordKind::Assumption => Some(&mut assumptions),
+            RecordKind::Discrepancy => Some(&mut discrepancies),
+            RecordKind::Narrative => Some(&mut narratives),
+            _ => None,
+        };
+        if let Some(list) = list {
+            list.push(Note { name: r.name.clone(), text: r.text.clone().unwrap_or_default(), at: r.at });
         }
         for a in &r.assumes {
             assumptions.push(Note { name: r.name.clone(), text: a.clone(), at: r.at });

@@ -192,7 +192,7 @@ fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece
     match per_piece {
         Some(k) => {
             let (first, n) = game.kind_range.get(k.idx()).copied().unwrap_or((0, 0));
-            let in_sight = |p: u16| st.loc.get(usize::from(p)).is_some_and(|&z| z != game.box_zone && (game.sees_zone(me, z) || game.knows(st, me, p)));
+            let in_sight = |p: u16| st.loc.get(usize::from(p)).is_some_and(|&z| z != game.box_zone) && game.sees_piece(st, me, p);
             (0..n)
                 .filter(|i| in_sight(first + i))
                 .map(|i| {
