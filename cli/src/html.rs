@@ -80,7 +80,7 @@ pub fn side_by_side(report: &Report, model: &Model, sources: &[Source]) -> Strin
         "<!doctype html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>{t} — source and rulebook</title><style>\
 body{{font-family:system-ui,sans-serif;margin:2em;max-width:110em}}table{{border-collapse:collapse;width:100%}}\
 td{{vertical-align:top;border-top:1px solid #ddd;padding:.4em}}td.src{{width:45%;white-space:pre-wrap}}\
-tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margin:.2em 0;background:#f6f6f6;padding:.3em;white-space:pre-wrap}}\
+tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}.short-q{{color:#777;font-size:.85em}}pre{{margin:.2em 0;background:#f6f6f6;padding:.3em;white-space:pre-wrap}}\
 .k{{font-size:.75em;padding:.1em .4em;border-radius:.3em;color:#fff}}.Encoded{{background:#357}}.Assumption{{background:#a60}}\
 .Discrepancy{{background:#a03}}.Narrative{{background:#666}}.ln{{color:#999;font-size:.8em}}</style></head><body>\
 <h1>{t}</h1><p>{e} error(s), {w} warning(s). {c} citations, {nf} not found.</p>",
@@ -109,7 +109,11 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
             // Each row can be linked to: `#SOURCE-LINE`.
             let anchor = format!("{}-{}", anchor_name(&s.source), p.first_line);
             let _ = write!(h, "<tr{class} id=\"{anchor}\"><td class=\"src\"><a class=\"ln\" href=\"#{anchor}\">{}–{}</a>\n{}</td><td>", p.first_line, p.last_line, esc(&p.text));
-            for r in p.cited_by.iter().chain(&p.short_by) {
+            // A declaration that reaches the paragraph only by a short quote
+            // (a name, a heading) says so: a reviewer must not take it for
+            // the paragraph's encoding, which it is not counted as.
+            let reaching = p.cited_by.iter().map(|r| (r, false)).chain(p.short_by.iter().map(|r| (r, true)));
+            for (r, short) in reaching {
                 let Some(rec) = model.records.get(*r) else { continue };
                 let kind = match rec.kind {
                     RecordKind::Encoded => "Encoded",
@@ -117,7 +121,8 @@ tr.uncited td.src{{background:#fee}}tr.short td.src{{background:#ffd}}pre{{margi
                     RecordKind::Discrepancy => "Discrepancy",
                     RecordKind::Narrative => "Narrative",
                 };
-                let _ = write!(h, "<div><span class=\"k {kind}\">{kind}</span> <b>{}</b><pre>{}</pre></div>", esc(&rec.name), esc(&excerpt(model, sources, *r, &s.source, p)));
+                let note = if short { format!(" <i class=\"short-q\">short quote (fewer than {} of the paragraph's words): not counted</i>", trace::MIN_WORDS) } else { String::new() };
+                let _ = write!(h, "<div><span class=\"k {kind}\">{kind}</span> <b>{}</b>{note}<pre>{}</pre></div>", esc(&rec.name), esc(&excerpt(model, sources, *r, &s.source, p)));
             }
             if p.cited_by.is_empty() && p.short_by.is_empty() {
                 h.push_str("<i>not cited by any rule, assumption, discrepancy or narrative</i>");

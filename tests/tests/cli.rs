@@ -954,6 +954,27 @@ fn the_side_by_side_page_shows_each_quote_next_to_its_own_paragraph() {
     assert!(row(7).contains("Un ?[2J texte ?piégé.") && !html.contains(['\u{1b}', '\u{202e}']), "{}", row(7));
 }
 
+/// A declaration that reaches a paragraph only by a short quote (a name
+/// the paragraph mentions) is marked so beside it, where a translator
+/// took it for the paragraph's encoding (an outside translator's finding).
+#[test]
+fn the_side_by_side_page_marks_a_short_quote_as_not_counted() {
+    let book = with_source(
+        "named.txt",
+        "Le pion avance d'une case.\n\nMerlin rejoue une fois par tour.\n",
+        "named.rules",
+        "rulebook named { source \"named.txt\" players 2..2 cite \"Le pion avance d'une case.\" }\n\
+         round turn cite \"Merlin rejoue une fois par tour.\" { win player(1) }\n\
+         counter wizard 0..1 = 0 cite \"Merlin\"\n",
+    );
+    let html = side_by_side_page(&book, "named");
+    let row = page_row(&html, "named.txt", 3);
+    let (full, short) = (row.find("<b>turn</b>").expect("the round cites the paragraph"), row.find("<b>wizard</b>").expect("the counter reaches it"));
+    let note = "short quote (fewer than 4 of the paragraph's words): not counted";
+    assert!(row[short..].starts_with(&format!("<b>wizard</b> <i class=\"short-q\">{note}")), "{row}");
+    assert!(!row[full..short].contains(note), "the full quote is not marked: {row}");
+}
+
 /// A narrative rule never runs, so a reviewer must be able to read every
 /// one of them: the report lists them with their place, as it lists the
 /// assumptions and discrepancies.
