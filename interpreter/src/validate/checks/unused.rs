@@ -1,8 +1,9 @@
-//! V202 — component kinds, zones and options that no rule uses.
+//! V202 — component kinds, zones, dice and options that no rule uses.
 //!
 //! What: looks for kinds and zones no expression or statement names (of a
-//! rule, a function, an invariant, a condition), and options no rule reads
-//! with `enabled` (switched on, such an option changes nothing).
+//! rule, a function, an invariant, a condition), dice no rule rolls, and
+//! options no rule reads with `enabled` (switched on, such an option
+//! changes nothing).
 //! Why: a component of the box list that no rule touches stays in the box for
 //! the whole game; often a rule about it is missing.
 //! Example: `token coin 10` with no `move ... of coin` anywhere.
@@ -21,6 +22,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
     let mut kind_used = vec![false; model.kinds.len()];
     let mut zone_used = vec![false; model.zones.len()];
     let mut option_read = vec![false; model.options.len()];
+    let mut die_rolled = vec![false; model.dice.len()];
     for z in &model.zones {
         for k in &z.kinds {
             kind_used[k.idx()] = true;
@@ -51,8 +53,14 @@ pub fn check(model: &Model) -> Vec<Finding> {
             model,
             p.body,
             &mut |s| {
-                if let Stmt::MoveCount { kind, .. } = s {
-                    counted.push(*kind);
+                match s {
+                    Stmt::MoveCount { kind, .. } => counted.push(*kind),
+                    Stmt::Roll { die, .. } => {
+                        if let Some(x) = die_rolled.get_mut(die.idx()) {
+                            *x = true;
+                        }
+                    }
+                    _ => {}
                 }
             },
             &mut |e| exprs.push(e),
@@ -87,5 +95,12 @@ pub fn check(model: &Model) -> Vec<Finding> {
         let at = model.records.iter().find(|r| r.name == format!("option {name}")).map(|r| r.at);
         Finding::new(CODE, Severity::Warning, format!("no rule reads the option `{name}`: switched on, it changes nothing"), at).help(format!("encode what it changes with `if enabled({name}) {{ ... }}` (or a `when enabled({name})`), or remove it"))
     });
-    kinds.chain(zones).chain(options).collect()
+    // A die is a declaration of its own, found by its name among the
+    // records for its place (a module's `remove` of the rule that rolled
+    // it leaves it behind).
+    let dice = model.dice.iter().zip(&die_rolled).filter(|(_, r)| !**r).map(|(d, _)| {
+        let at = model.records.iter().find(|r| r.declaration && r.name == d.name).map(|r| r.at);
+        Finding::new(CODE, Severity::Warning, format!("no rule rolls the die `{}`", d.name), at).help("encode the rule that rolls it (`roll NAME = DIE`), or remove it")
+    });
+    kinds.chain(zones).chain(dice).chain(options).collect()
 }
