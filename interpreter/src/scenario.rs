@@ -123,7 +123,7 @@ pub fn run_one(full: &Arc<Model>, sources: &[Source], def: &ScenarioDef) -> Scen
             .missing
             .iter()
             .map(|(m, close)| match close {
-                Some(c) => format!("`{m}`, not given: did you mean `{c}`, which is?"),
+                Some(c) => format!("`{m}`, not given: did you mean `{c}`, which is given?"),
                 None => format!("`{m}`"),
             })
             .collect();

@@ -831,7 +831,8 @@ fn the_order_of_the_files_given_does_not_change_the_game() {
 }
 
 /// A scenario whose `with` names a module that is not given is skipped;
-/// when a module given has a name one typo away, the skip says so.
+/// when a module given has a name one typo away (not the scenario's own),
+/// the skip says so.
 #[test]
 fn a_scenario_that_needs_a_misspelt_module_names_the_one_given() {
     let file = rulebook_folder(
@@ -839,12 +840,14 @@ fn a_scenario_that_needs_a_misspelt_module_names_the_one_given() {
         &[
             ("base.rules", "rulebook base { players 1..1 }\ncounter score 0..100 = 1\nround turn assume \"x\" { end }\n"),
             ("extra.rules", "module extra_rules extends \"base.rules\" { }\ncounter more 0..9 = 0\n"),
-            ("house.rules", "module house extends \"base.rules\" { }\nscenario with_extra with extra_rule { expect more == 0 }\n"),
+            ("house.rules", "module house extends \"base.rules\" { }\nscenario with_extra with extra_rule { expect more == 0 }\nscenario with_itself with hous { expect score == 1 }\n"),
         ],
     );
     let out = run(&["test", &file("house.rules"), &file("extra.rules")]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("skipped (needs `extra_rule`, not given: did you mean `extra_rules`, which is?)"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("skipped (needs `extra_rule`, not given: did you mean `extra_rules`, which is given?)"), "{}", stdout(&out));
+    // The scenario's own module is not what a `with` means: not suggested.
+    assert!(stdout(&out).contains("with_itself ... skipped (needs `hous`)\n"), "{}", stdout(&out));
     let alone = run(&["test", &file("house.rules")]);
     assert!(stdout(&alone).contains("skipped (needs `extra_rule`)"), "{}", stdout(&alone));
 }

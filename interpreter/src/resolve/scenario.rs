@@ -40,7 +40,14 @@ impl Resolver {
                     needs.push(FileId(i as u16));
                     needs.extend(bases_of(FileId(i as u16)));
                 }
-                None => missing.push((w.name.clone(), crate::diagnostic::did_you_mean(&w.name, modules.iter().map(String::as_str)).map(str::to_string))),
+                None => {
+                    // A name close to a module given that the scenario does
+                    // not run on already (its own file, what that extends
+                    // and the base are not what a `with` means).
+                    let own = bases_of(self.file);
+                    let others = modules.iter().enumerate().filter(|(i, _)| *i != 0 && *i != self.file.idx() && !own.contains(&FileId(*i as u16))).map(|(_, m)| m.as_str());
+                    missing.push((w.name.clone(), crate::diagnostic::did_you_mean(&w.name, others).map(str::to_string)));
+                }
             }
         }
         let seed = match s.seed {
