@@ -122,6 +122,30 @@ fn a_module_that_removes_what_another_replaces_is_refused_in_either_order() {
     compile(&[source("d.rules", GAME_D), source("safe.rules", remover), source("again.rules", anew)]).expect("declared anew");
 }
 
+/// Two modules that remove one declaration mean the same: it is removed
+/// once, whether neither extends the other or one is built on the other
+/// (E0401 said the second `remove` named nothing, naming no module; an
+/// outside rule author's two house rules both dropped one trigger).
+#[test]
+fn two_modules_may_remove_the_same_declaration() {
+    let remover = |name: &str, on: &str| format!("module {name} extends \"{on}\" {{ }}\nremove rule gain\nreplace round turn assume \"x\" {{ end }}\n");
+    // (`calm` relies on `safe`'s round, which no longer calls `gain`.)
+    let (a, b) = (remover("safe", "d.rules"), "module calm extends \"d.rules\" { }\nremove rule gain\n".to_string());
+    let model = compile(&[source("d.rules", GAME_D), source("calm.rules", &b), source("safe.rules", &a)]).expect("both remove `gain`");
+    assert!(!model.procs.iter().any(|p| p.name == "gain"));
+    let again = "module again extends \"safe.rules\" { }\nremove rule gain\n";
+    compile(&[source("d.rules", GAME_D), source("safe.rules", &a), source("again.rules", again)]).expect("removed again on top of the remover");
+}
+
+/// A `remove` that names nothing is offered a name of its own sort only.
+#[test]
+fn a_remove_that_names_nothing_is_offered_a_name_of_its_sort() {
+    let typo = "module typo extends \"d.rules\" { }\nremove counter gian\n";
+    let errs = compile(&[source("d.rules", GAME_D), source("typo.rules", typo)]).expect_err("no counter `gian`");
+    assert_eq!(errs[0].code, "E0401");
+    assert!(!errs[0].help.as_deref().is_some_and(|h| h.contains("`gain`")), "`gain` is a rule, not a counter: {:?}", errs[0].help);
+}
+
 #[test]
 fn a_use_of_what_a_module_removed_names_the_module() {
     let gone = "module gone extends \"d.rules\" { }\nremove rule gain\n";

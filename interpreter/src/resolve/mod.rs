@@ -360,7 +360,7 @@ impl Resolver {
                                         Some((by, _)) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help(CHANGED_BY_TWO_MODULES),
                                         None => {
                                             let d = Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace");
-                                            match nearest_declared(&items, &n.name) {
+                                            match nearest_declared(&items, &n.name, declaration_word(&inner.kind)) {
                                                 Some(s) => d.help(format!("did you mean `{s}`? To add something new, use a plain declaration")),
                                                 None => d.help("use a plain declaration to add something new"),
                                             }
@@ -411,10 +411,14 @@ impl Resolver {
                                 items.remove(pos);
                                 self.removed.insert(name.name.clone(), (f.name.clone(), file));
                             }
+                            // Removed already, by another module or the one this
+                            // one extends: both mean the same, and the
+                            // declaration is gone once whatever the order.
+                            None if self.removed.contains_key(&name.name) => {}
                             None => {
                                 let at = self.loc(name.span);
                                 let mut d = Diagnostic::new(codes::MODULE_TARGET, format!("`remove {} {}` names nothing the base rulebook declares", what.name, name.name), at, "unknown");
-                                if let Some(s) = nearest_declared(&items, &name.name) {
+                                if let Some(s) = nearest_declared(&items, &name.name, &what.name) {
                                     d = d.help(format!("did you mean `{s}`?"));
                                 }
                                 self.error(d);
@@ -629,10 +633,11 @@ pub(crate) fn declaration_word(kind: &ItemKind) -> &str {
 }
 
 /// The name a declaration introduces, if any.
-/// The declared name closest to `name`, for a `replace` or `remove` of a
-/// name nothing declares.
-fn nearest_declared<'a>(items: &'a [Placed], name: &str) -> Option<&'a str> {
-    did_you_mean(name, items.iter().filter_map(|p| item_name(&p.item.kind)).map(|n| n.name.as_str()))
+/// The declared name of sort `word` (`rule`, `counter`...) closest to
+/// `name`, for a `replace` or `remove` of a name nothing declares: a
+/// `remove trigger` is not offered a die.
+fn nearest_declared<'a>(items: &'a [Placed], name: &str, word: &str) -> Option<&'a str> {
+    did_you_mean(name, items.iter().filter(|p| declaration_word(&p.item.kind) == word).filter_map(|p| item_name(&p.item.kind)).map(|n| n.name.as_str()))
 }
 
 pub(crate) fn item_name(kind: &ItemKind) -> Option<&ast::Ident> {
