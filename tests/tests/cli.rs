@@ -830,6 +830,31 @@ fn the_order_of_the_files_given_does_not_change_the_game() {
     }
 }
 
+/// validate's JSON lists the files a place's `file` indexes, as they were
+/// read (base first, then the modules by path), whatever the order given
+/// (an outside user could not tell which module a finding was in).
+#[test]
+fn validate_json_lists_the_files_its_places_index() {
+    let file = rulebook_folder(
+        "file-index",
+        &[
+            ("base.rules", "rulebook base { players 2..2 assume \"x\" }\nround turn assume \"x\" { win player(1) }\n"),
+            ("z.rules", "module z extends \"base.rules\" { }\nzone z_spare assume \"x\"\n"),
+            ("a.rules", "module a extends \"base.rules\" { }\nzone a_spare assume \"x\"\n"),
+        ],
+    );
+    let out = run(&["validate", &file("z.rules"), &file("a.rules"), "--json", "--games", "2", "--explore-states", "10", "--guided-games", "0"]);
+    let report = report_of(&out);
+    let files: Vec<String> = report["files"].as_array().expect("a list").iter().map(|f| f.as_str().expect("a name").to_string()).collect();
+    let names: Vec<&str> = files.iter().map(|f| f.rsplit('/').next().unwrap_or(f)).collect();
+    assert_eq!(names, ["base.rules", "a.rules", "z.rules"], "{report}");
+    for (zone, module) in [("z_spare", "z.rules"), ("a_spare", "a.rules")] {
+        let finding = report["findings"].as_array().expect("findings").iter().find(|f| f["message"].as_str().is_some_and(|m| m.contains(zone))).unwrap_or_else(|| panic!("V202 for {zone}: {report}"));
+        let index = finding["at"]["file"].as_u64().expect("a file index") as usize;
+        assert!(files[index].ends_with(module), "{zone} is in {module}: {finding}");
+    }
+}
+
 /// A scenario whose `with` names a module that is not given is skipped;
 /// when a module given has a name one typo away (not the scenario's own),
 /// the skip says so.

@@ -234,6 +234,9 @@ pub struct Note {
 pub struct Report {
     /// Rulebook name.
     pub rulebook: String,
+    /// The rulebook files as they were read (base first, then the modules
+    /// in the order of their paths): a place's `file` is an index in it.
+    pub files: Vec<String>,
     /// Findings, errors first.
     pub findings: Vec<Finding>,
     /// One line per simulated configuration.
@@ -315,5 +318,5 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
             assumptions.push(Note { name: r.name.clone(), text: a.clone(), at: r.at });
         }
     }
-    Report { rulebook: model.name.clone(), findings, runs: sim.runs, coverage: sim.coverage, branches: sim.branches, searched, trace, assumptions, discrepancies, narratives, interrupted: cfg.stop.requested() }
+    Report { rulebook: model.name.clone(), files: cfg.rulebook.clone(), findings, runs: sim.runs, coverage: sim.coverage, branches: sim.branches, searched, trace, assumptions, discrepancies, narratives, interrupted: cfg.stop.requested() }
 }
