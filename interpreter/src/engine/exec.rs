@@ -208,7 +208,7 @@ impl Game {
                 // waited for that write (see `Frame::read_by_fields`).
                 let now = Frame { pc: pc as u32 + 1, actor: f.actor, ..frame };
                 r.actor = now.actor;
-                self.exec(r, now, top, pc as u32, op, code.at[pc]);
+                self.exec(r, now, top, pc as u32, op, &code.at[pc]);
                 if r.err.is_some() {
                     return self.stop_on_error(r, Some(frame.proc), code.at.get(pc).copied());
                 }
@@ -269,7 +269,7 @@ impl Game {
 
     #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
     #[inline(always)]
-    fn exec(&self, r: &mut Run, frame: Frame, index: usize, pc: u32, op: &Op, at: Loc) {
+    fn exec(&self, r: &mut Run, frame: Frame, index: usize, pc: u32, op: &Op, at: &Loc) {
         match op {
             Op::Let(slot, v) => {
                 let x = v.get(r);
@@ -291,7 +291,7 @@ impl Game {
                     Some(p) => self.move_piece(r, frame, p, z, *bottom, at),
                     None => {
                         let msg = format!("`move top of` found `{}` empty", self.zones[f as usize].name);
-                        r.fail(ExecErrorKind::Underflow, msg, at);
+                        r.fail(ExecErrorKind::Underflow, msg, *at);
                     }
                 }
             }
@@ -340,7 +340,7 @@ impl Game {
                 if r.err.is_some() {
                     return;
                 }
-                if !self.count_available(r, n, *kind, f, z, at) || n <= 0 {
+                if !self.count_available(r, n, *kind, f, z, *at) || n <= 0 {
                     Self::jump(r, index, *exit);
                     return;
                 }
@@ -381,9 +381,9 @@ impl Game {
                     self.shuffle(r, z, pc);
                 }
             }
-            Op::Reveal { what, to } => self.reveal(r, what, to, frame.proc, at),
-            Op::Roll(slot, die) => self.roll(r, *slot, *die, pc, frame.proc, at),
-            Op::RollSeenBy(to) => self.roll_seen_by(r, to, at),
+            Op::Reveal { what, to } => self.reveal(r, what, to, frame.proc, *at),
+            Op::Roll(slot, die) => self.roll(r, *slot, *die, pc, frame.proc, *at),
+            Op::RollSeenBy(to) => self.roll_seen_by(r, to, *at),
             Op::Choose { binds, cond, tested, by, otherwise, sites, .. } => {
                 let who = by.as_ref().map(|f| f.get(r));
                 r.st.options.clear();
@@ -406,15 +406,15 @@ impl Game {
                             }
                             Self::jump(r, index, *target);
                         }
-                        (None, Some(who)) => r.fail(ExecErrorKind::Deadlock, format!("player {} must choose but has no legal option", who + 1), at),
-                        (None, None) => r.fail(ExecErrorKind::Deadlock, "`choose ... at random` has nothing to choose from".into(), at),
+                        (None, Some(who)) => r.fail(ExecErrorKind::Deadlock, format!("player {} must choose but has no legal option (where the rules say what happens then, write it as the `choose`'s `else {{ ... }}`)", who + 1), *at),
+                        (None, None) => r.fail(ExecErrorKind::Deadlock, "`choose ... at random` has nothing to choose from".into(), *at),
                     }
                     return;
                 }
                 if let (Some(who), Some(sim)) = (who, r.st.sim.as_deref()) {
                     if sim.player != Some(who as u8) {
                         let turn = sim.player.map_or("nobody's".to_string(), |p| format!("player {}'s", p + 1));
-                        r.fail(ExecErrorKind::Simultaneous, format!("player {} decides during {turn} turn of a `simultaneous` block: only the player whose turn it is may decide there", who + 1), at);
+                        r.fail(ExecErrorKind::Simultaneous, format!("player {} decides during {turn} turn of a `simultaneous` block: only the player whose turn it is may decide there", who + 1), *at);
                         return;
                     }
                 }
@@ -480,13 +480,13 @@ impl Game {
                     r.st.stack.truncate(start as usize);
                 }
             }
-            Op::SimBegin => r.sim_begin(at),
+            Op::SimBegin => r.sim_begin(*at),
             Op::SimTurn(slot) => {
                 let p = r.local(*slot);
-                r.sim_turn(p, at);
+                r.sim_turn(p, *at);
             }
             Op::SimSeal => r.sim_seal(),
-            Op::SimReveal => r.sim_reveal(at, |slot| self.slot_name(slot)),
+            Op::SimReveal => r.sim_reveal(*at, |slot| self.slot_name(slot)),
             Op::RepeatStart { n, left, exit } => {
                 let n = n.get(r);
                 if n <= 0 {
@@ -561,7 +561,7 @@ impl Game {
                 }
             }
             Op::WinAll(c) => {
-                let mask = r.players_mask(c, at);
+                let mask = r.players_mask(c, *at);
                 if r.err.is_none() {
                     r.st.outcome = Some(match mask.count_ones() {
                         0 => Outcome::Ended,
@@ -576,7 +576,7 @@ impl Game {
         }
     }
 
-    fn assign(&self, r: &mut Run, target: &Target, op: AssignOp, v: &super::compile::ValOp, at: Loc) {
+    fn assign(&self, r: &mut Run, target: &Target, op: AssignOp, v: &super::compile::ValOp, at: &Loc) {
         let value = v.get(r);
         if r.err.is_some() {
             return;
@@ -585,9 +585,9 @@ impl Game {
             if op == AssignOp::Set {
                 return value;
             }
-            let (a, b) = (r.as_int(old, at), r.as_int(value, at));
-            let (a, b) = (r.need_int(a, at), r.need_int(b, at));
-            Value::Int(arith(r, if op == AssignOp::Add { grimoire_grammar::ast::BinOp::Add } else { grimoire_grammar::ast::BinOp::Sub }, a, b, at))
+            let (a, b) = (r.as_int(old, *at), r.as_int(value, *at));
+            let (a, b) = (r.need_int(a, *at), r.need_int(b, *at));
+            Value::Int(arith(r, if op == AssignOp::Add { grimoire_grammar::ast::BinOp::Add } else { grimoire_grammar::ast::BinOp::Sub }, a, b, *at))
         };
         match target {
             Target::Local(s) => {
@@ -597,7 +597,7 @@ impl Game {
                 }
             }
             Target::Var(base, index) => {
-                let Some(slot) = resolve_slot(r, *base, index, at) else { return };
+                let Some(slot) = resolve_slot(r, *base, index, *at) else { return };
                 r.sim_record(SimSlot::Var(slot as u32));
                 let old = r.st.vars.get(slot).copied().unwrap_or_default();
                 let new = combine(r, old);
@@ -608,18 +608,18 @@ impl Game {
                 }
             }
             Target::Counter(base, index, lo, hi, c) => {
-                let Some(slot) = resolve_slot(r, *base, index, at) else { return };
+                let Some(slot) = resolve_slot(r, *base, index, *at) else { return };
                 r.sim_record(SimSlot::Counter(slot as u32));
                 let old = Value::Int(r.st.counters.get(slot).copied().unwrap_or(0));
                 let new = combine(r, old);
-                let new = r.as_int(new, at);
-                let new = r.need_int(new, at);
+                let new = r.as_int(new, *at);
+                let new = r.need_int(new, *at);
                 if r.err.is_some() {
                     return;
                 }
                 if new < *lo || new > *hi || new == NONE_INT {
                     let name = &self.model.counters[c.idx()].name;
-                    r.fail(ExecErrorKind::CounterBounds, format!("the counter `{name}` would become {new}, outside {lo}..{hi}"), at);
+                    r.fail(ExecErrorKind::CounterBounds, format!("the counter `{name}` would become {new}, outside {lo}..{hi}"), *at);
                     return;
                 }
                 if let Some(x) = r.st.counters.get_mut(slot) {

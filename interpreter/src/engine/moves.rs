@@ -13,23 +13,23 @@ use crate::model::*;
 
 impl Game {
     #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
-    pub(super) fn move_piece(&self, r: &mut Run, frame: Frame, p: u16, to: u16, bottom: bool, at: Loc) {
+    pub(super) fn move_piece(&self, r: &mut Run, frame: Frame, p: u16, to: u16, bottom: bool, at: &Loc) {
         let (Some(info), Some(kind)) = (self.zones.get(to as usize), self.inst_kind.get(p as usize).copied()) else { return };
         if !info.kinds.is_empty() && !info.kinds.contains(&kind) {
-            r.fail(ExecErrorKind::ZoneKind, format!("`{}` does not hold `{}`", info.name, self.model.kinds[kind.idx()].name), at);
+            r.fail(ExecErrorKind::ZoneKind, format!("`{}` does not hold `{}`", info.name, self.model.kinds[kind.idx()].name), *at);
             return;
         }
         let from = r.st.loc[p as usize];
         if from != to {
             if let Some(cap) = info.capacity {
                 if r.st.zone_len(to) >= cap as usize {
-                    r.fail(ExecErrorKind::Capacity, format!("`{}` is full ({cap})", info.name), at);
+                    r.fail(ExecErrorKind::Capacity, format!("`{}` is full ({cap})", info.name), *at);
                     return;
                 }
             }
         }
         if (to == self.box_zone || from == self.box_zone) && from != to && r.st.stage == Stage::Rounds {
-            r.st.box_moved_at = Some(at);
+            r.st.box_moved_at = Some(*at);
         }
         if self.program.reveals && from != to {
             self.blur_alike(r.st, p, from);
