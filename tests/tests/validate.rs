@@ -420,3 +420,22 @@ fn an_invariant_is_not_checked_where_chance_decides_in_the_middle_of_a_rule() {
     assert!(!rerolled.iter().any(|c| c == "V504"), "a six rolled again breaks nothing: {rerolled:?}");
     assert!(explore_finds("false").iter().any(|c| c == "V504"), "a six kept until the decision is caught");
 }
+
+/// `space(BOARD, i)` past the board names the board as it is declared: a
+/// graph has nodes and a grid cells (it said "off the track" of a graph,
+/// an outside tester's finding), with the numbers it does have.
+#[test]
+fn a_space_past_the_board_is_named_as_its_board() {
+    let first_error = |board: &str, name: &str| {
+        let text = format!("rulebook b {{ players 1..1 }}\n{board}\ncounter n 0..99 = 0\nsetup {{ n = index(space({name}, 5)) }}\nround turn {{ end }}\n");
+        let model = Arc::new(compile(&[Source { name: "b.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}")));
+        let game = Game::new(model, 1, &[]).expect("one player");
+        game.start(0).expect_err("space 5 is past the board").message
+    };
+    let graph = first_error("graph land {\n  node north\n  node mill\n  edge north - mill\n}", "land");
+    assert_eq!(graph, "the graph `land` has no node 5 (its nodes are numbered 1 to 2)");
+    let grid = first_error("grid board 2 x 2", "board");
+    assert_eq!(grid, "the grid `board` has no cell 5 (its cells are numbered 1 to 4, row by row)");
+    let track = first_error("track lane linear { 1..3: plain }\nspacetype plain", "lane");
+    assert_eq!(track, "space 5 is off the track `lane` (its spaces are numbered 1 to 3)");
+}

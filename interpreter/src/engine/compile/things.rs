@@ -67,13 +67,14 @@ impl Compiler<'_> {
             }
             Expr::Space(t, i) => {
                 let i = self.int_req(i);
-                let track = self.m.tracks[t.idx()].name.clone();
+                let board = &self.m.tracks[t.idx()];
+                let (shape, name, size) = (board.shape, board.name.clone(), board.spaces.len());
                 Box::new(move |r| {
                     let i = i.get(r);
                     match r.g.geometry.along(t, i.saturating_sub(1)) {
                         Some(z) => z,
                         None => {
-                            r.fail(ExecErrorKind::OutOfRange, format!("space {i} is off the track `{track}`"), at);
+                            r.fail(ExecErrorKind::OutOfRange, off_board(shape, &name, size, i), at);
                             NIL
                         }
                     }
@@ -299,4 +300,16 @@ fn race_end(r: &Run, base: u16, len: u16, k: KindId, front: bool) -> u16 {
         }
     }
     NIL
+}
+
+/// `space(BOARD, i)` past the board, named as the rulebook declares it: a
+/// graph's spaces are its nodes (numbered in declaration order), a grid's
+/// its cells (row by row).
+#[cold]
+fn off_board(shape: crate::model::Shape, name: &str, size: usize, i: i64) -> String {
+    match shape {
+        crate::model::Shape::Graph => format!("the graph `{name}` has no node {i} (its nodes are numbered 1 to {size})"),
+        crate::model::Shape::Grid { .. } => format!("the grid `{name}` has no cell {i} (its cells are numbered 1 to {size}, row by row)"),
+        _ => format!("space {i} is off the track `{name}` (its spaces are numbered 1 to {size})"),
+    }
 }
