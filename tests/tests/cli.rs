@@ -855,6 +855,22 @@ fn validate_json_lists_the_files_its_places_index() {
     }
 }
 
+/// `simulate --score` of a counter of the whole game says what it is and
+/// which counters `--score` takes; an unknown `--option` lists the options
+/// (as validate did): an outside rule author's balance sweep.
+#[test]
+fn simulate_names_what_score_and_option_take() {
+    let file = rulebook_folder(
+        "score-kinds",
+        &[("base.rules", "rulebook base { players 2..2 assume \"x\" }\ncounter moves 0..9 = 0 assume \"x\"\ncounter gold per_player 0..9 = 0 assume \"x\"\noption quick assume \"x\"\nround turn assume \"x\" { if enabled(quick) { moves += 1 } win player(1) }\n")],
+    );
+    let out = run(&["simulate", &file("base.rules"), "-p", "2", "-g", "2", "--score", "moves"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("`moves` is a counter of the whole game, not one per player: --score takes a per-player counter (its per-player counters are: gold)"), "{}", stderr(&out));
+    let out = run(&["simulate", &file("base.rules"), "-p", "2", "-g", "2", "--option", "quik"]);
+    assert!(stderr(&out).contains("the rulebook has no option `quik`; its options are: quick"), "{}", stderr(&out));
+}
+
 /// A scenario whose `with` names a module that is not given is skipped;
 /// when a module given has a name one typo away (not the scenario's own),
 /// the skip says so.

@@ -230,7 +230,17 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
     let score_slot = match score {
         Some(name) => match game.model.counters.iter().position(|c| c.name == name && c.per_player) {
             Some(c) => Some((name.to_string(), game.counter_base.get(c).copied().unwrap_or(0) as usize)),
-            None => return Err(format!("the rulebook has no per-player counter `{name}`")),
+            None => {
+                // Say what there is: the counter may exist but be one for the
+                // whole game, and the per-player ones are what `--score` takes.
+                let counters = &game.model.counters;
+                let per_player: Vec<&str> = counters.iter().filter(|c| c.per_player).map(|c| c.name.as_str()).collect();
+                let offer = if per_player.is_empty() { "it has none".to_string() } else { format!("its per-player counters are: {}", per_player.join(", ")) };
+                return Err(match counters.iter().find(|c| c.name == name) {
+                    Some(_) => format!("`{name}` is a counter of the whole game, not one per player: --score takes a per-player counter ({offer})"),
+                    None => format!("the rulebook has no per-player counter `{name}` ({offer})"),
+                });
+            }
         },
         None => None,
     };

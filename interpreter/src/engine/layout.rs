@@ -48,9 +48,10 @@ pub enum SetupError {
         /// Asked for.
         asked: u8,
     },
-    /// An option the rulebook does not declare.
-    #[error("the rulebook has no option `{0}`")]
-    UnknownOption(String),
+    /// An option the rulebook does not declare: the name asked for, and
+    /// the rulebook's options in words.
+    #[error("the rulebook has no option `{0}`; its options are: {1}")]
+    UnknownOption(String, String),
     /// More pieces or zones than the engine's 16-bit ids can number.
     #[error("{0} at this player count: at most 65,535 can be numbered")]
     TooLarge(String),
@@ -139,7 +140,10 @@ impl Game {
         for o in options {
             match model.options.iter().position(|x| x == o) {
                 Some(i) => on[i] = true,
-                None => return Err(SetupError::UnknownOption(o.clone())),
+                None => {
+                    let known = if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") };
+                    return Err(SetupError::UnknownOption(o.clone(), known));
+                }
             }
         }
         let n = players as usize;
