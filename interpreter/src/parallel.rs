@@ -87,9 +87,66 @@ where
     done.into_iter().map(|(_, acc)| acc).collect()
 }
 
+/// [`in_chunks_until`] where a step may cut the range short: `step`
+/// returns true to say that nothing after its index is wanted (a game
+/// whose rules loop, each one costing the whole fuel). The result is then
+/// exactly what one thread playing `0..=k` in order gives, `k` being the
+/// smallest index whose step said so, whatever the number of threads:
+/// every index up to it is stepped (a cut only ever moves down, and a
+/// thread leaves its chunk only past the lowest cut yet), and the chunks
+/// that start past it are dropped (a thread that stepped past the final
+/// cut before it was known did so only in such a chunk, since the index
+/// that made the cut is in the chunk of the thread that found it).
+pub fn in_chunks_cut<A, I, S>(n: u32, jobs: usize, init: I, step: S, stop: &(dyn Fn() -> bool + Sync)) -> Vec<A>
+where
+    A: Send,
+    I: Fn() -> A + Sync,
+    S: Fn(&mut A, u32) -> bool + Sync,
+{
+    use std::sync::atomic::AtomicU32;
+    let cut = AtomicU32::new(u32::MAX);
+    // Each accumulator with the first index of its chunk, to drop those
+    // past the cut.
+    let chunks = in_chunks_until(
+        n,
+        jobs,
+        || (u32::MAX, init()),
+        |(first, acc), i| {
+            if i > cut.load(Ordering::SeqCst) {
+                return;
+            }
+            *first = (*first).min(i);
+            if step(acc, i) {
+                cut.fetch_min(i, Ordering::SeqCst);
+            }
+        },
+        stop,
+    );
+    let last = cut.load(Ordering::SeqCst);
+    chunks.into_iter().filter(|(first, _)| *first == u32::MAX || *first <= last).map(|(_, acc)| acc).collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{in_chunks, in_chunks_until};
+    use super::{in_chunks, in_chunks_cut, in_chunks_until};
+
+    #[test]
+    fn a_cut_keeps_exactly_the_indices_up_to_the_smallest_that_asked() {
+        for jobs in [1, 2, 3, 8] {
+            // Indices 37, 400 and 12 ask for a cut: 0..=12 are kept.
+            let chunks = in_chunks_cut(1000, jobs, Vec::new, |v: &mut Vec<u32>, i| {
+                v.push(i);
+                [37, 400, 12].contains(&i)
+            }, &|| false);
+            let all: Vec<u32> = chunks.into_iter().flatten().collect();
+            assert_eq!(all, (0..=12).collect::<Vec<_>>(), "jobs = {jobs}");
+        }
+        let none = in_chunks_cut(50, 3, Vec::new, |v: &mut Vec<u32>, i| {
+            v.push(i);
+            false
+        }, &|| false);
+        assert_eq!(none.into_iter().flatten().collect::<Vec<_>>(), (0..50).collect::<Vec<_>>());
+    }
 
     #[test]
     fn chunks_cover_the_range_once_and_in_order() {

@@ -439,3 +439,36 @@ fn a_space_past_the_board_is_named_as_its_board() {
     let track = first_error("track lane linear { 1..3: plain }\nspacetype plain", "lane");
     assert_eq!(track, "space 5 is off the track `lane` (its spaces are numbered 1 to 3)");
 }
+
+/// The random games of a configuration stop at the first whose rules loop
+/// (R0002): each burns the whole fuel of a decision, and a thousand of them
+/// took an outside rule author's validation over an hour for one finding.
+/// The games kept are those up to the first loop, whatever the threads,
+/// and the findings that count games say how many were played.
+#[test]
+fn the_games_of_a_configuration_stop_at_the_first_loop() {
+    // Player 1 loops when his roll is a 6; the others play on.
+    let text = "rulebook spin { players 2..2 step_fuel 1000 assume \"test\" }\n\
+        die d6 6 assume \"test\"\n\
+        round turn assume \"test\" {\n\
+          roll r = d6\n\
+          while r == 6 { pass }\n\
+          choose k from [1, 2] by player(1)\n\
+          if k == 2 { win player(2) } else { win player(1) }\n\
+        }\n\
+        rule spare assume \"test\" { pass }\n";
+    let model = Arc::new(compile(&[Source { name: "spin.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let runs = |jobs: usize| {
+        let cfg = Config { games: 200, max_decisions: 50, explore_states: 0, guided_games: 0, jobs, rulebook: vec!["spin.rules".into()], ..Config::default() };
+        validate(model.clone(), &[], &cfg)
+    };
+    let (one, two) = (runs(1), runs(2));
+    let played = |r: &Report| r.runs.iter().map(|x| (x.games, x.failed)).collect::<Vec<_>>();
+    assert_eq!(played(&one), played(&two), "the same games on any number of threads");
+    let (games, failed) = played(&one)[0];
+    assert!(games < 200 && failed == 1, "the games stop at the first loop: {games} played, {failed} failed");
+    let seed = one.findings.iter().find(|f| f.code == "R0002").and_then(|f| f.seed).expect("R0002 with its seed");
+    assert_eq!(u64::from(games), seed + 1, "every game up to the looping one is played");
+    let never = one.findings.iter().find(|f| f.code == "V203").expect("`spare` never fires");
+    assert!(never.message.contains(&format!("the {games} random games played (of 200 per configuration")), "{}", never.message);
+}

@@ -296,7 +296,7 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
     // invariant).
     let stops_games = |code: &str| code.starts_with('R') || [invariants::LEAK, invariants::STUCK, invariants::DECLARED].contains(&code);
     let cut_short = findings.iter().any(|f| f.severity == Severity::Error && stops_games(&f.code));
-    findings.extend(search::dead_branches(cfg, &sim.branches, &fired, &searched, cut_short));
+    findings.extend(search::dead_branches(cfg, &sim.runs, &sim.branches, &fired, &searched, cut_short));
     let (trace, trace_findings) = trace::check(&model, sources);
     findings.extend(trace_findings);
     // Errors first, by code, then in the order of the rulebook's text.

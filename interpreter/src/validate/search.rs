@@ -109,7 +109,7 @@ const MAY_NEED_MORE: &str = "a branch no game reaches may be dead, or need more 
 /// when the run was interrupted: the games and states it lacked may run it).
 /// When rule errors or broken invariants cut games short (`cut_short`), a search that visited
 /// every state it could does not show that no game reaches the branch.
-pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &HashSet<String>, summaries: &[SearchSummary], cut_short: bool) -> Vec<Finding> {
+pub fn dead_branches(cfg: &Config, runs: &[super::simulate::RunSummary], branches: &[BranchCoverage], fired_rules: &HashSet<String>, summaries: &[SearchSummary], cut_short: bool) -> Vec<Finding> {
     if cfg.stop.requested() {
         return Vec::new();
     }
@@ -138,10 +138,11 @@ pub fn dead_branches(cfg: &Config, branches: &[BranchCoverage], fired_rules: &Ha
             MAY_NEED_MORE,
         )
     };
+    let games = super::simulate::games_played(cfg, runs);
     branches
         .iter()
         .filter(|b| b.runs == 0 && !b.explored && fired_rules.contains(&b.rule))
-        .map(|b| Finding::new(DEAD_BRANCH, Severity::Warning, format!("{} in `{}` never ran in {} random games per configuration{searched}", b.what, b.rule, cfg.games), Some(b.at)).help(help))
+        .map(|b| Finding::new(DEAD_BRANCH, Severity::Warning, format!("{} in `{}` never ran in {games}{searched}", b.what, b.rule), Some(b.at)).help(help))
         .collect()
 }
 

@@ -11,7 +11,7 @@ use crate::engine::{ExecErrorKind, Game, State};
 use crate::histogram::Histogram;
 use crate::log::{GameLog, RandomAgent};
 use crate::model::{Loc, Model, ProcKind};
-use crate::parallel::in_chunks_until;
+use crate::parallel::in_chunks_cut;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -167,6 +167,18 @@ pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: 
     Checked { state: Some(st), log, problem }
 }
 
+/// How many random games a "never ran" finding speaks of: the games asked
+/// for in each configuration, or, when a loop (R0002) cut a configuration's
+/// games short, the games played in all.
+pub fn games_played(cfg: &Config, runs: &[RunSummary]) -> String {
+    if runs.iter().all(|r| r.games == cfg.games) {
+        format!("{} random games per configuration", cfg.games)
+    } else {
+        let played: u64 = runs.iter().map(|r| u64::from(r.games)).sum();
+        format!("the {played} random games played (of {} per configuration: a configuration's games stop at the first whose rules loop)", cfg.games)
+    }
+}
+
 /// Every combination of options is tried when a rulebook has this many or
 /// fewer (2^6 = 64 sets).
 pub const ALL_COMBINATIONS_UP_TO: usize = 6;
@@ -228,7 +240,9 @@ impl Chunk {
         Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], branches: vec![(0, 0); sites], lengths: Histogram::default(), played: 0, failed: 0, first: Vec::new() }
     }
 
-    fn play(&mut self, game: &Game, cfg: &Config, seed: u64) {
+    /// Play one game; true when its rules looped (R0002), the cut of the
+    /// configuration's games.
+    fn play(&mut self, game: &Game, cfg: &Config, seed: u64) -> bool {
         let c = play_checked(game, &cfg.rulebook, seed, cfg.max_decisions);
         self.played += 1;
         if let Some(st) = &c.state {
@@ -246,12 +260,14 @@ impl Chunk {
             }
             self.lengths.add(i64::from(st.decisions));
         }
-        let Some(p) = c.problem else { return };
+        let Some(p) = c.problem else { return false };
         self.failed += 1;
+        let looped = p.code == crate::engine::ExecErrorKind::Fuel.code();
         let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
         if !self.first.iter().any(|(k, ..)| *k == key) {
             self.first.push((key, seed, p, c.log));
         }
+        looped
     }
 }
 
@@ -286,11 +302,23 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                 branches = vec![(0, 0); sites.len()];
             }
             // Once stopped, the games not begun are skipped: each thread
-            // stops at its next game, and what was played is reported.
-            let chunks = in_chunks_until(cfg.games, cfg.jobs, || Chunk::new(model, sites.len()), |chunk, i| {
-                chunk.play(&game, cfg, u64::from(i));
+            // stops at its next game, and what was played is reported. A
+            // game whose rules loop (R0002) is the last one played: each
+            // such game burns the whole fuel of a decision, and a loop that
+            // random games reach once they reach again and again (an hour
+            // of a thousand games, for the same finding). The games kept
+            // are those up to it, whatever the number of threads.
+            let stepped = std::sync::atomic::AtomicU64::new(0);
+            let chunks = in_chunks_cut(cfg.games, cfg.jobs, || Chunk::new(model, sites.len()), |chunk, i| {
+                let looped = chunk.play(&game, cfg, u64::from(i));
+                stepped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 cfg.progress.report(Progress::Done(1));
+                looped
             }, &|| cfg.stop.requested());
+            // The games a loop cut off count as done for the progress.
+            if !cfg.stop.requested() {
+                cfg.progress.report(Progress::Done(games.saturating_sub(stepped.load(std::sync::atomic::Ordering::Relaxed))));
+            }
             // Counts of each length, not one entry per game: 4 billion
             // games (`--games` takes a u32) would otherwise take 16 GB.
             let mut lengths = Histogram::default();
@@ -366,6 +394,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
         // Games cut short by a rule error (two exceptions in conflict, a
         // deadlock...) never reach what lies after it, however live.
         let cut_short = findings.iter().any(|f| f.code.starts_with('R'));
+        let games = games_played(cfg, &runs);
         for c in &coverage {
             if c.fired != 0 {
                 continue;
@@ -377,7 +406,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                 _ => model.ran_instead_of(&c.rule, |p| fired.get(p.idx()).copied().unwrap_or(0)).map(|(x, n)| format!("`{}` ({n} times)", x.name)).collect(),
             };
             let finding = if replaced_by.is_empty() {
-                Finding::new(NEVER_FIRED, Severity::Warning, format!("the {} `{}` never fired in {} random games per configuration", c.kind, c.rule, cfg.games), Some(c.at)).help(if cut_short {
+                Finding::new(NEVER_FIRED, Severity::Warning, format!("the {} `{}` never fired in {games}", c.kind, c.rule), Some(c.at)).help(if cut_short {
                     "games stopped at rule errors (the R findings): a rule that such an error comes before, or is, never got to run; fix those first"
                 } else {
                     "a rule no game reaches may be dead, or need more games (`--games`) or an option to reach"
@@ -386,7 +415,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
                 Finding::new(
                     NEVER_FIRED,
                     Severity::Warning,
-                    format!("the {} `{}` never ran its own body in {} random games per configuration: its `instead` exception {} ran in its place every time", c.kind, c.rule, cfg.games, replaced_by.join(", ")),
+                    format!("the {} `{}` never ran its own body in {games}: its `instead` exception {} ran in its place every time", c.kind, c.rule, replaced_by.join(", ")),
                     Some(c.at),
                 )
                 .help("the rule is reached; if its own body should sometimes run, check the exception's `when`")
