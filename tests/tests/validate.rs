@@ -421,6 +421,27 @@ fn an_invariant_is_not_checked_where_chance_decides_in_the_middle_of_a_rule() {
     assert!(explore_finds("false").iter().any(|c| c == "V504"), "a six kept until the decision is caught");
 }
 
+/// Nor at a forced move (one option), which the exploring game stops at
+/// and the random games do not (an outside game author's finding).
+#[test]
+fn an_invariant_is_not_checked_at_a_forced_move() {
+    let book = |forced: &str| {
+        format!(
+            "rulebook inv_forced {{ players 1..1 assume \"x\" }}\n\
+             counter a 0..10 = 0 assume \"x\"\ncounter b 0..10 = 0 assume \"x\"\n\
+             invariant same: a == b assume \"x\"\n\
+             round turn assume \"x\" {{\n  a += 1\n  choose y from {forced} by player(1)\n  b += 1\n  choose x from [1, 2] by player(1)\n  if a == 3 {{ end }}\n}}\n"
+        )
+    };
+    let found = |forced: &str| {
+        let model = Arc::new(compile(&[Source { name: "f.rules".into(), text: book(forced) }]).unwrap_or_else(|d| panic!("{d:?}")));
+        let game = Game::new(model, 1, &[]).expect("one player");
+        explore(&game, &[], Budget { max_states: 1000, jobs: 1, ..Budget::default() }).findings.iter().map(|f| f.code.clone()).collect::<Vec<_>>()
+    };
+    assert!(!found("[7]").iter().any(|c| c == "V504"), "one option: not a decision");
+    assert!(found("[7, 8]").iter().any(|c| c == "V504"), "two options: a decision, where the invariant is broken");
+}
+
 /// `space(BOARD, i)` past the board names the board as it is declared: a
 /// graph has nodes and a grid cells (it said "off the track" of a graph,
 /// an outside tester's finding), with the numbers it does have.

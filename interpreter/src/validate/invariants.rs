@@ -45,14 +45,16 @@ pub const DECLARED: &str = "V504";
 /// rulebook declares hold, and a game that is not over offers a choice. The
 /// state is left as it was (checking a declared invariant evaluates it).
 ///
-/// A state where chance decides (a die or a shuffle of an exploring game)
-/// is not checked: it stands in the middle of a rule, between two of its
-/// statements, where the rules may still be on their way to a position the
-/// invariants describe (a six rolled again by a `while`). Played with the
-/// generator, the same game passes through it without stopping; the
-/// invariants are checked at the next decision of a player, or at the end.
+/// A state where chance decides (a die or a shuffle of an exploring game),
+/// or where a player has one option only (a forced move, which an
+/// exploring game stops at too), is not checked: it stands in the middle of
+/// a rule, between two of its statements, where the rules may still be on
+/// their way to a position the invariants describe (a six rolled again by
+/// a `while`). Played with the generator, the same game passes through it
+/// without stopping; the invariants are checked at the next decision of a
+/// player, or at the end.
 pub fn check(game: &Game, st: &mut State, base: &Baseline) -> Option<Violation> {
-    if st.pending.is_some_and(|p| p.player == crate::engine::CHANCE) {
+    if st.pending.is_some_and(|p| p.player == crate::engine::CHANCE) || (st.forced_decisions && game.choices(st).is_some_and(|(_, o)| o.len() == 1)) {
         return None;
     }
     // Instances never change kind: if the zones hold as many pieces as at
