@@ -622,15 +622,24 @@ fn walks_over_one_line_of_a_grid_cost_bind_and_find_what_the_whole_walk_does() {
 /// fingerprint includes every local, the bindings left by the walk too),
 /// with the same options in the same order: rows and columns, the line's
 /// number either side of `==`, off the grid (no cell), parts of the first
-/// binding that fail first, and a decision with no option (its `else`).
-/// The general walk is forced by a part that reads the second binding
-/// first.
+/// binding that fail first, a decision with no option (its `else`), and
+/// the line's part after parts that only test the cell (`count(b) == 0`),
+/// with a number that cannot be read (`none` arithmetic) where those parts
+/// turn every cell down first. The general walk is forced by a part that
+/// reads the second binding first and is not such a test (`b != none`).
 #[test]
 fn a_pair_of_cells_kept_to_one_line_is_the_general_walk() {
-    let rules = |general: bool| {
-        let (d, b) = if general { ("dest != none and ", "b != none and ") } else { ("", "") };
+    // 0: the line's part first; 1: after tests of the cell; 2: general.
+    let rules = |mode: u8| {
+        let (d, b) = match mode {
+            0 => ("", ""),
+            1 => ("count(dest) < 9 and not tagged(dest, rim) and ", "count(b) <= 1 and "),
+            _ => ("dest != none and ", "b != none and "),
+        };
+        let g = if mode == 2 { "b != none and " } else { "" };
         format!(
             "rulebook a {{ players 2..2 }}
+spacetype rim
 grid board 5 x 4
 piece pawn per_player 4
 zone taken per_player of pawn
@@ -654,14 +663,16 @@ round turn {{
     move top(src) to dest
     choose a from spaces(board), b from spaces(board) where {b}col(src) + 1 == col(b) and count(a) == 0 and count(b) == 0 by p
     choose a from spaces(board), b from spaces(board) where count(a) == 0 and {b}row(b) == 9 by p else {{ moves += 1 }}
+    let t = taken[p]
+    choose a from spaces(board), b from spaces(board) where {g}count(b) == 99 and row(b) == row(a) + col(t) by p else {{ moves += 1 }}
     if row(dest) == 5 or row(dest) == 1 or moves > 30 {{ win p }}
   }}
 }}"
         )
     };
     let game = |text: String| Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players");
-    let (line, general) = (game(rules(false)), game(rules(true)));
-    for seed in 0..30u64 {
+    let general = game(rules(2));
+    for (line, seed) in [game(rules(0)), game(rules(1))].iter().flat_map(|line| (0..30u64).map(move |seed| (line, seed))) {
         let (mut a, mut b) = (line.start(seed).expect("starts"), general.start(seed).expect("starts"));
         let mut picks = grimoire_interpreter::log::RandomAgent::new(seed);
         loop {

@@ -52,7 +52,8 @@ pub(crate) struct Staged {
     pub(crate) last: Option<BoolF>,
     /// When the last binding walks the cells of a grid and the first part
     /// that reads it is `row(b) == n` or `col(b) == n` (`n` not reading
-    /// it): the line only is walked ([`last_on_line`]).
+    /// it), or comes after parts that only test the cell (`count(b) == 0`):
+    /// the line only is walked ([`last_on_line`]).
     pub(crate) line: Option<LastLine>,
 }
 
@@ -213,7 +214,9 @@ fn early_failed(r: &mut Run, cond: &Staged, known: &mut Known) -> Option<usize> 
 
 /// The last binding's walk over the cells of a grid (zones `base..base +
 /// len`) when the first part that reads it keeps one row or column
-/// (`row(to) == row(from) + 1`): only that line's cells are tried, where
+/// (`row(to) == row(from) + 1`), or comes after parts that only test the
+/// cell without fail or cost (`count(to) == 0`): only that line's cells
+/// are tried, where
 /// the general walk tries every cell and the part turns all the others
 /// down. What the general walk does is kept: the first cell is tried first
 /// (its step, its binding, then the parts of the earlier bindings not
@@ -224,7 +227,17 @@ fn early_failed(r: &mut Run, cond: &Staged, known: &mut Known) -> Option<usize> 
 #[allow(clippy::too_many_arguments, reason = "the walk of one binding in the context of the others")]
 fn last_on_line(r: &mut Run, binds: &[(u16, Items)], slot: u16, base: u16, len: u16, line: &LastLine, cond: &Staged, known: &mut Known) -> Option<Option<usize>> {
     let (rows, cols) = r.g.geometry.grid_of(base, len)?;
-    if len == 0 || r.fuel < u64::from(len) {
+    if len == 0 || r.fuel < u64::from(len) || r.err.is_some() {
+        return None;
+    }
+    // The number of the line first: plain arithmetic that reads no binding
+    // of this walk, spends nothing and changes nothing. Should it fail (a
+    // `none` in it), the general walk runs instead and fails where it would
+    // have read it (parts before the line's, `count(b) == 0`, may turn
+    // every cell down before it is read there).
+    let number = (line.number)(r);
+    if r.err.is_some() {
+        r.err = None;
         return None;
     }
     if !r.going() {
@@ -235,10 +248,6 @@ fn last_on_line(r: &mut Run, binds: &[(u16, Items)], slot: u16, base: u16, len: 
     if let Some(d) = early_failed(r, cond, known) {
         return Some(Some(d));
     }
-    if r.err.is_some() {
-        return Some(None);
-    }
-    let number = (line.number)(r);
     if r.err.is_some() {
         return Some(None);
     }

@@ -452,14 +452,24 @@ impl Emit<'_, '_> {
         });
         self.c.frame = frame;
         // The first part that waits for the last binding, if it keeps one
-        // row or column of a grid: its line's number.
+        // row or column of a grid: its line's number. Parts that only test
+        // the cell without fail or cost (`count(b) == 0`) may stand before
+        // it: off the line, they would run for nothing.
         let first_last = waits.iter().position(|w| *w + 1 == n);
         let last_slot = slots.last().copied();
         let mut line = None;
+        let mut looking = true;
         let mut index = 0;
         self.c.and_parts(cond, &mut |c, part| {
-            if Some(index) == first_last {
-                line = last_slot.and_then(|slot| c.last_line(part, slot));
+            if looking && first_last.is_some_and(|f| index >= f) {
+                match last_slot {
+                    Some(slot) if c.infallible_cell_test(part, slot) => {}
+                    Some(slot) => {
+                        line = c.last_line(part, slot);
+                        looking = false;
+                    }
+                    None => looking = false,
+                }
             }
             index += 1;
         });
