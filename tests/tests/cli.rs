@@ -871,6 +871,18 @@ fn simulate_names_what_score_and_option_take() {
     assert!(stderr(&out).contains("the rulebook has no option `quik`; its options are: quick"), "{}", stderr(&out));
 }
 
+/// `--perft` says "1 ply", not "1 plies" (an outside game author's
+/// finding): here setup ends the game, so no game lasts 1 ply.
+#[test]
+fn perft_counts_one_ply_in_the_singular() {
+    let file = rulebook_folder(
+        "one-ply",
+        &[("base.rules", "rulebook base { players 1..1 assume \"x\" }\nsetup assume \"x\" { end }\nround turn assume \"x\" { choose k from [1, 2] by player(1) }\n")],
+    );
+    let out = run(&["explore", &file("base.rules"), "-p", "1", "--perft", "3"]);
+    assert!(stdout(&out).contains("(no game lasts 1 ply)"), "{}{}", stdout(&out), stderr(&out));
+}
+
 /// A scenario whose `with` names a module that is not given is skipped;
 /// when a module given has a name one typo away (not the scenario's own),
 /// the skip says so.

@@ -122,7 +122,7 @@ fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_int
             counts.resize(depth as usize, 0);
             if !ui.json {
                 let rest = if d + 1 == depth { format!("perft({depth})") } else { format!("perft({}) to perft({depth})", d + 1) };
-                grimoire_cli::say!("{rest} = 0 (no game lasts {d} plies)");
+                grimoire_cli::say!("{rest} = 0 (no game lasts {})", plies(d));
             }
             break;
         }
@@ -137,11 +137,10 @@ fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_int
         (false, false) => 0,
     };
     // Endless paths: chance can loop with no ply in between.
-    let endless = |d: u32, chance_steps: usize, plies: u32| {
-        let taken = match plies {
+    let endless = |d: u32, chance_steps: usize, n_plies: u32| {
+        let taken = match n_plies {
             0 => "from the start".to_string(),
-            1 => "after 1 ply".to_string(),
-            n => format!("after {n} plies"),
+            n => format!("after {}", plies(n)),
         };
         format!("perft({d}) has no count: {taken}, chance can come back to the state it was in with no ply in between (a loop of {}), so there are endlessly many sequences", grimoire_cli::ui::plural(chance_steps as u64, "chance outcome"))
     };
@@ -161,7 +160,7 @@ fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_int
     }
     match failure {
         Some((d, PerftError::Rule(e))) => {
-            grimoire_cli::esay!("the rules failed while counting {d} plies:");
+            grimoire_cli::esay!("the rules failed while counting {}:", plies(d));
             grimoire_cli::eput!("{}", exec_error(&e, sources, style(ui)));
         }
         Some((d, PerftError::Endless { chance_steps, plies })) => grimoire_cli::esay!("{}", endless(d, chance_steps, plies)),
@@ -172,4 +171,13 @@ fn move_paths(game: &grimoire_interpreter::engine::Game, sources: &[grimoire_int
         grimoire_cli::say!("interrupted (Ctrl-C): perft({}) was not finished; the counts above are complete", counts.len() + 1);
     }
     Ok(ExitCode::from(code))
+}
+
+/// "1 ply", "2 plies".
+fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
 }
