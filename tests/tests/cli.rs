@@ -376,6 +376,29 @@ fn what_a_reveal_showed_is_listed_to_its_players_and_the_end_shows_what_all_saw(
     assert!(end.contains("(shown to all)"), "marked as shown, not face up: {end}");
 }
 
+/// A reveal made during setup is listed where the piece was when it was
+/// shown, with its rule, as one made during the rounds (it was listed in
+/// the zone the piece was moved to afterwards, with no rule: an outside
+/// tester's finding), whether setup draws from the generator or not.
+#[test]
+fn a_reveal_made_during_setup_is_listed_where_it_was_shown() {
+    for shuffled in ["", "\n shuffle pile"] {
+        let peek = temp_rulebook(
+            "peek.rules",
+            format!(
+                "rulebook peek {{ players 2..2 }}\ncard c 3 {{ baron guard maid }}\nzone hand per_player of c owner\nzone deck of c hidden\nzone pile of c hidden\n\
+                 rule priest() {{ reveal top of hand[player(2)] to player(1) }}\n\
+                 setup {{ move all of box to hand[player(2)]\n do priest()\n move top(hand[player(2)]) to deck{shuffled} }}\n\
+                 round turn {{ choose x from [1, 2] by player(1) }}\n"
+            )
+            .as_bytes(),
+        );
+        let text = stdout(&typing(&["play", &peek, "-p", "2", "-s", "1"], "quit\n"));
+        let listed = text.split_once("Shown to you since your last decision:\n").map(|(_, after)| after.lines().next().unwrap_or("").trim().to_string()).unwrap_or_default();
+        assert!(listed.ends_with("in hand[2] (rule `priest`)"), "shuffled: {shuffled:?}: {text}");
+    }
+}
+
 /// An undo note names the decision undone as its player read it: a card
 /// drawn blind and buried face down stays "a hidden piece" (the note gave
 /// its name from the log).

@@ -57,6 +57,16 @@ pub enum SetupError {
     TooLarge(String),
 }
 
+/// What a game started for people keeps of its way: nothing (simulations,
+/// validation), the reveals (the run to a kept start state), or the rolls
+/// and the reveals (`play`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    Nothing,
+    Reveals,
+    RollsAndReveals,
+}
+
 /// A model laid out for a player count: immutable while games run, and
 /// shared by reference between threads.
 #[derive(Clone)]
@@ -117,6 +127,10 @@ pub struct Game {
     /// that a setup that loops runs out of fuel once, not once per game
     /// (validate plays a thousand).
     setup_failure: Arc<Option<(State, ExecError)>>,
+    /// The reveals the run kept in one of the three states above made on
+    /// its way there, each with the zone the piece was in when shown: a
+    /// recorded game (`play`) starts with them.
+    start_reveals: Arc<Vec<Revealed>>,
     /// What a state's canonical form keeps (exploration).
     pub(crate) canon: Arc<super::canonical::Canon>,
     /// The rulebook's limits, or the engine's defaults.
@@ -302,6 +316,7 @@ impl Game {
             first_decision: Arc::new(None),
             before_chance: Arc::new(None),
             setup_failure: Arc::new(None),
+            start_reveals: Arc::new(Vec::new()),
             canon: Arc::default(),
             step_fuel: if model_fuel == 0 { super::STEP_FUEL } else { model_fuel },
             trigger_depth: if model_depth == 0 { super::TRIGGER_DEPTH } else { model_depth },
@@ -309,16 +324,23 @@ impl Game {
         game.program = Arc::new(compile_program(&game));
         game.canon = Arc::new(super::canonical::Canon::new(&game));
         game.template = Arc::new(game.initial_state());
-        let (st, result) = game.begin(0);
+        // The reveals made on the way to a kept state are kept apart, with
+        // where each piece was then; the kept state itself records none,
+        // as a game that is not recorded records none.
+        let (mut st, result) = game.begin_keeping(0, Keep::Reveals);
+        let reveals = st.revealed.take().unwrap_or_default();
         if !st.drew_randomness() {
+            game.start_reveals = Arc::new(reveals);
             match result {
                 Ok(()) => game.first_decision = Arc::new(Some(st)),
                 Err(e) => game.setup_failure = Arc::new(Some((st, e))),
             }
         } else if let Ok(template) = &*game.template {
             let mut st = template.clone();
+            st.revealed = Some(Vec::new());
             if let Some(fuel) = game.run_to_chance(&mut st) {
                 if !st.drew_randomness() {
+                    game.start_reveals = Arc::new(st.revealed.take().unwrap_or_default());
                     game.before_chance = Arc::new(Some((st, fuel)));
                 }
             }
@@ -394,52 +416,49 @@ impl Game {
     /// Like [`Game::start`], but keeps the state when the rules fail before
     /// the first decision (for coverage and reports).
     pub fn begin(&self, seed: u64) -> (State, Result<(), ExecError>) {
-        self.begin_keeping(seed, false)
+        self.begin_keeping(seed, Keep::Nothing)
     }
 
     /// Like [`Game::begin`], in a state that keeps the dice it rolls, from
     /// the setup on, for [`State::take_rolls`]: a game played for people
     /// (`play`), who must see the dice.
     pub fn begin_recording(&self, seed: u64) -> (State, Result<(), ExecError>) {
-        self.begin_keeping(seed, true)
+        self.begin_keeping(seed, Keep::RollsAndReveals)
     }
 
-    fn begin_keeping(&self, seed: u64, keep_rolls: bool) -> (State, Result<(), ExecError>) {
-        let prepare = |st: &mut State| {
+    fn begin_keeping(&self, seed: u64, keep: Keep) -> (State, Result<(), ExecError>) {
+        let prepare = |st: &mut State, kept: bool| {
             st.reseed(seed);
-            if keep_rolls {
+            if keep == Keep::RollsAndReveals {
                 st.rolled = Some(Vec::new());
-                // A start run before (and kept for every seed) recorded no
-                // reveal: what it showed is what players know now.
-                let shown = st.known.iter().enumerate().filter_map(|(p, k)| {
-                    let zone = st.loc.get(p).copied().unwrap_or(self.box_zone);
-                    let to = k & self.blind_to(zone);
-                    (to != 0).then_some(Revealed { piece: p as u16, zone, rule: None, after_decisions: 0, to })
-                });
-                st.revealed = Some(shown.collect());
+            }
+            if keep != Keep::Nothing {
+                // A kept state was reached once for every seed: the
+                // reveals on the way there were kept with it.
+                st.revealed = Some(if kept { self.start_reveals.to_vec() } else { Vec::new() });
             }
         };
         if let Some(first) = &*self.first_decision {
             // The setup rolled nothing: it would not have stopped here.
             let mut st = first.clone();
-            prepare(&mut st);
+            prepare(&mut st, true);
             return (st, Ok(()));
         }
         if let Some((failed, e)) = &*self.setup_failure {
             let mut st = failed.clone();
-            prepare(&mut st);
+            prepare(&mut st, true);
             return (st, Err(e.clone()));
         }
         if let Some((before, fuel)) = &*self.before_chance {
             let mut st = before.clone();
-            prepare(&mut st);
+            prepare(&mut st, true);
             let result = self.run_with_fuel(&mut st, *fuel);
             return (st, result);
         }
         match &*self.template {
             Ok(template) => {
                 let mut st = template.clone();
-                prepare(&mut st);
+                prepare(&mut st, false);
                 let result = self.run(&mut st);
                 (st, result)
             }
