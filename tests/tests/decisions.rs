@@ -87,6 +87,37 @@ fn no_option_runs_else_with_the_names_at_none_and_without_else_is_a_deadlock() {
     assert_eq!(g.start(0).err().map(|e| e.kind.code()), Some("R0001"));
 }
 
+/// The names a `choose` binds can be read in its `else` block, where they
+/// hold `none` (docs/language.md, "Decisions"), even when the same
+/// statement gave them a value before: here a first pass takes 3, and the
+/// second, left with no option, runs `else`. So with several bindings,
+/// with `at random`, and with a walk whose condition is tests read in
+/// place (which binds its name only to the items that hold).
+#[test]
+fn the_names_of_a_choose_hold_none_inside_its_else() {
+    let looped = |choose: &str| in_turn(&format!("while n < 100 {{
+  {choose} else {{ if x == none {{ n += 100 }} else {{ n += 1000 }} }}
+  if x != none {{ n = x }}
+  }}
+  draw"));
+    let g = game(&looped("choose x from 1..3 where x > n by player(1)"), 2);
+    let mut st = g.start(0).expect("starts");
+    assert_eq!(labels(&g, &st), ["1", "2", "3"]);
+    g.apply(&mut st, 2).expect("a legal option");
+    assert!(st.is_over());
+    assert_eq!(value(&g, &st, "n"), "103", "x held `none` in `else`, not the 3 taken before");
+    let g = game(&looped("choose x from 3..3 where x > n at random"), 2);
+    assert_eq!(value(&g, &g.start(0).expect("plays"), "n"), "103");
+    let once = |choose: &str, test: &str| in_turn(&format!("{choose} else {{ if {test} {{ n += 1 }} else {{ n += 10 }} }}
+  draw"));
+    let g = game(&once("choose a from 1..3, b from [4, 5] where a + b > 9 by player(1)", "a == none and b == none"), 2);
+    assert_eq!(value(&g, &g.start(0).expect("plays"), "n"), "1");
+    let g = game(&once("choose a from 1..3, b from [4, 5] where a + b > 9 at random", "a == none and b == none"), 2);
+    assert_eq!(value(&g, &g.start(0).expect("plays"), "n"), "1");
+    let g = game(&once("choose z from spaces(board) where count(z) > 0 by player(1)", "z == none"), 2);
+    assert_eq!(value(&g, &g.start(0).expect("plays"), "n"), "1");
+}
+
 #[test]
 fn a_forced_choice_is_a_ply_but_not_a_decision_except_when_exploring() {
     let g = game(

@@ -531,3 +531,47 @@ fn a_string_reads_its_escapes_as_the_reference_says() {
     let model = compiled("rulebook a { title \"say \\\"hi\\\" \\\\ x\\ny\\b\" players 2..2 }\nround turn { draw }").unwrap_or_else(|d| panic!("{d:#?}"));
     assert_eq!(model.title.as_deref(), Some("say \"hi\" \\ x\nyb"));
 }
+
+/// docs/language.md, "Simultaneous decisions": a local declared inside the
+/// block may be set, each turn declaring its own (player 2 is offered every
+/// bid whatever player 1 set his `best` to), and a local from before the
+/// block is read as it was; assigning one from before the block is E0305,
+/// whose help names what to use instead, as is one of the rule's parameters.
+#[test]
+fn a_simultaneous_block_sets_its_own_locals_but_not_those_from_before_it() {
+    let text = |extra: &str| {
+        format!(
+            r#"rulebook a {{ players 2..2 }}
+var bid per_player : int owner assume "x"
+rule bids(n: int) assume "x" {{
+  let floor = 1
+  simultaneous p in players {{
+    let best = floor
+    choose b from [1, 2, 3] where b >= best by p
+    best = b
+    best += 10
+    {extra}
+    bid[p] = best
+  }}
+  if bid[player(1)] == 13 and bid[player(2)] == 11 {{ win player(1) }} else {{ win player(2) }}
+}}
+round turn assume "x" {{ do bids(0) }}"#
+        )
+    };
+    let model = compiled(&text("")).unwrap_or_else(|d| panic!("{d:#?}"));
+    let game = Game::new(Arc::new(model), 2, &[]).expect("valid player count");
+    let mut st = game.start(0).expect("starts");
+    let offered = |st: &State| game.choices(st).map(|(p, o)| (p, o.iter().map(|x| game.option_label(x)).collect::<Vec<_>>()));
+    assert_eq!(offered(&st), Some((0, vec!["1".to_string(), "2".into(), "3".into()])));
+    game.apply(&mut st, 2).expect("player 1 bids 3");
+    assert_eq!(offered(&st), Some((1, vec!["1".to_string(), "2".into(), "3".into()])), "player 1's `best` does not reach player 2");
+    game.apply(&mut st, 0).expect("player 2 bids 1");
+    assert_eq!(st.outcome, Some(Outcome::Winner(0)));
+    for (extra, name) in [("floor = best", "floor"), ("floor += 1", "floor"), ("if best > 11 { floor -= 1 }", "floor"), ("n = b", "n")] {
+        let errs = compiled(&text(extra)).expect_err(extra);
+        assert_eq!(errs.len(), 1, "{extra}: {errs:#?}");
+        assert_eq!(errs[0].code, "E0305", "{extra}");
+        assert!(errs[0].message.contains(&format!("cannot change `{name}`, a local declared before it")), "{extra}: {}", errs[0].message);
+        assert!(errs[0].help.as_deref().is_some_and(|h| h.contains("var") && h.contains("a local declared inside the block")), "{extra}: {:?}", errs[0].help);
+    }
+}

@@ -57,6 +57,12 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 _ if words.iter().any(|w| w.starts_with("a number")) && text.get(start..).and_then(|t| t.strip_prefix('-')).is_some_and(|t| t.starts_with(|c: char| c.is_ascii_digit())) => {
                     Some("a negative number cannot stand here: this is a count or a limit, 0 or more (docs/language.md gives each one's range)".to_string())
                 }
+                // A name written with a capital (`Vp`, `Score`), where a
+                // name could stand: the rule names follow, and the name in
+                // lowercase when that is one.
+                _ if ["a name", "a statement", "an expression", "a type"].iter().any(|w| words.contains(w)) && capitalised_at(text, start).is_some() => {
+                    capitalised_at(text, start).map(capital_help)
+                }
                 // A letter a name may not hold, right after the part that
                 // could be a name (`café`, `scoreA`): the name stopped there.
                 _ => letter_in_name(text, start)
@@ -106,6 +112,33 @@ fn letter_in_name(text: &str, at: usize) -> Option<char> {
     let before = text.get(..at)?.chars().next_back()?;
     let name_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_';
     (c.is_alphabetic() && !name_char(c) && name_char(before)).then_some(c)
+}
+
+/// The word at `at` (letters, digits and `_`, any script) when it starts
+/// with a capital letter and does not continue a name written before it
+/// (`vP` is [`letter_in_name`]'s).
+fn capitalised_at(text: &str, at: usize) -> Option<&str> {
+    let rest = text.get(at..)?;
+    let first = rest.chars().next()?;
+    let continues = text.get(..at)?.chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    if !first.is_uppercase() || continues {
+        return None;
+    }
+    let len = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    rest.get(..len)
+}
+
+/// What a name is (docs/language.md, at its top), said of a word written
+/// with a capital; with the word in lowercase when that is a name.
+fn capital_help(word: &str) -> String {
+    let lower = word.to_lowercase();
+    let is_name = RulesParser::parse(Rule::name, &lower).ok().and_then(|mut p| p.next()).is_some_and(|p| p.as_str().len() == lower.len());
+    let rule = "names are lowercase: a lowercase ASCII letter or `_`, then lowercase ASCII letters, digits and `_` (`[a-z_][a-z0-9_]*`), and not a keyword";
+    if is_name {
+        format!("`{word}` starts with a capital, but {rule}: write `{lower}`")
+    } else {
+        format!("`{word}` starts with a capital, but {rule}")
+    }
 }
 
 /// Whether a declaration (`trigger`, `rule`, `zone`, ...) starts at `at`.

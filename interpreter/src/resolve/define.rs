@@ -567,8 +567,15 @@ impl Resolver {
                     (None, Some(b)) => Some(format!("because: {}", b.value)),
                     (None, None) => None,
                 };
-                if chosen.is_none() {
-                    self.error(Diagnostic::new(codes::HEADER, format!("the discrepancy `{name}` does not say which reading is chosen"), at, "no `chosen`").help("add `chosen \"...\"` and `because \"...\"`"));
+                // Both are required: the reading followed, and why.
+                let missing = match (chosen, because) {
+                    (None, None) => Some((format!("the discrepancy `{name}` does not say which reading is chosen, nor why"), "no `chosen` and no `because`", "add `chosen \"...\"` and `because \"...\"`: the reading the rulebook follows, and why")),
+                    (None, Some(_)) => Some((format!("the discrepancy `{name}` does not say which reading is chosen"), "no `chosen`", "add `chosen \"...\"`: the reading the rulebook follows (its `because` says why)")),
+                    (Some(_), None) => Some((format!("the discrepancy `{name}` does not say why its reading is chosen"), "no `because`", "add `because \"...\"`: why the reading of `chosen` is the one the rulebook follows")),
+                    (Some(_), Some(_)) => None,
+                };
+                if let Some((message, label, help)) = missing {
+                    self.error(Diagnostic::new(codes::HEADER, message, at, label).help(help));
                 }
                 self.record(RecordKind::Discrepancy, name, text, &item.provenance, at);
             }

@@ -26,6 +26,10 @@ impl Scope {
     pub(crate) fn reset(&mut self, mark: usize) {
         self.names.truncate(mark);
     }
+    /// The name bound to a slot, if it is still in scope.
+    pub(crate) fn name_of(&self, slot: u16) -> Option<&str> {
+        self.names.iter().rev().find(|(_, s, _)| *s == slot).map(|(n, _, _)| n.as_str())
+    }
     fn get(&self, name: &str) -> Option<(u16, Ty)> {
         self.names.iter().rev().find(|(n, _, _)| n == name).map(|(_, s, t)| (*s, *t))
     }

@@ -93,6 +93,10 @@ pub(crate) struct Resolver {
     /// The base rulebook's `players a..b`, where a game too large to lay
     /// out at `b` players is reported.
     pub(crate) players_at: Option<Loc>,
+    /// The assignments of a `simultaneous` block's body to locals declared
+    /// before it (E0305), in words, found as the blocks are resolved and
+    /// reported with the block's other checks.
+    pub(crate) outer_locals_set: Vec<(String, Loc)>,
 }
 
 /// Resolve a base rulebook (first) and the modules that extend it (in order).
@@ -110,6 +114,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
         param_names_of: HashMap::new(),
         exception_target: None,
         players_at: None,
+        outer_locals_set: Vec::new(),
     };
     r.model.files = files.iter().map(|f| f.name.clone()).collect();
     r.header(files);

@@ -4,42 +4,67 @@
 //! the next player. So the body, and every rule it runs (with the
 //! exceptions a module adds to them), may decide, compute and set counters
 //! and vars, but not move, shuffle, reveal, roll, pick at random, end the
-//! game or start another block.
+//! game or start another block; and the body may not change a local
+//! declared before the block, which nothing puts back (the rules it runs
+//! have locals of their own, new at each call). Every such statement is
+//! reported, each at its place.
 
+use super::expr::Scope;
 use super::Resolver;
 use crate::diagnostic::{codes, Diagnostic};
-use crate::model::{BlockId, Loc, Model, ProcId, Stmt};
+use crate::model::{BlockId, LValue, Loc, Model, ProcId, Stmt};
 
 /// What a turn of a block may not do, in words, and where it is written.
 type Forbidden = (String, Loc);
+
+/// The help of a statement that acts in a turn.
+const ACTS: &str = "decide and record in the block (set a `per_player` var), and act on the decisions after it";
+
+/// The help of an assignment to a local declared before the block.
+const OUTER_LOCAL: &str = "a local is not put back after each turn as vars and counters are, so the next player would see what this one set: record it in a var instead, which each turn sets in secret and the block reveals at its end (a `per_player` var, `x[p] = ...`, so that the players do not clash), or use a local declared inside the block";
 
 impl Resolver {
     pub(crate) fn check_simultaneous_blocks(&mut self) {
         let m = &self.model;
         let reach = what_rules_may_do(m);
-        let mut found = Vec::new();
+        let mut found: Vec<(String, Loc, &str)> = Vec::new();
         for p in &m.procs {
             walk(m, p.body, &mut |stmt, _| {
                 if let Stmt::Simultaneous(_, _, b) = stmt {
                     let (direct, calls) = look_at(m, *b);
-                    let bad = direct.or_else(|| {
-                        calls.into_iter().find_map(|(callee, at)| {
-                            let what = reach.get(callee.idx())?.as_ref()?;
-                            Some((format!("run `{}`, which may {what}", m.proc(callee).name), at))
-                        })
-                    });
-                    found.extend(bad);
+                    found.extend(direct.into_iter().map(|(what, at)| (what, at, ACTS)));
+                    found.extend(calls.into_iter().filter_map(|(callee, at)| {
+                        let what = reach.get(callee.idx())?.as_ref()?;
+                        Some((format!("run `{}`, which may {what}", m.proc(callee).name), at, ACTS))
+                    }));
                 }
             });
         }
-        found.sort_by_key(|(_, at)| (at.file.0, at.span.start));
+        found.extend(self.outer_locals_set.iter().map(|(what, at)| (what.clone(), *at, OUTER_LOCAL)));
+        found.sort_by_key(|(_, at, _)| (at.file.0, at.span.start));
         found.dedup();
-        for (what, at) in found {
-            self.error(
-                Diagnostic::new(codes::SIMULTANEOUS, format!("a `simultaneous` block cannot {what}: the players' turns would not be independent"), at, "inside a `simultaneous` block")
-                    .help("decide and record in the block (set a `per_player` var), and act on the decisions after it"),
-            );
+        for (what, at, help) in found {
+            let label = if help == OUTER_LOCAL { "a local from before the block" } else { "inside a `simultaneous` block" };
+            self.error(Diagnostic::new(codes::SIMULTANEOUS, format!("a `simultaneous` block cannot {what}: the players' turns would not be independent"), at, label).help(help));
         }
+    }
+
+    /// Called as a `simultaneous` block is resolved, its body's scope still
+    /// open: the assignments (`=`, `+=`, `-=`) of its body to locals
+    /// declared before it, which are those of a slot below `first`, the
+    /// slot of the block's own name. Reported by
+    /// [`Resolver::check_simultaneous_blocks`] with the rest.
+    pub(crate) fn note_outer_locals_set(&mut self, sc: &Scope, first: u16, body: BlockId) {
+        let mut found = Vec::new();
+        walk(&self.model, body, &mut |stmt, at| {
+            if let Stmt::Assign(LValue::Local(slot), _, _) = stmt {
+                if *slot < first {
+                    let name = sc.name_of(*slot).unwrap_or("?");
+                    found.push((format!("change `{name}`, a local declared before it"), at));
+                }
+            }
+        });
+        self.outer_locals_set.extend(found);
     }
 }
 
@@ -55,7 +80,7 @@ fn what_rules_may_do(m: &Model) -> Vec<Option<String>> {
         .map(|p| {
             let (direct, mut calls) = look_at(m, p.body);
             calls.extend(p.exceptions.iter().filter_map(|e| m.exceptions.get(e.idx())).map(|e| (e.body, e.at)));
-            (direct, calls)
+            (direct.into_iter().next(), calls)
         })
         .collect();
     let mut reach: Vec<Option<String>> = looked.iter().map(|(direct, _)| direct.as_ref().map(|(what, _)| what.clone())).collect();
@@ -79,10 +104,10 @@ fn what_rules_may_do(m: &Model) -> Vec<Option<String>> {
     }
 }
 
-/// The first statement of a block (nested blocks included) that a turn may
-/// not run, and the rules the block runs.
-fn look_at(m: &Model, b: BlockId) -> (Option<Forbidden>, Vec<(ProcId, Loc)>) {
-    let mut bad = None;
+/// The statements of a block (nested blocks included) that a turn may not
+/// run, in the order walked, and the rules the block runs.
+fn look_at(m: &Model, b: BlockId) -> (Vec<Forbidden>, Vec<(ProcId, Loc)>) {
+    let mut bad = Vec::new();
     let mut calls = Vec::new();
     walk(m, b, &mut |stmt, at| {
         let what = match stmt {
@@ -99,9 +124,7 @@ fn look_at(m: &Model, b: BlockId) -> (Option<Forbidden>, Vec<(ProcId, Loc)>) {
             }
             _ => return,
         };
-        if bad.is_none() {
-            bad = Some((what.to_string(), at));
-        }
+        bad.push((what.to_string(), at));
     });
     (bad, calls)
 }

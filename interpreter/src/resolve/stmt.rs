@@ -102,17 +102,19 @@ impl Resolver {
                 Stmt::Roll { slot, die: d, seen_by }
             }
             StmtKind::Choose { binds, cond, by, prompt, otherwise } => {
-                // Who decides and what happens without options cannot see the bindings.
+                // Who decides cannot see the bindings: it is known before anything is chosen.
                 let before = self.diags.len();
                 let by = self.expect(sc, by, Ty::Player, "who chooses (`by`)");
                 self.explain_bindings_in_by(before, binds);
-                let otherwise = otherwise.as_ref().map(|b| self.block(sc, b));
+                // The bindings are in scope in `else` (holding `none` there)
+                // and after the statement.
                 let (binds, cond) = self.choose_binds(sc, binds, cond.as_ref());
+                let otherwise = otherwise.as_ref().map(|b| self.block(sc, b));
                 Stmt::Choose { binds, cond, by, prompt: prompt.as_ref().map(|p| p.value.clone()), otherwise }
             }
             StmtKind::ChooseRandom { binds, cond, otherwise } => {
-                let otherwise = otherwise.as_ref().map(|b| self.block(sc, b));
                 let (binds, cond) = self.choose_binds(sc, binds, cond.as_ref());
+                let otherwise = otherwise.as_ref().map(|b| self.block(sc, b));
                 Stmt::ChooseRandom { binds, cond, otherwise }
             }
             StmtKind::If(arms, otherwise) => {
@@ -144,6 +146,7 @@ impl Resolver {
                 let mark = sc.mark();
                 let slot = sc.bind(&var.name, Ty::Player);
                 let body = self.block(sc, b);
+                self.note_outer_locals_set(sc, slot, body);
                 sc.reset(mark);
                 Stmt::Simultaneous(slot, c, body)
             }
@@ -186,9 +189,6 @@ impl Resolver {
         }
     }
 
-    /// The bindings of a `choose`, each seeing the ones before it, and the
-    /// `where` condition seeing them all. The names stay bound after the
-    /// statement, holding the choice.
     /// An unknown name in `by` that is one of the `choose`'s own bindings:
     /// say why it is unknown there, rather than "declare it".
     fn explain_bindings_in_by(&mut self, from: usize, binds: &[(ast::Ident, ast::Expr)]) {
@@ -199,6 +199,10 @@ impl Resolver {
         }
     }
 
+    /// The bindings of a `choose`, each seeing the ones before it, and the
+    /// `where` condition seeing them all. The names stay bound in the
+    /// `else` block (holding `none`) and after the statement (holding the
+    /// choice, or `none`).
     fn choose_binds(&mut self, sc: &mut Scope, binds: &[(ast::Ident, ast::Expr)], cond: Option<&ast::Expr>) -> (Vec<(u16, ExprId)>, Option<ExprId>) {
         let mut out = Vec::new();
         for (var, from) in binds {
