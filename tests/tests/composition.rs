@@ -137,6 +137,21 @@ fn two_modules_may_remove_the_same_declaration() {
     compile(&[source("d.rules", GAME_D), source("safe.rules", &a), source("again.rules", again)]).expect("removed again on top of the remover");
 }
 
+/// A module's replacement that takes an argument of another type: the
+/// base's call that passes the old type shows the replacement too, as a
+/// wrong number of arguments does (it named no module: an outside rule
+/// author's finding).
+#[test]
+fn an_argument_of_the_wrong_type_shows_the_module_declaration() {
+    let base = "rulebook e { players 2..2 }\ncounter score per_player 0..9 = 0\nrule gain(p: player) assume \"x\" { score[p] += 1 }\nfn best(p: player) = score[p] > 5\nround turn assume \"x\" { do gain(player(1)) if best(player(1)) { win player(1) } end }\n";
+    for module in ["module r extends \"e.rules\" { }\nreplace rule gain(p: int) assume \"x\" { pass }\n", "module r extends \"e.rules\" { }\nreplace fn best(p: int) = p > 5\n"] {
+        let errs = compile(&[source("e.rules", base), source("r.rules", module)]).expect_err("the base passes a player");
+        let e = &errs[0];
+        assert_eq!((e.code, e.at.file.idx()), ("E0201", 0), "{errs:#?}");
+        assert!(e.related.iter().any(|(at, label)| at.file.idx() == 1 && label.ends_with("declared here")), "{e:#?}");
+    }
+}
+
 /// A `remove` that names nothing is offered a name of its own sort only.
 #[test]
 fn a_remove_that_names_nothing_is_offered_a_name_of_its_sort() {

@@ -305,8 +305,26 @@ impl Resolver {
             self.error(d);
             return self.bad(span);
         }
+        let before = self.diags.len();
         let ids = args.iter().zip(&tys).map(|(a, t)| self.expect(sc, a, *t, &format!("an argument of `{}`", name.name))).collect();
+        if let Some(declared) = declared {
+            self.show_declaration(before, declared, &name.name);
+        }
         self.val(Expr::CallFn(f, ids), ret, span)
+    }
+
+    /// An argument of the wrong type, found since diagnostic `before`, is
+    /// shown beside the declaration of what it is passed to: a module's
+    /// replacement may have changed its parameters, in another file than
+    /// the call (an outside rule author saw the base's call blamed, and no
+    /// word of the module).
+    pub(crate) fn show_declaration(&mut self, before: usize, declared: Loc, name: &str) {
+        for d in self.diags.iter_mut().skip(before) {
+            let of_this_call = d.message.contains(&format!(" of `{name}` "));
+            if d.code == codes::TYPE && of_this_call && !d.related.iter().any(|(at, _)| *at == declared) {
+                d.related.push((declared, format!("`{name}` declared here")));
+            }
+        }
     }
 
     fn sort_arg(&mut self, args: &[ast::Expr], i: usize, got: Sym, wanted: &str, span: ast::Span) -> Typed {

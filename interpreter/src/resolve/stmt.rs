@@ -354,6 +354,7 @@ impl Resolver {
             let d = Diagnostic::new(codes::ARITY, format!("`{}` takes {} argument(s), {} given", name.name, tys.len(), args.len()), at, "wrong number of arguments");
             self.error(d.related(declared, format!("`{}` declared here", name.name)));
         }
+        let before = self.diags.len();
         let ids = args
             .iter()
             .enumerate()
@@ -362,6 +363,7 @@ impl Resolver {
                 self.expect(sc, a, want, &format!("argument {} of `{}`", i + 1, name.name))
             })
             .collect();
+        self.show_declaration(before, declared, &name.name);
         Stmt::Call(p, ids)
     }
 
