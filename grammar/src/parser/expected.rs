@@ -28,6 +28,11 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 Some("if") if words.contains(&"an expression") => Some(
                     "there is no conditional expression: `if` starts a statement. Set a local in an `if` statement (`let x = 0` then `if C { x = 1 }`), or look the value up in a `table`".to_string(),
                 ),
+                // An exception with no condition (`exception e to r after
+                // { ... }`): the condition comes first, always.
+                _ if words == ["`when`"] => Some(
+                    "an exception says when it applies before how: `exception NAME to RULE when COND before|after|instead { ... }`; one that always applies says `when true`".to_string(),
+                ),
                 // `prompt` is asked of the player named by `by`.
                 Some("prompt") if words.contains(&"`by`") => Some("a `prompt` follows `by PLAYER`, the player asked: `... by p prompt \"...\"` (without `by`, chance picks and asks no one)".to_string()),
                 // `... or over` in a scenario's `play until`: the end of
