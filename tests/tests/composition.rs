@@ -111,6 +111,9 @@ fn a_module_that_removes_what_another_replaces_is_refused_in_either_order() {
         let files: Vec<_> = std::iter::once(source("d.rules", GAME_D)).chain(modules).collect();
         let errs = compile(&files).expect_err("one removes what the other replaces");
         assert!(errs.iter().any(|e| e.code == "E0401"), "{name}: {errs:#?}");
+        // Both places are shown: the replacement and the removal.
+        let both = errs.iter().any(|e| e.code == "E0401" && e.related.iter().any(|(at, label)| at.file != e.at.file && (label.contains("removed here") || label.contains("replaced here"))));
+        assert!(both, "{name}: {errs:#?}");
     }
     // A module built on the remover cannot replace what is gone, and is
     // told to declare it anew, which it may.

@@ -78,7 +78,7 @@ pub(crate) struct Resolver {
     pub(crate) reserved_declared: std::collections::HashSet<String>,
     /// Declarations a module removed, with that module's file: a use left
     /// behind is an unknown name, whose help names the module.
-    pub(crate) removed: HashMap<String, (String, FileId)>,
+    pub(crate) removed: HashMap<String, (String, Loc)>,
     pub(crate) attrs: HashMap<String, u16>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) file: FileId,
@@ -360,9 +360,12 @@ impl Resolver {
                                         // This module is built on the one that removed it:
                                         // there is nothing left to replace, but it may be
                                         // declared again.
-                                        Some((by, remover)) if extends_file(files, i, remover.idx()) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` this one extends removes", n.name), at, "removed by its base")
+                                        Some((by, removed_at)) if extends_file(files, i, removed_at.file.idx()) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` this one extends removes", n.name), at, "removed by its base")
+                                            .related(*removed_at, "removed here")
                                             .help(format!("in the game this module extends, `{}` no longer exists: declare it anew, without `replace`", n.name)),
-                                        Some((by, _)) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module").help(CHANGED_BY_TWO_MODULES),
+                                        Some((by, removed_at)) => Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the module `{by}` removes", n.name), at, "removed by another module")
+                                            .related(*removed_at, "removed here")
+                                            .help(CHANGED_BY_TWO_MODULES),
                                         None => {
                                             let d = Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace");
                                             match nearest_declared(&items, &n.name, declaration_word(&inner.kind)) {
@@ -414,7 +417,8 @@ impl Resolver {
                                     );
                                 }
                                 items.remove(pos);
-                                self.removed.insert(name.name.clone(), (f.name.clone(), file));
+                                let removed_at = self.loc(name.span);
+                                self.removed.insert(name.name.clone(), (f.name.clone(), removed_at));
                             }
                             // Removed already, by another module or the one this
                             // one extends: both mean the same, and the
