@@ -493,3 +493,21 @@ fn the_games_of_a_configuration_stop_at_the_first_loop() {
     let never = one.findings.iter().find(|f| f.code == "V203").expect("`spare` never fires");
     assert!(never.message.contains(&format!("the {games} random games played (of 200 per configuration")), "{}", never.message);
 }
+
+/// Games that do not end are one V503, wherever each stopped (each game
+/// stopped at whichever decision its last one was, and an outside rule
+/// author got eleven findings for one fault).
+#[test]
+fn games_that_do_not_end_are_one_finding() {
+    let text = "rulebook loop { players 2..3 assume \"test\" }\n\
+        round turn assume \"test\" {\n\
+          choose a from [1, 2] by player(1)\n\
+          if a == 1 { choose b from [1, 2, 3] by player(2) }\n\
+        }\n";
+    let model = Arc::new(compile(&[Source { name: "loop.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let cfg = Config { games: 20, max_decisions: 7, explore_states: 0, guided_games: 0, jobs: 1, rulebook: vec!["loop.rules".into()], ..Config::default() };
+    let report = validate(model, &[], &cfg);
+    let endless: Vec<_> = report.findings.iter().filter(|f| f.code == "V503").collect();
+    assert_eq!(endless.len(), 1, "{endless:#?}");
+    assert_eq!(endless[0].seed, Some(0), "the smallest seed's");
+}

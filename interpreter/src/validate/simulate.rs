@@ -263,7 +263,11 @@ impl Chunk {
         let Some(p) = c.problem else { return false };
         self.failed += 1;
         let looped = p.code == crate::engine::ExecErrorKind::Fuel.code();
-        let key = (p.code.clone(), p.at.map(|l| (l.file.0, l.span.start, l.span.end)));
+        // A game that does not end (V503) stops wherever its last decision
+        // happened to be: one finding for all such games, not one per
+        // decision they stopped at.
+        let place = if p.code == NO_END { None } else { p.at.map(|l| (l.file.0, l.span.start, l.span.end)) };
+        let key = (p.code.clone(), place);
         if !self.first.iter().any(|(k, ..)| *k == key) {
             self.first.push((key, seed, p, c.log));
         }
