@@ -575,3 +575,19 @@ round turn assume "x" {{ do bids(0) }}"#
         assert!(errs[0].help.as_deref().is_some_and(|h| h.contains("var") && h.contains("a local declared inside the block")), "{extra}: {:?}", errs[0].help);
     }
 }
+
+/// `seat(p)` is a player's number, from 1, what `player(n)` takes (an
+/// outside game author had to keep seat numbers in a per-player var); a
+/// rulebook's own `fn seat` is still its own; `seat(none)` is R0008.
+#[test]
+fn seat_is_the_number_player_takes() {
+    let (g, st) = finished(
+        "rulebook a { players 3..3 }\ncounter total 0..1000 = 0\ncounter back 0..100 = 0\n\
+         setup { for p in players { total = total * 10 + seat(p) }\n back = seat(player(3)) * 10 + seat(next_player(player(3), clockwise)) }\nround turn { draw }",
+        3,
+    );
+    assert_eq!((value(&g, &st, "total"), value(&g, &st, "back")), ("123".to_string(), "31".to_string()));
+    let (g, st) = finished("rulebook a { players 2..2 }\nfn seat(p: player) = 7\ncounter x 0..9 = 0\nsetup { x = seat(player(1)) }\nround turn { draw }", 2);
+    assert_eq!(value(&g, &st, "x"), "7", "the rulebook's own function");
+    assert_eq!(error_code("rulebook a { players 2..2 }\nvar nobody : player\ncounter x 0..9 = 0\nsetup { x = seat(nobody) }\nround turn { draw }", 2), "R0008");
+}

@@ -602,6 +602,7 @@ impl Game {
                 Value::Player((i64::from(p) + d).rem_euclid(i64::from(self.players)) as u8)
             }
             Builtin::Abs => Value::Int(self.int(vals[0], arg(0))?.saturating_abs()),
+            Builtin::Seat => Value::Int(i64::from(self.player(vals[0], arg(0))?) + 1),
             Builtin::Min => Value::Int(self.int(vals[0], arg(0))?.min(self.int(vals[1], arg(1))?)),
             Builtin::Max => Value::Int(self.int(vals[0], arg(0))?.max(self.int(vals[1], arg(1))?)),
             Builtin::PlayerNo => {

@@ -31,6 +31,8 @@ pub enum Builtin {
     Opposite,
     /// `player(n)`: the n-th player, from 1
     PlayerNo,
+    /// `seat(p)`: a player's number, from 1 (what `player(n)` takes)
+    Seat,
 }
 
 /// Compiled expressions.

@@ -50,6 +50,7 @@ impl Resolver {
             "max" => Some((Builtin::Max, &[Ty::Int, Ty::Int], Ty::Int)),
             "opposite" => Some((Builtin::Opposite, &[Ty::Dir], Ty::Dir)),
             "player" => Some((Builtin::PlayerNo, &[Ty::Int], Ty::Player)),
+            "seat" => Some((Builtin::Seat, &[Ty::Player], Ty::Int)),
             _ => None,
         };
         if let Some((b, tys, ret)) = simple {

@@ -592,7 +592,7 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
 /// Built-ins added after rulebooks were written: a rulebook may still
 /// declare these names (its own `fn step` is called instead of the
 /// built-in), so that what compiled before keeps compiling.
-pub(crate) const LATER_BUILTINS: &[&str] = &["step"];
+pub(crate) const LATER_BUILTINS: &[&str] = &["step", "seat"];
 
 /// The highest `trigger_depth` a rulebook may set.
 pub const MAX_TRIGGER_DEPTH: u8 = 255;

@@ -170,7 +170,7 @@ impl<'c> Compiler<'c> {
                 Quantifier::Filter | Quantifier::FilterWhile => Native::Coll,
             },
             Expr::Call(b, _) => match b {
-                Builtin::Count | Builtin::Pos | Builtin::Index | Builtin::Abs | Builtin::Min | Builtin::Max => Native::Int,
+                Builtin::Count | Builtin::Pos | Builtin::Index | Builtin::Abs | Builtin::Min | Builtin::Max | Builtin::Seat => Native::Int,
                 Builtin::ZoneOf => Native::Zone,
                 Builtin::Top => Native::Piece,
                 Builtin::Owner | Builtin::Holder | Builtin::NextPlayer | Builtin::PlayerNo => Native::Player,

@@ -88,6 +88,11 @@ impl Compiler<'_> {
                             place_index(r.g, z)
                         })
                     }
+                    Builtin::Seat => {
+                        // A player is numbered from 0 inside, from 1 in the rules.
+                        let p = self.player_req(arg(0));
+                        Box::new(move |r| i64::from(p.get(r)) + 1)
+                    }
                     Builtin::Abs => {
                         let x = self.int_req(arg(0));
                         Box::new(move |r| {
