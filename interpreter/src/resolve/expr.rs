@@ -416,6 +416,23 @@ impl Resolver {
                 let i = self.expect(sc, idx, Ty::Player, "the index of a player's piece");
                 self.val(Expr::PieceOf(k, Some(i)), Ty::Piece(Some(k)), span)
             }
+            // A kind of several pieces (each player's, or shared): `k[p]`
+            // would not say which one.
+            Sym::Kind(k) => {
+                let (count, per_player) = self.model.kinds.get(k.idx()).map(|d| (d.count, d.per_player)).unwrap_or((0, false));
+                let at = self.loc(n.span);
+                let whose = if per_player { format!("each player has {count} of them") } else { format!("the game has {count}, of nobody") };
+                let pick = match (per_player, count) {
+                    (true, _) => format!("`first m in pieces({0}, p) where ...` names one of a player's, `move N of {0} from ZONE to ZONE` moves several", n.name),
+                    (false, 1) => format!("the game's one `{0}` is written `{0}`, with no index", n.name),
+                    (false, _) => format!("`first m in pieces({0}) where ...` names one, `move N of {0} from ZONE to ZONE` moves several", n.name),
+                };
+                self.error(
+                    Diagnostic::new(codes::WRONG_SORT, format!("`{}[...]` names a player's only piece of the kind, and {whose}", n.name), at, "which one?")
+                        .help(format!("{pick}; `{}[p]` is for a kind of one piece per player (`piece {} per_player 1`)", n.name, n.name)),
+                );
+                self.bad(span)
+            }
             other => {
                 self.wrong_sort(n, other, "a per-player or per-space zone, var, counter or piece");
                 self.bad(span)
