@@ -117,6 +117,10 @@ fn a_rulebook_too_large_at_its_own_player_counts_is_refused_by_check() {
     assert_eq!(e.code, "E0303");
     assert!(e.message.contains("at 16 players the game has 65536 component instances"), "{}", e.message);
     assert!(e.help.as_deref().is_some_and(|h| h.contains("at most 15 players fit")), "{:?}", e.help);
+    // One player is one player, not "1 players" (an outside tester's finding).
+    let kinds: String = (0..9).map(|i| format!("token chip{i} per_player 4096 assume \"x\"\n")).collect();
+    let one = only_error(&format!("rulebook t {{ players 1..2 }}\n{kinds}round turn assume \"x\" {{ end }}\n"));
+    assert!(one.message.contains("at 2 players the game has") && one.help.as_deref().is_some_and(|h| h.contains("at most 1 player fit:")), "{one:?}");
     let model = compiled(&text("1..15")).expect("15 sets of 4096 fit");
     assert!(Game::new(Arc::new(model), 15, &[]).is_ok());
     // Zones count too: 17 tracks of 4096 spaces.

@@ -170,11 +170,12 @@ impl Resolver {
         let Some(what) = self.model.layout_size(most).too_large() else { return };
         let Some(at) = self.players_at else { return };
         let most_usable = (self.model.min_players..most).rev().find(|&p| self.model.layout_size(p).too_large().is_none());
+        let seats = |n: u8| if n == 1 { "1 player".to_string() } else { format!("{n} players") };
         let help = match most_usable {
-            Some(p) => format!("at most {p} players fit: lower the highest player count, or the number of pieces, zones or spaces"),
+            Some(p) => format!("at most {} fit: lower the highest player count, or the number of pieces, zones or spaces", seats(p)),
             None => "lower the number of pieces, zones or spaces".to_string(),
         };
-        let message = format!("at {most} players the game has {what}; the engine numbers at most {}", LayoutSize::MAX);
+        let message = format!("at {} the game has {what}; the engine numbers at most {}", seats(most), LayoutSize::MAX);
         self.error(Diagnostic::new(codes::HEADER, message, at, "too many for the engine").help(help));
     }
 
