@@ -132,7 +132,11 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
                         other => other.reason(&extends.value),
                     };
                     let message = format!("cannot read the base `{}` that this module extends: {err}", extends.value);
-                    return Err(invalid(path, text, module, message, extends.span, "this file", "the path is relative to the module's folder"));
+                    let help = match nearest_rulebook(&folder, &extends.value) {
+                        Some(name) => format!("the path is relative to the module's folder, which holds `{name}`: did you mean it?"),
+                        None => "the path is relative to the module's folder".to_string(),
+                    };
+                    return Err(invalid(path, text, module, message, extends.span, "this file", &help));
                 }
             };
             if chain.iter().any(|(k, _)| *k == real) || real == key {
@@ -179,4 +183,19 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
     }
     out.push((key, Source { name: path.display().to_string(), text }));
     Ok(())
+}
+
+/// The `.rules` file of the module's folder whose name is nearest the base
+/// it names, when that base is a plain file name (`grailcup.rules` for
+/// `grail-cup.rules`): only names are listed, nothing is read.
+fn nearest_rulebook(folder: &Path, named: &str) -> Option<String> {
+    if named.contains(['/', '\\']) {
+        return None;
+    }
+    let names: Vec<String> = std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".rules"))
+        .collect();
+    grimoire_interpreter::diagnostic::did_you_mean(named, names.iter().map(String::as_str)).map(str::to_string)
 }

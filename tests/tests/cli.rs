@@ -906,6 +906,22 @@ fn perft_counts_one_ply_in_the_singular() {
     assert!(stdout(&out).contains("(no game lasts 1 ply)"), "{}{}", stdout(&out), stderr(&out));
 }
 
+/// A module whose base is misspelt is offered the rulebook of its folder
+/// with the nearest name (an outside rule author got only "No such file").
+#[test]
+fn a_misspelt_base_is_offered_the_nearest_rulebook_of_the_folder() {
+    let file = rulebook_folder(
+        "misspelt-base",
+        &[
+            ("grail-cup.rules", "rulebook g { players 2..2 }\nround turn { end }\n"),
+            ("house.rules", "module house extends \"grailcup.rules\" { }\n"),
+        ],
+    );
+    let out = run(&["check", &file("house.rules")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("which holds `grail-cup.rules`"), "{}", stderr(&out));
+}
+
 /// A scenario whose `with` names a module that is not given is skipped;
 /// when a module given has a name one typo away (not the scenario's own),
 /// the skip says so.
