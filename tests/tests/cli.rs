@@ -1102,6 +1102,9 @@ fn simulate_checks_declared_invariants_unless_told_not_to() {
     let failures = checked["failures"].as_array().expect("a list");
     assert!(!failures.is_empty(), "the drifting score must be caught: {checked}");
     assert!(failures.iter().all(|f| f["message"].as_str().is_some_and(|m| m.contains("`score_is_chips` does not hold"))), "{checked}");
+    // Each failure says what stopped it and where (it gave the seed and the
+    // message only: an outside rule author's finding).
+    assert!(failures.iter().all(|f| f["code"] == "V504" && f["file"].as_str().is_some_and(|p| p.ends_with("drift.rules")) && f["line"].as_u64().is_some()), "{checked}");
     let unchecked = report_of(&run(&["simulate", drift, "-p", "2", "-g", "30", "-s", "0", "--json", "--unchecked"]));
     assert_eq!(unchecked["failures"].as_array().map(Vec::len), Some(0), "{unchecked}");
 }

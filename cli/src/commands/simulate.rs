@@ -36,7 +36,9 @@ struct Report {
     wins_by_seat: Vec<u32>,
     draws: u32,
     unfinished: u32,
-    failures: Vec<Failure>,
+    /// Each failed game: its seed, and what stopped it as `stop_json`
+    /// writes it (code, message, rule, place).
+    failures: Vec<serde_json::Value>,
     rules: Vec<RuleCount>,
     never_fired: Vec<String>,
     /// With `--score`, else null.
@@ -45,11 +47,6 @@ struct Report {
     interrupted: bool,
 }
 
-#[derive(Serialize)]
-struct Failure {
-    seed: u64,
-    message: String,
-}
 
 #[derive(Serialize)]
 struct RuleCount {
@@ -119,7 +116,7 @@ struct Tally {
     wins: Vec<u32>,
     draws: u32,
     unfinished: u32,
-    failures: Vec<Failure>,
+    failures: Vec<(u64, ExecError)>,
     first_error: Option<ExecError>,
 }
 
@@ -151,7 +148,7 @@ impl Tally {
                 // No game: only the rules its setup ran count.
                 let (state, e) = *failed;
                 self.count_fired(game, &state);
-                self.failures.push(Failure { seed: s, message: e.message.clone() });
+                self.failures.push((s, e.clone()));
                 self.first_error.get_or_insert(e);
                 return;
             }
@@ -170,7 +167,7 @@ impl Tally {
         self.rounds.add(i64::from(state.round));
         match (state.outcome, error) {
             (_, Some(e)) => {
-                self.failures.push(Failure { seed: s, message: e.message.clone() });
+                self.failures.push((s, e.clone()));
                 self.first_error.get_or_insert(e);
             }
             (Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))), None) => o.winners().for_each(|w| self.wins[w as usize] += 1),
@@ -296,7 +293,16 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
         wins_by_seat: wins,
         draws,
         unfinished,
-        failures,
+        failures: failures
+            .iter()
+            .map(|(seed, e)| {
+                let mut v = grimoire_cli::render::exec_error_json(e, &sources);
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("seed".into(), serde_json::json!(seed));
+                }
+                v
+            })
+            .collect(),
         rules,
         never_fired,
         score: score_slot.map(|(counter, _)| ScoreSummary { counter, by_seat: scores.into_iter().map(spread).collect(), winners: spread(winner_scores) }),
@@ -374,7 +380,11 @@ fn print_human(r: &Report, replaced: &[Vec<String>], played: &str, jobs: usize) 
         grimoire_cli::say!("  winners: {}", line(&s.winners));
     }
     for f in r.failures.iter().take(5) {
-        grimoire_cli::say!("  seed {}: {}", f.seed, f.message);
+        let place = match (f["file"].as_str(), f["line"].as_u64()) {
+            (Some(file), Some(line)) => format!(" ({file}:{line})"),
+            _ => String::new(),
+        };
+        grimoire_cli::say!("  seed {}: {} {}{place}", f["seed"], f["code"].as_str().unwrap_or("?"), f["message"].as_str().unwrap_or(""));
     }
     grimoire_cli::say!("rules fired (total, in how many games):");
     for rule in &r.rules {
