@@ -922,6 +922,24 @@ fn a_misspelt_base_is_offered_the_nearest_rulebook_of_the_folder() {
     assert!(stderr(&out).contains("which holds `grail-cup.rules`"), "{}", stderr(&out));
 }
 
+/// simulate counts the games won by several players together, which each
+/// winner's seat counts too (the seats' wins added up to more than the
+/// games, with no word of why: an outside rule author's finding).
+#[test]
+fn simulate_counts_the_games_won_together() {
+    let file = rulebook_folder(
+        "shared-wins",
+        &[("base.rules", "rulebook base { players 2..2 assume \"x\" }\nround turn assume \"x\" { choose k from [1, 2] by player(1)\n if k == 1 { win players } else { win player(2) } }\n")],
+    );
+    let report = report_of(&run(&["simulate", &file("base.rules"), "-p", "2", "-g", "200", "-s", "0", "--json"]));
+    let wins: u64 = report["wins_by_seat"].as_array().expect("seats").iter().filter_map(serde_json::Value::as_u64).sum();
+    let shared = report["shared_wins"].as_u64().expect("a count");
+    assert!(shared > 0 && shared < 200, "{report}");
+    assert_eq!(wins, 200 + shared, "a game won by both counts for each seat: {report}");
+    let text = stdout(&run(&["simulate", &file("base.rules"), "-p", "2", "-g", "200", "-s", "0"]));
+    assert!(text.contains(&format!("games won by several players together: {shared}")), "{text}");
+}
+
 /// A scenario whose `with` names a module that is not given is skipped;
 /// when a module given has a name one typo away (not the scenario's own),
 /// the skip says so.

@@ -34,6 +34,9 @@ struct Report {
     rounds_median: u32,
     rounds_mean: f64,
     wins_by_seat: Vec<u32>,
+    /// Games won by several players together (each winner's seat counts
+    /// the game in `wins_by_seat`).
+    shared_wins: u32,
     draws: u32,
     unfinished: u32,
     /// Each failed game: its seed, and what stopped it as `stop_json`
@@ -114,6 +117,7 @@ struct Tally {
     scores: Vec<Histogram>,
     winner_scores: Histogram,
     wins: Vec<u32>,
+    shared: u32,
     draws: u32,
     unfinished: u32,
     failures: Vec<(u64, ExecError)>,
@@ -131,6 +135,7 @@ impl Tally {
             scores: vec![Histogram::default(); players as usize],
             winner_scores: Histogram::default(),
             wins: vec![0; players as usize],
+            shared: 0,
             draws: 0,
             unfinished: 0,
             failures: Vec::new(),
@@ -170,7 +175,10 @@ impl Tally {
                 self.failures.push((s, e.clone()));
                 self.first_error.get_or_insert(e);
             }
-            (Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))), None) => o.winners().for_each(|w| self.wins[w as usize] += 1),
+            (Some(o @ (Outcome::Winner(_) | Outcome::Shared(_))), None) => {
+                self.shared += u32::from(matches!(o, Outcome::Shared(_)));
+                o.winners().for_each(|w| self.wins[w as usize] += 1);
+            }
             (Some(_), None) => self.draws += 1,
             (None, None) => self.unfinished += 1,
         }
@@ -208,6 +216,7 @@ impl Tally {
         for (w, more) in self.wins.iter_mut().zip(next.wins) {
             *w += more;
         }
+        self.shared += next.shared;
         self.draws += next.draws;
         self.unfinished += next.unfinished;
         self.failures.extend(next.failures);
@@ -268,7 +277,7 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
         false => format!("simulated {} in {s:.2} s", plural(u64::from(played), "game")),
         true => format!("interrupted: simulated {} of {} in {s:.2} s", count(u64::from(played)), plural(u64::from(games), "game")),
     });
-    let Tally { played: _, fired, decisions, plies, rounds, scores, winner_scores, wins, draws, unfinished, failures, first_error } = t;
+    let Tally { played: _, fired, decisions, plies, rounds, scores, winner_scores, wins, shared, draws, unfinished, failures, first_error } = t;
     // Counts of decisions, plies and rounds are u32 in the engine.
     let as_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
     let rules: Vec<RuleCount> = game.model.procs.iter().zip(&fired).map(|(p, &(fired, games))| RuleCount { rule: p.name.clone(), fired, games }).collect();
@@ -291,6 +300,7 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
         rounds_median: as_u32(rounds.median()),
         rounds_mean: rounds.mean(),
         wins_by_seat: wins,
+        shared_wins: shared,
         draws,
         unfinished,
         failures: failures
@@ -367,6 +377,9 @@ fn print_human(r: &Report, replaced: &[Vec<String>], played: &str, jobs: usize) 
     grimoire_cli::say!("plies per game: min {}, median {}, max {}, mean {:.4}", r.plies_min, r.plies_median, r.plies_max, r.plies_mean);
     let seats: Vec<String> = r.wins_by_seat.iter().enumerate().map(|(i, w)| format!("{}: {w}", i + 1)).collect();
     grimoire_cli::say!("wins by seat: {}", seats.join(", "));
+    if r.shared_wins > 0 {
+        grimoire_cli::say!("games won by several players together: {} (each winner's seat counts them above)", r.shared_wins);
+    }
     if r.draws > 0 {
         grimoire_cli::say!("draws: {}", r.draws);
     }
