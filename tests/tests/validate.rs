@@ -511,3 +511,27 @@ fn games_that_do_not_end_are_one_finding() {
     assert_eq!(endless.len(), 1, "{endless:#?}");
     assert_eq!(endless[0].seed, Some(0), "the smallest seed's");
 }
+
+/// An invariant is checked when the game ends, so finished games it tells
+/// apart are not one state: a draw in round 3, which `round_number <= 2`
+/// forbids, was merged with the draw of round 1 (the round of a finished
+/// game was left out of its state) and the explorer said the game proven
+/// (an outside adversary's finding).
+#[test]
+fn finished_games_an_invariant_tells_apart_are_not_merged() {
+    let text = "rulebook end_merge { players 1..1 assume \"t\" }\n\
+        invariant early: round_number <= 2 assume \"t\"\n\
+        round turn assume \"t\" {\n\
+          if round_number == 1 {\n\
+            choose k from [1, 2] by player(1)\n\
+            if k == 1 { draw }\n\
+          } else {\n\
+            choose f from [1, 2] by player(1)\n\
+            if round_number == 3 { draw }\n\
+          }\n\
+        }\n";
+    let model = Arc::new(compile(&[Source { name: "e.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let game = Game::new(model, 1, &[]).expect("one player");
+    let report = explore(&game, &[], Budget { max_states: 1000, jobs: 1, ..Budget::default() });
+    assert!(report.findings.iter().any(|f| f.code == "V504"), "{:?}", report.findings);
+}

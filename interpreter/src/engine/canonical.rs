@@ -15,8 +15,9 @@
 //!   with `=` (a `+=` can overflow the bounds, so the old value matters);
 //! - the round number, unless a rule reads `round_number` or the rounds are
 //!   counted (`round NAME times N`);
-//! - where the rules were when a game ended (its frames, locals and round):
-//!   a finished game is its outcome and its position;
+//! - where the rules were when a game ended (its frames, locals and round,
+//!   unless a declared invariant reads `round_number`: it is checked in
+//!   finished games too): a finished game is its outcome and its position;
 //! - what never decides the future: rule coverage, decision and ply counts,
 //!   the random generator of a game whose chance is explored.
 //!
@@ -52,6 +53,9 @@ pub(crate) struct Canon {
     vars: Vec<bool>,
     /// The round number matters.
     round: bool,
+    /// The round number matters when the game is over too: a declared
+    /// invariant reads it, and is checked in finished states.
+    round_at_end: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -66,6 +70,11 @@ impl Canon {
         let mut listed = vec![false; m.kinds.len()];
         let (mut counter_read, mut var_read) = (vec![false; m.counters.len()], vec![false; m.vars.len()]);
         let mut round = m.round.is_some_and(|(_, times)| times.is_some());
+        // An invariant is checked when the game ends: when it may read the
+        // round (itself or through a function: any expression that reads it
+        // is taken to), the round must tell finished games apart (two
+        // draws, one in a round the invariant forbids, are not one state).
+        let round_at_end = !m.invariants.is_empty() && m.exprs.iter().any(|e| matches!(e, Expr::RoundNumber));
         for e in &m.exprs {
             match e {
                 Expr::Pieces(k) | Expr::PiecesOf(k, _) => listed[k.idx()] = true,
@@ -130,7 +139,7 @@ impl Canon {
                 _ => SELF,
             })
             .collect();
-        Canon { class, plain_code, per_piece, counters, vars, round }
+        Canon { class, plain_code, per_piece, counters, vars, round, round_at_end }
     }
 }
 
@@ -215,7 +224,12 @@ impl Game {
             super::Outcome::Ended => 0x3_0000,
         });
         match over {
-            Some(o) => h.word(0xf1_0000_0000 | o),
+            Some(o) => {
+                h.word(0xf1_0000_0000 | o);
+                if c.round_at_end {
+                    h.word(u64::from(st.round));
+                }
+            }
             None => {
                 h.word(st.stage as u64);
                 if c.round {
