@@ -691,3 +691,88 @@ round turn {{
         assert!(a.outcome == b.outcome && a.decisions == b.decisions, "seed {seed}");
     }
 }
+
+/// A `choose` whose condition calls a function, or walks a collection, that
+/// reads none of the names the walk binds computes it once per decision
+/// (hoist.rs); the game must be the one where it is computed for every
+/// tuple, written so that it reads a binding it does not use: the same
+/// options in the same order, the same outcomes, the same least fuel (each
+/// reading is charged the computation's steps), and the same error where
+/// the computation fails (a `none` read as a number in `late`, only once the
+/// board fills up). Single and several bindings, the part alone and inside
+/// an `or`, a count and a truth value, each `choose` run again and again in
+/// one frame (its cache emptied each time).
+fn hoisting(fuel: u64, hoisted: bool) -> String {
+    let (b, z) = if hoisted { ("", "") } else { (", z: space", ", z") };
+    let (b2, z2) = if hoisted { ("", "") } else { (", z: space", ", a") };
+    format!(
+        "rulebook a {{ players 2..2 step_fuel {fuel} }}
+grid board 8 x 8
+piece stone per_player 32
+var nobody : player
+counter moves 0..100 = 0
+fn blocked(p: player{b}) = (count x in spaces(board) where count(x) > 0 and owner(top(x)) != p) >= 3
+fn crowded(p: player{b2}) = count x in spaces(board) where count(x) > 0
+fn late(p: player{b}) = moves > 9 and seat(nobody) > 0
+round turn {{
+  repeat 20 {{
+    for p in players {{
+      choose z from spaces(board) where count(z) == 0 and (not blocked(p{z}) or row(z) <= 2) and not late(p{z}) by p else {{ draw }}
+      move first s in pieces(stone, p) where zone_of(s) == box to z
+      choose a from spaces(board), c from [1, 2] where crowded(p{z2}) + c > 2 and count(a) == 0 by p else {{ moves += 1 }}
+      moves += 1
+      if moves > 14 {{ win p }}
+    }}
+  }}
+}}"
+    )
+}
+
+#[test]
+fn what_a_choose_computes_once_is_what_it_computes_for_every_tuple() {
+    let game = |hoisted: bool| {
+        let text = hoisting(10_000_000, hoisted);
+        Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players")
+    };
+    let (once, every) = (game(true), game(false));
+    let mut errors = 0;
+    for seed in 0..20u64 {
+        let (mut a, mut b) = (once.start(seed).expect("starts"), every.start(seed).expect("starts"));
+        let mut picks = grimoire_interpreter::log::RandomAgent::new(seed);
+        loop {
+            assert_eq!(once.option_labels(&a), every.option_labels(&b), "seed {seed}: the same options in the same order");
+            let Some((_, options)) = once.choices(&a) else { break };
+            let i = picks.pick(options.len());
+            let (x, y) = (once.apply(&mut a, i), every.apply(&mut b, i));
+            assert_eq!(x.as_ref().err().map(|e| (e.kind.code(), e.message.clone())), y.as_ref().err().map(|e| (e.kind.code(), e.message.clone())), "seed {seed}");
+            if x.is_err() {
+                errors += 1;
+                break;
+            }
+        }
+        assert!(a.outcome == b.outcome && a.decisions == b.decisions && a.counters == b.counters, "seed {seed}");
+    }
+    assert!(errors > 0, "some games reach the failing computation");
+    // The least fuel with which the first six decisions (the first option
+    // each time) run, to the step.
+    let least = |hoisted: bool| {
+        let starts = |fuel: u64| {
+            let text = hoisting(fuel, hoisted);
+            let g = Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players");
+            let Ok(mut st) = g.start(3) else { return false };
+            (0..6).all(|_| g.choices(&st).is_none() || g.apply(&mut st, 0).is_ok())
+        };
+        let (mut lo, mut hi) = (1_000, 1_000_000);
+        assert!(!starts(lo) && starts(hi), "six decisions cost between {lo} and {hi} steps");
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if starts(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    };
+    assert_eq!(least(true), least(false));
+}

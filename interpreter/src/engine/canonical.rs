@@ -414,7 +414,7 @@ impl Game {
             // At the pending decision, what it is about to write is not live yet.
             let pending = if i == top { st.pending.and_then(|p| code.ops.get(p.pc as usize)) } else { None };
             let written = |slot: u16| match pending {
-                Some(Op::Choose { binds, .. }) => binds.iter().any(|(s, _)| *s == slot),
+                Some(Op::Choose(c)) => c.binds.iter().any(|(s, _)| *s == slot),
                 Some(Op::Roll(s, _)) => *s == slot,
                 _ => false,
             };

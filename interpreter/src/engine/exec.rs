@@ -42,7 +42,7 @@ impl Game {
     /// The question being asked, if the rulebook gave one.
     pub fn prompt(&self, st: &State) -> Option<&str> {
         match self.pending_op(st)? {
-            (Op::Choose { stmt, .. }, _) => match &self.model.stmt(*stmt).stmt {
+            (Op::Choose(c), _) => match &self.model.stmt(c.stmt).stmt {
                 Stmt::Choose { prompt, .. } => prompt.as_deref(),
                 _ => None,
             },
@@ -71,8 +71,8 @@ impl Game {
                 let k = st.options.get(first).copied().unwrap_or_default();
                 self.shuffle_as_chance(st, z, k);
             }
-            (None, Some(Op::Choose { binds, .. })) => {
-                for (k, (slot, _)) in binds.iter().enumerate() {
+            (None, Some(Op::Choose(c))) => {
+                for (k, (slot, _)) in c.binds.iter().enumerate() {
                     let v = st.options.get(first + k).copied().unwrap_or_default();
                     if let Some(x) = st.stack.get_mut(p.base as usize + *slot as usize) {
                         *x = v;
@@ -189,7 +189,7 @@ impl Game {
                     self.stop_on_error(r, Some(frame.proc), None)?;
                     break;
                 };
-                if TO_CHANCE && matches!(op, Op::Shuffle(_) | Op::Roll(..) | Op::Choose { .. }) {
+                if TO_CHANCE && matches!(op, Op::Shuffle(_) | Op::Roll(..) | Op::Choose(_)) {
                     // The frame's next operation is this one: a later run
                     // starts with it.
                     r.stopped = true;
@@ -384,10 +384,12 @@ impl Game {
             Op::Reveal { what, to } => self.reveal(r, what, to, frame.proc, *at),
             Op::Roll(slot, die) => self.roll(r, *slot, *die, pc, frame.proc, *at),
             Op::RollSeenBy(to) => self.roll_seen_by(r, to, *at),
-            Op::Choose { binds, cond, tested, by, otherwise, sites, .. } => {
+            Op::Choose(c) => {
+                let super::compile::ChooseOp { binds, cond, tested, by, otherwise, sites, caches, .. } = &**c;
                 let who = by.as_ref().map(|f| f.get(r));
                 r.st.options.clear();
                 if r.err.is_none() {
+                    super::compile::hoist::empty(r, caches);
                     collect_tuples(r, binds, cond, tested.as_ref());
                 }
                 if r.err.is_some() {

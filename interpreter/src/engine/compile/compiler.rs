@@ -39,6 +39,9 @@ pub(crate) struct Compiler<'c> {
     scopes: Vec<Scope>,
     /// Slots of the frame in use so far.
     pub(crate) frame: u16,
+    /// While a `choose`'s condition is compiled: what may be computed once
+    /// per decision (hoist.rs).
+    pub(crate) hoist: Option<super::hoist::Hoist>,
 }
 
 /// Where the locals of the code being compiled live.
@@ -56,7 +59,7 @@ type F<T> = Box<dyn Fn(&mut Run) -> T + Send + Sync>;
 
 impl<'c> Compiler<'c> {
     pub(crate) fn new(g: &'c Game, locals: u16) -> Self {
-        Compiler { g, m: &g.model, scopes: vec![Scope { offset: 0, args: Vec::new() }], frame: locals }
+        Compiler { g, m: &g.model, scopes: vec![Scope { offset: 0, args: Vec::new() }], frame: locals, hoist: None }
     }
 
     /// A fresh hidden slot of the frame (loops, `as`, inlined functions).
@@ -189,6 +192,9 @@ impl<'c> Compiler<'c> {
 
     /// A number (`NONE_INT` for none).
     pub(crate) fn int(&mut self, e: ExprId) -> IntF {
+        if let Some(f) = self.hoisted_int(e) {
+            return f;
+        }
         if let Some(arg) = self.argument(e) {
             return self.in_caller(arg, |c, a| c.int(a));
         }
@@ -245,6 +251,9 @@ impl<'c> Compiler<'c> {
 
     /// A truth value.
     pub(crate) fn bool(&mut self, e: ExprId) -> BoolF {
+        if let Some(f) = self.hoisted_bool(e) {
+            return f;
+        }
         if let Some(arg) = self.argument(e) {
             return self.in_caller(arg, |c, a| c.bool(a));
         }

@@ -48,9 +48,9 @@ fn successors(op: &Op, pc: u32, out: &mut Vec<u32>) {
             out.extend(arms.iter().map(|(_, t)| *t));
             out.push(*default);
         }
-        Op::Choose { otherwise, .. } => {
+        Op::Choose(c) => {
             out.push(pc + 1);
-            out.extend(otherwise.iter().copied());
+            out.extend(c.otherwise.iter().copied());
         }
         Op::Win(_) | Op::WinAll(_) | Op::Draw | Op::End => {}
         _ => out.push(pc + 1),

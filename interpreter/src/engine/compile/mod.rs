@@ -22,6 +22,7 @@
 
 mod collections;
 mod compiler;
+pub(crate) mod hoist;
 pub(crate) mod conds;
 mod items;
 mod liveness;
@@ -135,6 +136,22 @@ pub(crate) enum Index {
     Piece(IdOp, KindId, u16, u16),
 }
 
+/// A decision (or chance's pick when `by` is absent) over the tuples of
+/// the bindings; `otherwise` is where to go when there is none. The
+/// condition is `tested` as each item is tried when there is one binding,
+/// else `cond` once all are bound. `caches` are emptied before the walk
+/// (hoist.rs).
+pub(crate) struct ChooseOp {
+    pub(crate) binds: Vec<(u16, Items)>,
+    pub(crate) cond: Staged,
+    pub(crate) tested: Option<Cond>,
+    pub(crate) by: Option<IdOp>,
+    pub(crate) otherwise: Option<u32>,
+    pub(crate) stmt: StmtId,
+    pub(crate) sites: [u32; 2],
+    pub(crate) caches: Vec<u16>,
+}
+
 /// What an assignment writes.
 pub(crate) enum Target {
     /// A local of the frame.
@@ -188,7 +205,7 @@ pub(crate) enum Op {
     /// `move N of KIND from FROM to TO` starts: checks that FROM holds N of
     /// them, and keeps the two zones and how many are left to move in the
     /// hidden slots `state..state + 3`; to `exit` when N is 0 or less.
-    MoveCountStart { n: IntOp, kind: KindId, from: IdOp, to: IdOp, state: u16, exit: u32 },
+    MoveCountStart { n: Box<IntOp>, kind: KindId, from: IdOp, to: IdOp, state: u16, exit: u32 },
     /// Move the top-most pieces of the kind, to `exit` once N have moved,
     /// pausing after an arrival that fires something, as `MoveAllNext`.
     MoveCountNext { kind: KindId, state: u16, bottom: bool, exit: u32 },
@@ -201,11 +218,9 @@ pub(crate) enum Op {
     /// `roll ... to PLAYERS`, right after its `Roll`: the roll just kept
     /// for the screens is shown to those players only.
     RollSeenBy(Audience),
-    /// A decision (or chance's pick when `by` is absent) over the tuples of
-    /// the bindings; `otherwise` is where to go when there is none. The
-    /// condition is `tested` as each item is tried when there is one
-    /// binding, else `cond` once all are bound.
-    Choose { binds: Vec<(u16, Items)>, cond: Staged, tested: Option<Cond>, by: Option<IdOp>, otherwise: Option<u32>, stmt: StmtId, sites: [u32; 2] },
+    /// A decision (or chance's pick when `by` is absent): boxed, the
+    /// largest operation by far, so that the others stay small.
+    Choose(Box<ChooseOp>),
     /// Go to an operation.
     Jump(u32),
     /// Go to an operation unless the condition holds; the branch sites
@@ -214,7 +229,7 @@ pub(crate) enum Op {
     /// Start a `for`: lay its items on the stack past the locals; the three
     /// hidden slots from `state` keep where they start, how many, and the
     /// next one. Jumps to `exit` when there is none.
-    ForStart { slot: u16, items: Items, state: u16, exit: u32 },
+    ForStart { slot: u16, items: Box<Items>, state: u16, exit: u32 },
     /// End of a `for` body: the next item and back to `body`, or leave.
     ForNext { slot: u16, state: u16, body: u32 },
     /// A `simultaneous` block starts (engine/simultaneous.rs).

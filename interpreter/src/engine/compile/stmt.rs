@@ -145,7 +145,7 @@ impl Emit<'_, '_> {
                 | Op::MoveCountStart { exit: t, .. }
                 | Op::MoveCountNext { exit: t, .. },
             ) => *t = target,
-            Some(Op::Choose { otherwise, .. }) => *otherwise = Some(target),
+            Some(Op::Choose(c)) => c.otherwise = Some(target),
             Some(Op::Match { default, .. }) => *default = target,
             _ => {}
         }
@@ -221,7 +221,7 @@ impl Emit<'_, '_> {
                 self.sets(&[state, state + 1, state + 2]);
                 let n = self.c.int_req(n);
                 let (from, to) = (self.c.zone_req(from), self.c.zone_req(to));
-                let start = self.emit(Op::MoveCountStart { n, kind, from, to, state, exit: 0 }, at);
+                let start = self.emit(Op::MoveCountStart { n: Box::new(n), kind, from, to, state, exit: 0 }, at);
                 self.reads(&[state, state + 1, state + 2]);
                 self.sets(&[state + 2]);
                 let next = self.emit(Op::MoveCountNext { kind, state, bottom, exit: 0 }, at);
@@ -320,7 +320,7 @@ impl Emit<'_, '_> {
                 let slot = self.c.slot(slot);
                 self.uses(&[coll]);
                 self.sets(&[slot, state, state + 1, state + 2]);
-                let start = self.emit(Op::ForStart { slot, items, state, exit: 0 }, at);
+                let start = self.emit(Op::ForStart { slot, items: Box::new(items), state, exit: 0 }, at);
                 let body = self.here();
                 self.block(b);
                 self.reads(&[state, state + 1, state + 2]);
@@ -337,7 +337,7 @@ impl Emit<'_, '_> {
                 self.emit(Op::SimBegin, at);
                 self.uses(&[coll]);
                 self.sets(&[slot, state, state + 1, state + 2]);
-                let start = self.emit(Op::ForStart { slot, items, state, exit: 0 }, at);
+                let start = self.emit(Op::ForStart { slot, items: Box::new(items), state, exit: 0 }, at);
                 let body = self.here();
                 self.reads(&[slot]);
                 self.emit(Op::SimTurn(slot), at);
@@ -506,6 +506,11 @@ impl Emit<'_, '_> {
         // One binding, the usual case: its condition is tested as each item
         // is tried (conds.rs); with several, each part as soon as the
         // bindings it reads are bound (tuples.rs).
+        // What the condition reads of neither the bindings nor what it binds
+        // itself is computed once per walk (hoist.rs).
+        if let Some(x) = cond {
+            self.c.hoist_in(&slots, x);
+        }
         let (cond, tested) = match (&binds[..], cond) {
             ([(slot, items)], Some(x)) => {
                 let walked = items.gives();
@@ -514,12 +519,13 @@ impl Emit<'_, '_> {
             (_, Some(x)) => (self.staged(&slots, x), None),
             (_, None) => (Staged::whole(None), None),
         };
+        let caches = self.c.hoisted();
         let chosen = self.site(at, "this `choose` (with options to choose from)");
         let none = match otherwise {
             Some(_) => self.site(at, "the `else` of this `choose`"),
             None => NO_SITE,
         };
-        let op = self.emit(Op::Choose { binds, cond, tested, by, otherwise: None, stmt: s, sites: [chosen, none] }, at);
+        let op = self.emit(Op::Choose(Box::new(super::ChooseOp { binds, cond, tested, by, otherwise: None, stmt: s, sites: [chosen, none], caches })), at);
         if let Some(b) = otherwise {
             let over = self.emit(Op::Jump(0), at);
             let start = self.here();
