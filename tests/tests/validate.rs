@@ -535,3 +535,28 @@ fn finished_games_an_invariant_tells_apart_are_not_merged() {
     let report = explore(&game, &[], Budget { max_states: 1000, jobs: 1, ..Budget::default() });
     assert!(report.findings.iter().any(|f| f.code == "V504"), "{:?}", report.findings);
 }
+
+/// A rule the exhaustive search ran is not reported as never fired, even
+/// when the random games met a rule error (V203 said "never fired" though
+/// the search had run it: an outside adversary's finding).
+#[test]
+fn a_rule_the_search_ran_is_not_never_fired() {
+    let text = "rulebook v203_err { players 2..2 assume \"t\" }\n\
+        die d 1000 assume \"t\"\n\
+        counter n 0..10 assume \"t\"\n\
+        rule rare(p: player) assume \"t\" { n = 1 }\n\
+        round turn assume \"t\" {\n\
+          for p in players {\n\
+            choose k from [1, 2] by p assume \"t\"\n\
+            roll a = d assume \"t\"\n\
+            if a <= 20 assume \"t\" { n = 10  n += 1 }\n\
+            if a == 500 assume \"t\" { roll b = d assume \"t\"  if b == 3 assume \"t\" { do rare(p) } }\n\
+            if round_number >= 2 assume \"t\" { draw }\n\
+          }\n\
+        }\n";
+    let model = Arc::new(compile(&[Source { name: "v.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let cfg = Config { games: 40, max_decisions: 50, explore_states: 20_000, guided_games: 0, jobs: 1, rulebook: vec!["v.rules".into()], ..Config::default() };
+    let report = validate(model, &[], &cfg);
+    assert!(report.findings.iter().any(|f| f.code == "R0004"), "the rule error is found: {:?}", report.findings.iter().map(|f| &f.code).collect::<Vec<_>>());
+    assert!(!report.findings.iter().any(|f| f.code == "V203" && f.message.contains("`rare`")), "{:#?}", report.findings);
+}

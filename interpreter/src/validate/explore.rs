@@ -135,6 +135,8 @@ struct Chunk {
     problems: Vec<Problem>,
     /// Branch runs of the options applied.
     branches: Vec<u32>,
+    /// Procedure runs of the options applied.
+    fired: Vec<u32>,
 }
 
 /// Add branch counts.
@@ -190,6 +192,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         stopped_by: None,
         interrupted: false,
         branches: vec![0; game.sites().len()],
+        fired: vec![0; game.model.procs.len()],
         longest: None,
         findings: Vec::new(),
     };
@@ -208,6 +211,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     let base = Baseline::of(game, &root);
     // The branches setup ran on the way to the first decision.
     add(&mut report.branches, &root.branches);
+    add(&mut report.fired, &root.fired);
     let mut nodes: Vec<Node> = vec![Node { parent: ROOT, choice: 0 }];
     let mut visited = Visited::default();
     visited.insert(game.canonical_fingerprint(&root));
@@ -280,6 +284,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     spare: Vec::new(),
                     problems: Vec::new(),
                     branches: vec![0; game.sites().len()],
+                    fired: vec![0; game.model.procs.len()],
                 },
                 |c, b| {
                     c.in_block.clear();
@@ -302,6 +307,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                 report.sampled_shuffles |= c.sampled;
                 cut |= c.cut;
                 add(&mut report.branches, &c.branches);
+                add(&mut report.fired, &c.fired);
                 joint_work = joint_work.saturating_add(c.joint_total);
                 for (w, x) in report.wins_by_seat.iter_mut().zip(&c.wins) {
                     *w += x;
@@ -526,6 +532,7 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
     for choice in 0..options.len() {
         let applied = game.apply_copy(&c.state, &mut c.child, choice);
         add(&mut c.branches, &c.child.branches);
+        add(&mut c.fired, &c.child.fired);
         if let Err(e) = applied {
             c.problems.push(Problem { node: id, path: vec![choice as u32], code: e.kind.code().into(), message: e.message, at: e.at });
             continue;
@@ -630,6 +637,7 @@ fn joint_from(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &m
         }
         let applied = game.apply_copy(here, &mut c.child, choice);
         add(&mut c.branches, &c.child.branches);
+        add(&mut c.fired, &c.child.fired);
         path.push(choice as u32);
         match applied {
             Err(e) => c.problems.push(Problem { node: id, path: path.clone(), code: e.kind.code().into(), message: e.message, at: e.at }),

@@ -80,6 +80,10 @@ pub struct ExploreReport {
     /// How many times each branch site of the rules ran over the expanded
     /// states (`Game::sites`): 0 for a branch no visited state runs.
     pub branches: Vec<u32>,
+    /// How many times each procedure ran over the expanded states (0 for a
+    /// rule no visited state runs): the validator's V203 (not in the JSON).
+    #[serde(skip)]
+    pub fired: Vec<u32>,
     /// The longest game from the start, in steps (chance included), when
     /// the visited states hold no cycle.
     pub longest: Option<u32>,

@@ -42,7 +42,7 @@ pub struct SearchSummary {
 /// Explore every configuration within `cfg.explore_states` states; add the
 /// findings not already found (same code, same place), and mark the
 /// branches the exploration ran.
-pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branches: &mut [BranchCoverage]) -> Vec<SearchSummary> {
+pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branches: &mut [BranchCoverage], reached: &mut [bool]) -> Vec<SearchSummary> {
     let mut summaries = Vec::new();
     if cfg.explore_states == 0 {
         return summaries;
@@ -77,6 +77,9 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
             cfg.progress.report(Progress::Done(per_config.saturating_sub(told.get())));
             for (b, n) in branches.iter_mut().zip(&report.branches) {
                 b.explored |= *n > 0;
+            }
+            for (r, n) in reached.iter_mut().zip(&report.fired) {
+                *r |= *n > 0;
             }
             for mut f in report.findings {
                 if seen.insert(key(&f)) {
