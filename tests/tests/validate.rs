@@ -560,3 +560,26 @@ fn a_rule_the_search_ran_is_not_never_fired() {
     assert!(report.findings.iter().any(|f| f.code == "R0004"), "the rule error is found: {:?}", report.findings.iter().map(|f| &f.code).collect::<Vec<_>>());
     assert!(!report.findings.iter().any(|f| f.code == "V203" && f.message.contains("`rare`")), "{:#?}", report.findings);
 }
+
+/// A finding of `explore` names the options its game was played with, in
+/// its JSON and its message, as one of `validate` does (its counterexample
+/// had them, the finding not: an outside adversary's finding).
+#[test]
+fn an_exploration_finding_names_its_options() {
+    let text = "rulebook o { players 2..2 assume \"t\" }\n\
+        token t 2 assume \"t\"\nzone a of t assume \"t\"\n\
+        option harsh assume \"t\"\n\
+        setup assume \"t\" { move 2 of t from box to a }\n\
+        round turn assume \"t\" {\n\
+          for p in players {\n\
+            choose k from [1, 2] by p assume \"t\"\n\
+            if enabled(harsh) and k == 2 { move top(a) to box }\n\
+            if round_number >= 3 assume \"t\" { draw }\n\
+          }\n\
+        }\n";
+    let model = Arc::new(compile(&[Source { name: "o.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let game = Game::new(model, 2, &["harsh".to_string()]).expect("two players");
+    let report = explore(&game, &[], Budget { max_states: 1000, jobs: 1, ..Budget::default() });
+    let leak = report.findings.iter().find(|f| f.code == "V501").expect("the box takes a token");
+    assert_eq!(leak.options, ["harsh"]);
+}

@@ -244,6 +244,7 @@ fn lasso(game: &Game, rulebook: &[String], choices: &[u32], loop_from: usize, ki
         .help(endless_help),
     };
     f.players = Some(game.players);
+    f.options = crate::log::enabled_options(game);
     f.counterexample = Some(log);
     f
 }

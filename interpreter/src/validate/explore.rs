@@ -676,6 +676,7 @@ fn finding(game: &Game, rulebook: &[String], nodes: &[Node], id: u32, tail: &[u3
     }
     let mut f = Finding::new(code, Severity::Error, message, at).help("replay the counterexample: `grimoire replay FILE` stops at the failing step");
     f.players = Some(game.players);
+    f.options = crate::log::enabled_options(game);
     f.counterexample = Some(log);
     f
 }
