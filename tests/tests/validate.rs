@@ -583,3 +583,41 @@ fn an_exploration_finding_names_its_options() {
     let leak = report.findings.iter().find(|f| f.code == "V501").expect("the box takes a token");
     assert_eq!(leak.options, ["harsh"]);
 }
+
+/// V204 says what its "never" covers: with `--option`, the games and states
+/// of the options given only (it said no game could reach a branch another
+/// option set reaches); without a search, after rule errors, that the branch
+/// may lie beyond one (as it says with a search). An outside adversary's
+/// findings.
+#[test]
+fn a_dead_branch_says_what_was_searched() {
+    let options = "rulebook opt_rule { players 2..2 assume \"t\" }\n\
+        option variant_a assume \"t\"\noption variant_b assume \"t\"\n\
+        counter s per_player 0..100 assume \"t\"\n\
+        round turn assume \"t\" {\n\
+          for p in players {\n\
+            choose k from [1, 2] by p assume \"t\"\n\
+            if enabled(variant_a) and enabled(variant_b) and k == 2 assume \"t\" { s[p] += 2 }\n\
+            if round_number >= 2 assume \"t\" { draw }\n\
+          }\n\
+        }\n";
+    let model = Arc::new(compile(&[Source { name: "o.rules".into(), text: options.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let cfg = Config { games: 20, max_decisions: 50, explore_states: 10_000, guided_games: 0, jobs: 1, options: Some(vec!["variant_a".into()]), rulebook: vec!["o.rules".into()], ..Config::default() };
+    let report = validate(model, &[], &cfg);
+    let dead = report.findings.iter().find(|f| f.code == "V204").expect("the branch needs variant_b");
+    assert!(dead.message.contains("nor in any state reachable with the options given"), "{}", dead.message);
+    let looping = "rulebook spin { players 2..2 step_fuel 1000 assume \"t\" }\n\
+        die d 6 assume \"t\"\n\
+        round turn assume \"t\" {\n\
+          roll r = d\n\
+          while r == 6 { pass }\n\
+          choose k from [1, 2] by player(1)\n\
+          if k == 3 { win player(1) }\n\
+          draw\n\
+        }\n";
+    let model = Arc::new(compile(&[Source { name: "l.rules".into(), text: looping.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let cfg = Config { games: 50, max_decisions: 50, explore_states: 0, guided_games: 0, jobs: 1, rulebook: vec!["l.rules".into()], ..Config::default() };
+    let report = validate(model, &[], &cfg);
+    let dead = report.findings.iter().find(|f| f.code == "V204").expect("k is never 3");
+    assert!(dead.message.contains("it may lie beyond one"), "{}", dead.message);
+}

@@ -121,7 +121,15 @@ pub fn dead_branches(cfg: &Config, runs: &[super::simulate::RunSummary], branche
     // What the search says of the branch, and what to do about it: only a
     // search that visited every state, through every order of every
     // shuffle, on games no rule error stopped, shows that no game reaches it.
-    let (searched, help) = if summaries.is_empty() {
+    // With `--option`, the other option sets were neither played nor
+    // searched: "no game" is only the games of the options given.
+    let only_given = cfg.options.is_some();
+    let (searched, help) = if summaries.is_empty() && cut_short {
+        (
+            " (the rule errors and broken invariants found above stop the games that meet them: it may lie beyond one)",
+            "fix the rule errors and broken invariants first: a branch after one cannot run",
+        )
+    } else if summaries.is_empty() {
         ("", MAY_NEED_MORE)
     } else if cut_short {
         (
@@ -132,6 +140,11 @@ pub fn dead_branches(cfg: &Config, runs: &[super::simulate::RunSummary], branche
         (
             ", nor in the states the exhaustive search reached through the orders it sampled of a shuffle too large to enumerate (it may lie beyond another order)",
             "the search sampled a shuffle's orders: the branch may need another order of the shuffled pieces (more random games, `--games`, try more), or its condition may be impossible",
+        )
+    } else if all_exhausted && only_given {
+        (
+            ", nor in any state reachable with the options given (the exhaustive search visited them all)",
+            "no game with these options can reach it: another set of options may (validate without `--option` tries them), or its condition may be impossible",
         )
     } else if all_exhausted {
         (", nor in any reachable state (the exhaustive search visited them all)", "no game can reach it: its condition may be impossible, or the rule it encodes misread")
