@@ -359,7 +359,7 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
             if let Some(error) = &log.error {
                 let unfinished = unfinished_message(st.decisions);
                 if st.is_over() || *error != unfinished {
-                    return Err(mismatch(log.steps.len(), format!("the log records the error \u{201c}{error}\u{201d}, but the replay plays its {} step(s) without it", log.steps.len())));
+                    return Err(mismatch(log.steps.len(), format!("the log records the error « {error} », but the replay plays its {} step(s) without it", log.steps.len())));
                 }
             }
         }
