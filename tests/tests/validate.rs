@@ -22,6 +22,11 @@ fn load(name: &str) -> (Arc<grimoire_interpreter::Model>, String) {
     (Arc::new(model), text)
 }
 
+/// A rulebook written in a test, compiled (it must compile).
+fn compiled(name: &str, text: &str) -> Arc<grimoire_interpreter::Model> {
+    Arc::new(compile(&[Source { name: name.into(), text: text.into() }]).unwrap_or_else(|d| panic!("{name}: {d:?}")))
+}
+
 fn run(name: &str) -> (Report, String) {
     let (model, text) = load(name);
     let source = SourceText { name: "source.txt".into(), text: std::fs::read_to_string(dir().join("source.txt")).ok() };
@@ -410,7 +415,7 @@ fn an_invariant_is_not_checked_where_chance_decides_in_the_middle_of_a_rule() {
         )
     };
     let explore_finds = |again: &str| {
-        let model = Arc::new(compile(&[Source { name: "reroll.rules".into(), text: book(again) }]).unwrap_or_else(|d| panic!("{d:?}")));
+        let model = compiled("reroll.rules", &book(again));
         let game = Game::new(model, 2, &[]).expect("two players");
         let report = explore(&game, &[], Budget { max_states: 20_000, jobs: 1, ..Budget::default() });
         report.findings.iter().map(|f| f.code.clone()).collect::<Vec<_>>()
@@ -434,7 +439,7 @@ fn an_invariant_is_not_checked_at_a_forced_move() {
         )
     };
     let found = |forced: &str| {
-        let model = Arc::new(compile(&[Source { name: "f.rules".into(), text: book(forced) }]).unwrap_or_else(|d| panic!("{d:?}")));
+        let model = compiled("f.rules", &book(forced));
         let game = Game::new(model, 1, &[]).expect("one player");
         explore(&game, &[], Budget { max_states: 1000, jobs: 1, ..Budget::default() }).findings.iter().map(|f| f.code.clone()).collect::<Vec<_>>()
     };
@@ -449,7 +454,7 @@ fn an_invariant_is_not_checked_at_a_forced_move() {
 fn a_space_past_the_board_is_named_as_its_board() {
     let first_error = |board: &str, name: &str| {
         let text = format!("rulebook b {{ players 1..1 }}\n{board}\ncounter n 0..99 = 0\nsetup {{ n = index(space({name}, 5)) }}\nround turn {{ end }}\n");
-        let model = Arc::new(compile(&[Source { name: "b.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}")));
+        let model = compiled("b.rules", &text);
         let game = Game::new(model, 1, &[]).expect("one player");
         game.start(0).expect_err("space 5 is past the board").message
     };
@@ -478,7 +483,7 @@ fn the_games_of_a_configuration_stop_at_the_first_loop() {
           if k == 2 { win player(2) } else { win player(1) }\n\
         }\n\
         rule spare assume \"test\" { pass }\n";
-    let model = Arc::new(compile(&[Source { name: "spin.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let model = compiled("spin.rules", text);
     let runs = |jobs: usize| {
         let cfg = Config { games: 200, max_decisions: 50, explore_states: 0, guided_games: 0, jobs, rulebook: vec!["spin.rules".into()], ..Config::default() };
         validate(model.clone(), &[], &cfg)
@@ -504,7 +509,7 @@ fn games_that_do_not_end_are_one_finding() {
           choose a from [1, 2] by player(1)\n\
           if a == 1 { choose b from [1, 2, 3] by player(2) }\n\
         }\n";
-    let model = Arc::new(compile(&[Source { name: "loop.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let model = compiled("loop.rules", text);
     let cfg = Config { games: 20, max_decisions: 7, explore_states: 0, guided_games: 0, jobs: 1, rulebook: vec!["loop.rules".into()], ..Config::default() };
     let report = validate(model, &[], &cfg);
     let endless: Vec<_> = report.findings.iter().filter(|f| f.code == "V503").collect();
@@ -530,7 +535,7 @@ fn finished_games_an_invariant_tells_apart_are_not_merged() {
             if round_number == 3 { draw }\n\
           }\n\
         }\n";
-    let model = Arc::new(compile(&[Source { name: "e.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let model = compiled("e.rules", text);
     let game = Game::new(model, 1, &[]).expect("one player");
     let report = explore(&game, &[], Budget { max_states: 1000, jobs: 1, ..Budget::default() });
     assert!(report.findings.iter().any(|f| f.code == "V504"), "{:?}", report.findings);
@@ -554,7 +559,7 @@ fn a_rule_the_search_ran_is_not_never_fired() {
             if round_number >= 2 assume \"t\" { draw }\n\
           }\n\
         }\n";
-    let model = Arc::new(compile(&[Source { name: "v.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let model = compiled("v.rules", text);
     let cfg = Config { games: 40, max_decisions: 50, explore_states: 20_000, guided_games: 0, jobs: 1, rulebook: vec!["v.rules".into()], ..Config::default() };
     let report = validate(model, &[], &cfg);
     assert!(report.findings.iter().any(|f| f.code == "R0004"), "the rule error is found: {:?}", report.findings.iter().map(|f| &f.code).collect::<Vec<_>>());
@@ -577,7 +582,7 @@ fn an_exploration_finding_names_its_options() {
             if round_number >= 3 assume \"t\" { draw }\n\
           }\n\
         }\n";
-    let model = Arc::new(compile(&[Source { name: "o.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let model = compiled("o.rules", text);
     let game = Game::new(model, 2, &["harsh".to_string()]).expect("two players");
     let report = explore(&game, &[], Budget { max_states: 1000, jobs: 1, ..Budget::default() });
     let leak = report.findings.iter().find(|f| f.code == "V501").expect("the box takes a token");
@@ -601,7 +606,7 @@ fn a_dead_branch_says_what_was_searched() {
             if round_number >= 2 assume \"t\" { draw }\n\
           }\n\
         }\n";
-    let model = Arc::new(compile(&[Source { name: "o.rules".into(), text: options.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let model = compiled("o.rules", options);
     let cfg = Config { games: 20, max_decisions: 50, explore_states: 10_000, guided_games: 0, jobs: 1, options: Some(vec!["variant_a".into()]), rulebook: vec!["o.rules".into()], ..Config::default() };
     let report = validate(model, &[], &cfg);
     let dead = report.findings.iter().find(|f| f.code == "V204").expect("the branch needs variant_b");
@@ -615,7 +620,7 @@ fn a_dead_branch_says_what_was_searched() {
           if k == 3 { win player(1) }\n\
           draw\n\
         }\n";
-    let model = Arc::new(compile(&[Source { name: "l.rules".into(), text: looping.into() }]).unwrap_or_else(|d| panic!("{d:?}")));
+    let model = compiled("l.rules", looping);
     let cfg = Config { games: 50, max_decisions: 50, explore_states: 0, guided_games: 0, jobs: 1, rulebook: vec!["l.rules".into()], ..Config::default() };
     let report = validate(model, &[], &cfg);
     let dead = report.findings.iter().find(|f| f.code == "V204").expect("k is never 3");

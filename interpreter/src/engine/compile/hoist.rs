@@ -70,30 +70,29 @@ impl Compiler<'_> {
 
     /// `e` computed once per walk, if it can be (see [`Compiler::hoistable`]).
     pub(crate) fn hoisted_bool(&mut self, e: ExprId) -> Option<BoolF> {
-        if !self.hoistable(e) {
-            return None;
-        }
-        // Inside it, nothing is cached again: it is computed whole.
-        let outer = self.hoist.take();
-        let f = self.bool(e);
-        self.hoist = outer;
-        let slot = self.cache_slots();
+        let (f, slot) = self.compiled_once(e, |c, e| c.bool(e))?;
         Some(Box::new(move |r| cached(r, slot, |r| Value::bool(f(r))) == Value::True))
     }
 
     /// [`Compiler::hoisted_bool`] for a number.
     pub(crate) fn hoisted_int(&mut self, e: ExprId) -> Option<IntF> {
-        if !self.hoistable(e) {
-            return None;
-        }
-        let outer = self.hoist.take();
-        let f = self.int(e);
-        self.hoist = outer;
-        let slot = self.cache_slots();
+        let (f, slot) = self.compiled_once(e, |c, e| c.int(e))?;
         Some(Box::new(move |r| match cached(r, slot, |r| int_value(f(r))) {
             Value::Int(i) => i,
             _ => super::NONE_INT,
         }))
+    }
+
+    /// `e` compiled whole (nothing inside it is cached again), with the
+    /// first of its two cache slots, when it can be computed once.
+    fn compiled_once<T>(&mut self, e: ExprId, compile: impl FnOnce(&mut Self, ExprId) -> T) -> Option<(T, u16)> {
+        if !self.hoistable(e) {
+            return None;
+        }
+        let outer = self.hoist.take();
+        let f = compile(self, e);
+        self.hoist = outer;
+        Some((f, self.cache_slots()))
     }
 
     fn cache_slots(&mut self) -> u16 {
