@@ -355,22 +355,30 @@ fn flag_value(args: &[OsString], flag: &str) -> Option<String> {
     found
 }
 
+/// The options switched on, each once: `--option x --option x` is `x`
+/// (it showed as `x,x` in reports and counterexamples).
+fn once(mut options: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    options.retain(|o| seen.insert(o.clone()));
+    options
+}
+
 fn run(command: Command, ui: &Ui) -> Result<ExitCode, String> {
     match command {
         Command::Check { files, json: _ } => commands::check(&files, ui),
-        Command::Play { files, players, seed, options, auto, log, json: _ } => commands::play(&files, players, seed, &options, auto, log.as_deref(), ui),
+        Command::Play { files, players, seed, options, auto, log, json: _ } => commands::play(&files, players, seed, &once(options), auto, log.as_deref(), ui),
         Command::Simulate { files, players, games, seed, options, max_decisions, score, json: _, jobs, unchecked } => {
-            commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &options, max_decisions, score: score.as_deref(), jobs: jobs as usize, unchecked }, ui)
+            commands::simulate(commands::SimArgs { files: &files, players, games, seed, options: &once(options), max_decisions, score: score.as_deref(), jobs: jobs as usize, unchecked }, ui)
         }
         Command::Replay { log, json: _ } => commands::replay(&log, ui),
         Command::Test { files, filter, sources, json: _ } => commands::test::test(commands::test::Args { files: &files, filter: filter.as_deref(), sources: &sources }, ui),
         Command::Validate { files, games, max_decisions, sources, save, json: _, html, jobs, options, explore_states, guided_games } => commands::validate::validate(
-            commands::validate::Args { files: &files, games, max_decisions, sources: &sources, save: &save, html: html.as_deref(), jobs: jobs as usize, options: &options, explore_states, guided_games },
+            commands::validate::Args { files: &files, games, max_decisions, sources: &sources, save: &save, html: html.as_deref(), jobs: jobs as usize, options: &once(options), explore_states, guided_games },
             ui,
         ),
         Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, save, json: _, jobs } => {
             let budget = grimoire_interpreter::validate::explore::Budget { max_states, max_depth, max_bytes, jobs: jobs as usize };
-            commands::explore(&files, players, &options, budget, perft, &save, ui)
+            commands::explore(&files, players, &once(options), budget, perft, &save, ui)
         }
     }
 }

@@ -940,6 +940,18 @@ fn simulate_counts_the_games_won_together() {
     assert!(text.contains(&format!("games won by several players together: {shared}")), "{text}");
 }
 
+/// An option given twice is switched on once (it read `x,x` in the report:
+/// an outside adversary's finding).
+#[test]
+fn an_option_given_twice_is_one_option() {
+    let file = rulebook_folder(
+        "option-twice",
+        &[("base.rules", "rulebook base { players 2..2 assume \"x\" }\noption quick assume \"x\"\ncounter n 0..9 = 0 assume \"x\"\nround turn assume \"x\" { if enabled(quick) { n = 1 } choose k from [1, 2] by player(1)\n win player(1) }\n")],
+    );
+    let report = report_of(&run(&["validate", &file("base.rules"), "--option", "quick", "--option", "quick", "--games", "2", "--explore-states", "10", "--guided-games", "0", "--json"]));
+    assert_eq!(report["runs"][0]["options"], serde_json::json!(["quick"]), "{report}");
+}
+
 /// A scenario whose `with` names a module that is not given is skipped;
 /// when a module given has a name one typo away (not the scenario's own),
 /// the skip says so.
