@@ -626,3 +626,18 @@ fn a_dead_branch_says_what_was_searched() {
     let dead = report.findings.iter().find(|f| f.code == "V204").expect("k is never 3");
     assert!(dead.message.contains("it may lie beyond one"), "{}", dead.message);
 }
+
+/// One loop is one R0002, wherever the fuel ran out in it (the search and
+/// the random games found the same `while` at its condition and at its
+/// body: an outside adversary's finding).
+#[test]
+fn one_loop_is_one_finding() {
+    let text = "rulebook setup_fuel { players 2..2 assume \"t\" step_fuel 1000 }\n\
+        die d 100 assume \"t\"\n\
+        counter n 0..10 assume \"t\"\n\
+        setup assume \"t\" { roll a = d  if a == 42 assume \"t\" { while true assume \"t\" { n = n } } }\n\
+        round turn assume \"t\" { for p in players { choose k from [1, 2] by p assume \"t\"  if round_number >= 2 assume \"t\" { draw } } }\n";
+    let cfg = Config { games: 300, max_decisions: 50, explore_states: 20_000, guided_games: 0, jobs: 1, rulebook: vec!["s.rules".into()], ..Config::default() };
+    let report = validate(compiled("s.rules", text), &[], &cfg);
+    assert_eq!(report.findings.iter().filter(|f| f.code == "R0002").count(), 1, "{:#?}", report.findings);
+}

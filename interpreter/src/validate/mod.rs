@@ -305,6 +305,7 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
     let stops_games = |code: &str| code.starts_with('R') || [invariants::LEAK, invariants::STUCK, invariants::DECLARED].contains(&code);
     let cut_short = findings.iter().any(|f| f.severity == Severity::Error && stops_games(&f.code));
     findings.extend(search::dead_branches(cfg, &sim.runs, &sim.branches, &fired, &searched, cut_short));
+    one_loop_per_rule(&model, &mut findings);
     let (trace, trace_findings) = trace::check(&model, sources);
     findings.extend(trace_findings);
     // Errors first, by code, then in the order of the rulebook's text.
@@ -327,4 +328,17 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
         }
     }
     Report { rulebook: model.name.clone(), files: cfg.rulebook.clone(), findings, runs: sim.runs, coverage: sim.coverage, branches: sim.branches, searched, trace, assumptions, discrepancies, narratives, interrupted: cfg.stop.requested() }
+}
+
+/// A loop without decisions (R0002) is reported where the fuel ran out,
+/// which depends on the game (the condition of a `while` in one, its body
+/// in another): one finding for each rule that loops, the first found
+/// (the random games' smallest seed, else the search's).
+fn one_loop_per_rule(model: &Model, findings: &mut Vec<Finding>) {
+    let rule_of = |at: Option<Loc>| {
+        let at = at?;
+        model.procs.iter().position(|p| p.at.file == at.file && p.at.span.start <= at.span.start && at.span.end <= p.at.span.end)
+    };
+    let mut seen = std::collections::HashSet::new();
+    findings.retain(|f| f.code != crate::engine::ExecErrorKind::Fuel.code() || rule_of(f.at).is_none_or(|r| seen.insert(r)));
 }
