@@ -50,7 +50,6 @@ struct Report {
     interrupted: bool,
 }
 
-
 #[derive(Serialize)]
 struct RuleCount {
     rule: String,

@@ -51,7 +51,7 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     // The files this run reads, which no output may replace.
     let inputs: Vec<PathBuf> = sources.iter().map(|s| PathBuf::from(&s.name)).chain(found.read_from).collect();
     if let Some(o) = a.options.iter().find(|o| !model.options.contains(o)) {
-        return Err(format!("the rulebook has no option `{o}`; its options are: {}", if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") }));
+        return Err(grimoire_interpreter::engine::SetupError::unknown_option(&model, o).to_string());
     }
     let options = (!a.options.is_empty()).then(|| a.options.to_vec());
     // Where the results go, before the run that makes them.

@@ -69,21 +69,22 @@ impl Canon {
         let m = &*g.model;
         let mut listed = vec![false; m.kinds.len()];
         let (mut counter_read, mut var_read) = (vec![false; m.counters.len()], vec![false; m.vars.len()]);
-        let mut round = m.round.is_some_and(|(_, times)| times.is_some());
-        // An invariant is checked when the game ends: when it may read the
-        // round (itself or through a function: any expression that reads it
-        // is taken to), the round must tell finished games apart (two
-        // draws, one in a round the invariant forbids, are not one state).
-        let round_at_end = !m.invariants.is_empty() && m.exprs.iter().any(|e| matches!(e, Expr::RoundNumber));
+        let mut round_read = false;
         for e in &m.exprs {
             match e {
                 Expr::Pieces(k) | Expr::PiecesOf(k, _) => listed[k.idx()] = true,
                 Expr::Counter(c, _) => counter_read[c.idx()] = true,
                 Expr::Var(v, _) => var_read[v.idx()] = true,
-                Expr::RoundNumber => round = true,
+                Expr::RoundNumber => round_read = true,
                 _ => {}
             }
         }
+        let round = round_read || m.round.is_some_and(|(_, times)| times.is_some());
+        // An invariant is checked when the game ends: when it may read the
+        // round (itself or through a function: any expression that reads it
+        // is taken to), the round must tell finished games apart (two
+        // draws, one in a round the invariant forbids, are not one state).
+        let round_at_end = round_read && !m.invariants.is_empty();
         // A `+=` or `-=` makes the old value matter (bounds, `none`).
         for s in &m.stmts {
             if let Stmt::Assign(lv, op, _) = &s.stmt {

@@ -57,6 +57,14 @@ pub enum SetupError {
     TooLarge(String),
 }
 
+impl SetupError {
+    /// `name` is no option of `model`: the error, with the options it has.
+    pub fn unknown_option(model: &Model, name: &str) -> SetupError {
+        let known = if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") };
+        SetupError::UnknownOption(name.to_string(), known)
+    }
+}
+
 /// What a game started for people keeps of its way: nothing (simulations,
 /// validation), the reveals (the run to a kept start state), or the rolls
 /// and the reveals (`play`).
@@ -154,10 +162,7 @@ impl Game {
         for o in options {
             match model.options.iter().position(|x| x == o) {
                 Some(i) => on[i] = true,
-                None => {
-                    let known = if model.options.is_empty() { "none".to_string() } else { model.options.join(", ") };
-                    return Err(SetupError::UnknownOption(o.clone(), known));
-                }
+                None => return Err(SetupError::unknown_option(&model, o)),
             }
         }
         let n = players as usize;

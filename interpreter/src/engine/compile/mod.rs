@@ -25,6 +25,7 @@ mod compiler;
 pub(crate) mod hoist;
 pub(crate) mod conds;
 mod items;
+mod line_keep;
 mod liveness;
 mod logic;
 mod numbers;
