@@ -14,6 +14,28 @@ fn run(text: &str) -> (Game, Result<State, ExecError>) {
     (game, st)
 }
 
+/// A rulebook of a test laid out for two players (it must compile).
+fn two_players(text: String) -> Game {
+    Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players")
+}
+
+/// The least `step_fuel` from 1,000 to 1,000,000 with which `passes`, to
+/// the step (`what` is what it runs, for the message when it needs more or
+/// less than that).
+fn least_step_fuel(what: &str, passes: impl Fn(u64) -> bool) -> u64 {
+    let (mut lo, mut hi) = (1_000, 1_000_000);
+    assert!(!passes(lo) && passes(hi), "{what} need between {lo} and {hi} steps");
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if passes(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
 /// A game that must start: its state at the first decision.
 fn started(text: &str) -> (Game, State) {
     let (g, st) = run(text);
@@ -494,8 +516,7 @@ round turn {{
 }}"
         )
     };
-    let game = |text: String| Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players");
-    let (bare, general) = (game(rules("")), game(rules(" and k >= 0")));
+    let (bare, general) = (two_players(rules("")), two_players(rules(" and k >= 0")));
     for seed in 0..20u64 {
         let (mut a, mut b) = (bare.start(seed).expect("starts"), general.start(seed).expect("starts"));
         let mut picks = grimoire_interpreter::log::RandomAgent::new(seed);
@@ -587,18 +608,7 @@ round turn {{
 
 /// The least `step_fuel` with which `line_walks` reaches its decision.
 fn least_fuel(line_first: bool) -> u64 {
-    let runs = |fuel: u64| run(&line_walks(fuel, line_first)).1.is_ok();
-    let (mut lo, mut hi) = (1_000, 1_000_000);
-    assert!(!runs(lo) && runs(hi), "the walks need between {lo} and {hi} steps");
-    while hi - lo > 1 {
-        let mid = (lo + hi) / 2;
-        if runs(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    hi
+    least_step_fuel("the walks", |fuel| run(&line_walks(fuel, line_first)).1.is_ok())
 }
 
 #[test]
@@ -670,9 +680,8 @@ round turn {{
 }}"
         )
     };
-    let game = |text: String| Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players");
-    let general = game(rules(2));
-    for (line, seed) in [game(rules(0)), game(rules(1))].iter().flat_map(|line| (0..30u64).map(move |seed| (line, seed))) {
+    let general = two_players(rules(2));
+    for (line, seed) in [two_players(rules(0)), two_players(rules(1))].iter().flat_map(|line| (0..30u64).map(move |seed| (line, seed))) {
         let (mut a, mut b) = (line.start(seed).expect("starts"), general.start(seed).expect("starts"));
         let mut picks = grimoire_interpreter::log::RandomAgent::new(seed);
         loop {
@@ -730,11 +739,7 @@ round turn {{
 
 #[test]
 fn what_a_choose_computes_once_is_what_it_computes_for_every_tuple() {
-    let game = |hoisted: bool| {
-        let text = hoisting(10_000_000, hoisted);
-        Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players")
-    };
-    let (once, every) = (game(true), game(false));
+    let (once, every) = (two_players(hoisting(10_000_000, true)), two_players(hoisting(10_000_000, false)));
     let mut errors = 0;
     for seed in 0..20u64 {
         let (mut a, mut b) = (once.start(seed).expect("starts"), every.start(seed).expect("starts"));
@@ -756,23 +761,11 @@ fn what_a_choose_computes_once_is_what_it_computes_for_every_tuple() {
     // The least fuel with which the first six decisions (the first option
     // each time) run, to the step.
     let least = |hoisted: bool| {
-        let starts = |fuel: u64| {
-            let text = hoisting(fuel, hoisted);
-            let g = Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players");
+        least_step_fuel("six decisions", |fuel| {
+            let g = two_players(hoisting(fuel, hoisted));
             let Ok(mut st) = g.start(3) else { return false };
             (0..6).all(|_| g.choices(&st).is_none() || g.apply(&mut st, 0).is_ok())
-        };
-        let (mut lo, mut hi) = (1_000, 1_000_000);
-        assert!(!starts(lo) && starts(hi), "six decisions cost between {lo} and {hi} steps");
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if starts(mid) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        hi
+        })
     };
     assert_eq!(least(true), least(false));
 }
