@@ -277,13 +277,6 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
     let mut reached = vec![false; model.procs.len()];
     let searched = search::run(&model, cfg, &mut findings, &mut sim.branches, &mut reached);
     let mut fired: std::collections::HashSet<String> = sim.coverage.iter().filter(|c| c.fired > 0).map(|c| c.rule.clone()).collect();
-    // A rule the exhaustive search ran is not one no game reaches, rule
-    // errors or not (the random games may have met one first).
-    for (p, _) in model.procs.iter().zip(&reached).filter(|(_, r)| **r) {
-        if fired.insert(p.name.clone()) {
-            findings.retain(|f| !(f.code == simulate::NEVER_FIRED && f.message.contains(&format!("`{}`", p.name))));
-        }
-    }
     if cfg.guided_games > 0 {
         let runs: Vec<u64> = model.procs.iter().map(|p| sim.coverage.iter().find(|c| c.rule == p.name).map_or(0, |c| c.fired)).collect();
         let guided = search::guided(&model, cfg, &findings, &sim.branches, &runs);
@@ -291,11 +284,16 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
         for (b, n) in sim.branches.iter_mut().zip(&guided.branches) {
             b.explored |= *n > b.runs;
         }
-        for ((p, n), before) in model.procs.iter().zip(&guided.procs).zip(&runs) {
-            if n > before && fired.insert(p.name.clone()) {
-                // The search ran a rule the random games never did.
-                findings.retain(|f| !(f.code == simulate::NEVER_FIRED && f.message.contains(&format!("`{}`", p.name))));
-            }
+        for ((r, n), before) in reached.iter_mut().zip(&guided.procs).zip(&runs) {
+            *r |= n > before;
+        }
+    }
+    // A rule the exhaustive search or the guided games ran is not one no
+    // game reaches, rule errors in the random games or not (they may have
+    // met one first).
+    for (p, _) in model.procs.iter().zip(&reached).filter(|(_, r)| **r) {
+        if fired.insert(p.name.clone()) {
+            findings.retain(|f| !(f.code == simulate::NEVER_FIRED && f.message.contains(&format!("`{}`", p.name))));
         }
     }
     // A rule error ends the games that meet it: what lies after it cannot run.
