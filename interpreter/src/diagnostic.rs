@@ -76,6 +76,15 @@ pub mod codes {
     pub const END_BODY: &str = "E0307";
 }
 
+/// "1 player", "3 players": a player count in a message.
+pub(crate) fn players(n: u8) -> String {
+    if n == 1 {
+        "1 player".to_string()
+    } else {
+        format!("{n} players")
+    }
+}
+
 /// The closest name to `wanted` among `candidates`, if close enough to be a typo.
 pub fn did_you_mean<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (wanted.chars().count() / 3).max(1);

@@ -170,12 +170,11 @@ impl Resolver {
         let Some(what) = self.model.layout_size(most).too_large() else { return };
         let Some(at) = self.players_at else { return };
         let most_usable = (self.model.min_players..most).rev().find(|&p| self.model.layout_size(p).too_large().is_none());
-        let seats = |n: u8| if n == 1 { "1 player".to_string() } else { format!("{n} players") };
         let help = match most_usable {
-            Some(p) => format!("at most {} fit: lower the highest player count, or the number of pieces, zones or spaces", seats(p)),
+            Some(p) => format!("at most {} fit: lower the highest player count, or the number of pieces, zones or spaces", crate::diagnostic::players(p)),
             None => "lower the number of pieces, zones or spaces".to_string(),
         };
-        let message = format!("at {} the game has {what}; the engine numbers at most {}", seats(most), LayoutSize::MAX);
+        let message = format!("at {} the game has {what}; the engine numbers at most {}", crate::diagnostic::players(most), LayoutSize::MAX);
         self.error(Diagnostic::new(codes::HEADER, message, at, "too many for the engine").help(help));
     }
 

@@ -17,17 +17,17 @@ use crate::model::{BlockId, LValue, Loc, Model, ProcId, Stmt};
 /// What a turn of a block may not do, in words, and where it is written.
 type Forbidden = (String, Loc);
 
-/// The help of a statement that acts in a turn.
-const ACTS: &str = "decide and record in the block (set a `per_player` var), and act on the decisions after it";
+/// The label and help of a statement that acts in a turn.
+const ACTS: (&str, &str) = ("inside a `simultaneous` block", "decide and record in the block (set a `per_player` var), and act on the decisions after it");
 
-/// The help of an assignment to a local declared before the block.
-const OUTER_LOCAL: &str = "a local is not put back after each turn as vars and counters are, so the next player would see what this one set: record it in a var instead, which each turn sets in secret and the block reveals at its end (a `per_player` var, `x[p] = ...`, so that the players do not clash), or use a local declared inside the block";
+/// The label and help of an assignment to a local declared before the block.
+const OUTER_LOCAL: (&str, &str) = ("a local from before the block", "a local is not put back after each turn as vars and counters are, so the next player would see what this one set: record it in a var instead, which each turn sets in secret and the block reveals at its end (a `per_player` var, `x[p] = ...`, so that the players do not clash), or use a local declared inside the block");
 
 impl Resolver {
     pub(crate) fn check_simultaneous_blocks(&mut self) {
         let m = &self.model;
         let reach = what_rules_may_do(m);
-        let mut found: Vec<(String, Loc, &str)> = Vec::new();
+        let mut found: Vec<(String, Loc, (&str, &str))> = Vec::new();
         for p in &m.procs {
             walk(m, p.body, &mut |stmt, _| {
                 if let Stmt::Simultaneous(_, _, b) = stmt {
@@ -43,8 +43,7 @@ impl Resolver {
         found.extend(self.outer_locals_set.iter().map(|(what, at)| (what.clone(), *at, OUTER_LOCAL)));
         found.sort_by_key(|(_, at, _)| (at.file.0, at.span.start));
         found.dedup();
-        for (what, at, help) in found {
-            let label = if help == OUTER_LOCAL { "a local from before the block" } else { "inside a `simultaneous` block" };
+        for (what, at, (label, help)) in found {
             self.error(Diagnostic::new(codes::SIMULTANEOUS, format!("a `simultaneous` block cannot {what}: the players' turns would not be independent"), at, label).help(help));
         }
     }

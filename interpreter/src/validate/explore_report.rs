@@ -106,10 +106,10 @@ impl ExploreReport {
                 // Not a proof for the game: a shuffle's other orders lead to states never visited.
                 return format!(
                     "proven for {} on sampled shuffles only (a shuffle of many pieces was explored through {SHUFFLE_SAMPLES} of its orders): all {} states reachable through them visited ({} finished games); {invariants}; {ends}",
-                    for_players(self.players), self.distinct, self.terminal
+                    crate::diagnostic::players(self.players), self.distinct, self.terminal
                 );
             }
-            format!("proven for {}: all {} reachable states visited ({} finished games); {invariants}; {ends}", for_players(self.players), self.distinct, self.terminal)
+            format!("proven for {}: all {} reachable states visited ({} finished games); {invariants}; {ends}", crate::diagnostic::players(self.players), self.distinct, self.terminal)
         } else {
             let cut = format!("stopped by {}; states beyond were not visited", self.stopped_by.as_deref().unwrap_or("the budget"));
             match (errors, self.exhausted) {
@@ -121,11 +121,3 @@ impl ExploreReport {
     }
 }
 
-/// "1 player", "3 players".
-fn for_players(n: u8) -> String {
-    if n == 1 {
-        "1 player".to_string()
-    } else {
-        format!("{n} players")
-    }
-}
