@@ -218,3 +218,25 @@ fn a_call_broken_by_a_module_shows_the_module_declaration() {
     assert_eq!((e.code, e.at.file.idx()), ("E0104", 0), "{e:#?}");
     assert!(e.related.iter().any(|(at, label)| at.file.idx() == 1 && label.contains("`gain` declared here")), "{e:#?}");
 }
+
+// A var or counter of one value for the whole game takes no index: `x[p]`
+// once compiled, and read and wrote the declaration after it. A module
+// that makes a per-player counter single leaves the base's `x[p]` behind.
+#[test]
+fn a_single_var_or_counter_indexed_by_a_player_is_refused_at_each_use() {
+    let game = "rulebook e { players 2..2 }\nvar x : int = 0\nvar y : int = 0\ncounter c 0..9 = 0\nround turn assume \"x\" {\n  x[player(2)] = 5\n  c[player(1)] += 1\n  if y == 5 { win player(1) }\n  end\n}\n";
+    let errs = compile(&[source("e.rules", game)]).expect_err("x and c are single");
+    let found: Vec<(&str, &str)> = errs.iter().map(|e| (e.code, e.message.as_str())).collect();
+    assert_eq!(
+        found,
+        [("E0103", "the var `x` holds one value for the whole game and takes no index"), ("E0103", "the counter `c` holds one value for the whole game and takes no index")]
+    );
+    let per_player = "rulebook f { players 2..2 }\ncounter bravery per_player 0..6 = 4\nround turn assume \"x\" {\n  bravery[player(2)] -= 1\n  end\n}\n";
+    compile(&[source("f.rules", per_player)]).expect("a per-player counter takes its index");
+    let shared = "module shared extends \"f.rules\" { }\nreplace counter bravery 0..6 = 4 assume \"one bravery for the table\"\n";
+    let errs = compile(&[source("f.rules", per_player), source("shared.rules", shared)]).expect_err("the base indexes it");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!((errs[0].code, errs[0].at.file.idx()), ("E0103", 0), "reported at the base's use");
+    let related: Vec<_> = errs[0].related.iter().map(|(at, label)| (at.file.idx(), label.as_str())).collect();
+    assert_eq!(related, [(1, "`bravery` declared here")], "beside the module's declaration");
+}

@@ -15,14 +15,14 @@ fn run(text: &str) -> (Game, Result<State, ExecError>) {
 }
 
 /// A rulebook of a test laid out for two players (it must compile).
-fn two_players(text: String) -> Game {
+pub(crate) fn two_players(text: String) -> Game {
     Game::new(Arc::new(compile(&[Source { name: "t.rules".into(), text }]).unwrap_or_else(|d| panic!("{d:?}"))), 2, &[]).expect("two players")
 }
 
 /// The least `step_fuel` from 1,000 to 1,000,000 with which `passes`, to
 /// the step (`what` is what it runs, for the message when it needs more or
 /// less than that).
-fn least_step_fuel(what: &str, passes: impl Fn(u64) -> bool) -> u64 {
+pub(crate) fn least_step_fuel(what: &str, passes: impl Fn(u64) -> bool) -> u64 {
     let (mut lo, mut hi) = (1_000, 1_000_000);
     assert!(!passes(lo) && passes(hi), "{what} need between {lo} and {hi} steps");
     while hi - lo > 1 {
@@ -695,7 +695,7 @@ round turn {{
 /// `same_states`, the same raw fingerprint, every local included), the
 /// same error at the same step, the same outcome, decisions and counters.
 /// Whether they stopped at an error.
-fn side_by_side(a: &Game, b: &Game, seed: u64, same_states: bool) -> bool {
+pub(crate) fn side_by_side(a: &Game, b: &Game, seed: u64, same_states: bool) -> bool {
     let (mut x, mut y) = (a.start(seed).expect("starts"), b.start(seed).expect("starts"));
     let mut picks = grimoire_interpreter::log::RandomAgent::new(seed);
     let mut failed = false;
@@ -715,58 +715,4 @@ fn side_by_side(a: &Game, b: &Game, seed: u64, same_states: bool) -> bool {
     }
     assert!(x.outcome == y.outcome && x.decisions == y.decisions && x.counters == y.counters, "seed {seed}");
     failed
-}
-
-/// A `choose` whose condition calls a function, or walks a collection, that
-/// reads none of the names the walk binds computes it once per decision
-/// (hoist.rs); the game must be the one where it is computed for every
-/// tuple, written so that it reads a binding it does not use: the same
-/// options in the same order, the same outcomes, the same least fuel (each
-/// reading is charged the computation's steps), and the same error where
-/// the computation fails (a `none` read as a number in `late`, only once the
-/// board fills up). Single and several bindings, the part alone and inside
-/// an `or`, a count and a truth value, each `choose` run again and again in
-/// one frame (its cache emptied each time).
-fn hoisting(fuel: u64, hoisted: bool) -> String {
-    let (b, z) = if hoisted { ("", "") } else { (", z: space", ", z") };
-    let (b2, z2) = if hoisted { ("", "") } else { (", z: space", ", a") };
-    format!(
-        "rulebook a {{ players 2..2 step_fuel {fuel} }}
-grid board 8 x 8
-piece stone per_player 32
-var nobody : player
-counter moves 0..100 = 0
-fn blocked(p: player{b}) = (count x in spaces(board) where count(x) > 0 and owner(top(x)) != p) >= 3
-fn crowded(p: player{b2}) = count x in spaces(board) where count(x) > 0
-fn late(p: player{b}) = moves > 9 and seat(nobody) > 0
-round turn {{
-  repeat 20 {{
-    for p in players {{
-      choose z from spaces(board) where count(z) == 0 and (not blocked(p{z}) or row(z) <= 2) and not late(p{z}) by p else {{ draw }}
-      move first s in pieces(stone, p) where zone_of(s) == box to z
-      choose a from spaces(board), c from [1, 2] where crowded(p{z2}) + c > 2 and count(a) == 0 by p else {{ moves += 1 }}
-      moves += 1
-      if moves > 14 {{ win p }}
-    }}
-  }}
-}}"
-    )
-}
-
-#[test]
-fn what_a_choose_computes_once_is_what_it_computes_for_every_tuple() {
-    let (once, every) = (two_players(hoisting(10_000_000, true)), two_players(hoisting(10_000_000, false)));
-    // The raw fingerprints differ by the cache's hidden slots.
-    let errors = (0..20u64).filter(|seed| side_by_side(&once, &every, *seed, false)).count();
-    assert!(errors > 0, "some games reach the failing computation");
-    // The least fuel with which the first six decisions (the first option
-    // each time) run, to the step.
-    let least = |hoisted: bool| {
-        least_step_fuel("six decisions", |fuel| {
-            let g = two_players(hoisting(fuel, hoisted));
-            let Ok(mut st) = g.start(3) else { return false };
-            (0..6).all(|_| g.choices(&st).is_none() || g.apply(&mut st, 0).is_ok())
-        })
-    };
-    assert_eq!(least(true), least(false));
 }

@@ -16,6 +16,7 @@ mod engine_equivalence;
 mod exploration;
 mod fast_paths;
 mod fixtures;
+mod hoisting;
 mod hostile;
 mod knowledge;
 mod limits;

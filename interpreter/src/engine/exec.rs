@@ -389,8 +389,7 @@ impl Game {
                 let who = by.as_ref().map(|f| f.get(r));
                 r.st.options.clear();
                 if r.err.is_none() {
-                    super::compile::hoist::empty(r, caches);
-                    collect_tuples(r, binds, cond, tested.as_ref());
+                    super::compile::hoist::with_caches(r, *caches, |r| collect_tuples(r, binds, cond, tested.as_ref()));
                 }
                 if r.err.is_some() {
                     r.st.options.clear();

@@ -26,11 +26,14 @@ pub(crate) struct Run<'a> {
     /// `Game::run_to_chance` stopped before an operation that may draw
     /// from the RNG.
     pub(crate) stopped: bool,
+    /// Where the caches of the walk running now start on the state's
+    /// scratch buffer (hoist.rs).
+    pub(crate) caches: usize,
 }
 
 impl<'a> Run<'a> {
     pub(crate) fn new(g: &'a Game, st: &'a mut State, fuel: u64) -> Self {
-        Run { g, st, base: 0, actor: super::state::NO_ACTOR, fuel, err: None, stopped: false }
+        Run { g, st, base: 0, actor: super::state::NO_ACTOR, fuel, err: None, stopped: false, caches: 0 }
     }
 
     /// A local of the running procedure.

@@ -376,6 +376,22 @@ impl Resolver {
         self.error(Diagnostic::new(codes::WRONG_SORT, format!("the {what} `{}` has one per player or per space; say whose", n.name), at, "which one?").help(format!("write it with an index, like `{example}`")));
     }
 
+    /// `x[i]` of a var or counter that holds one value for the whole game:
+    /// the index would select nothing. (It once read or wrote the value
+    /// declared after it.) The declaration is shown: a module that replaced
+    /// a per-player declaration by a single one leaves the base's indexed
+    /// uses behind, in another file.
+    fn single_indexed(&mut self, n: &ast::Ident, what: &str, idx: &ast::Expr, span: ast::Span) -> Typed {
+        let at = self.loc(idx.span);
+        let mut d = Diagnostic::new(codes::WRONG_SORT, format!("the {what} `{}` holds one value for the whole game and takes no index", n.name), at, "no index needed")
+            .help(format!("write `{0}`, or declare it `{what} {0} per_player ...` to keep one value per player", n.name));
+        if let Some((_, declared)) = self.globals.get(&n.name) {
+            d = d.related(*declared, format!("`{}` declared here", n.name));
+        }
+        self.error(d);
+        self.bad(span)
+    }
+
     fn index(&mut self, sc: &mut Scope, base: &ast::Expr, idx: &ast::Expr, span: ast::Span) -> Typed {
         let ExprKind::Name(n) = &base.kind else {
             let at = self.loc(base.span);
@@ -398,17 +414,20 @@ impl Resolver {
                 self.val(Expr::Zone(z, Some(i)), Ty::Zone, span)
             }
             Sym::Var(v) => {
-                let (ty, per_piece) = self.model.vars.get(v.idx()).map(|d| (d.ty, d.per_piece)).unwrap_or((Ty::Any, None));
+                let (ty, per_player, per_piece) = self.model.vars.get(v.idx()).map(|d| (d.ty, d.per_player, d.per_piece)).unwrap_or((Ty::Any, true, None));
                 let i = match per_piece {
                     Some(k) => self.expect(sc, idx, Ty::Piece(Some(k)), "the index of a per-piece var"),
-                    None => self.expect(sc, idx, Ty::Player, "the index of a per-player var"),
+                    None if per_player => self.expect(sc, idx, Ty::Player, "the index of a per-player var"),
+                    None => return self.single_indexed(n, "var", idx, span),
                 };
                 self.val(Expr::Var(v, Some(i)), ty, span)
             }
             Sym::Counter(c) => {
-                let i = match self.model.counters.get(c.idx()).and_then(|d| d.per_piece) {
+                let (per_player, per_piece) = self.model.counters.get(c.idx()).map(|d| (d.per_player, d.per_piece)).unwrap_or((true, None));
+                let i = match per_piece {
                     Some(k) => self.expect(sc, idx, Ty::Piece(Some(k)), "the index of a per-piece counter"),
-                    None => self.expect(sc, idx, Ty::Player, "the index of a per-player counter"),
+                    None if per_player => self.expect(sc, idx, Ty::Player, "the index of a per-player counter"),
+                    None => return self.single_indexed(n, "counter", idx, span),
                 };
                 self.val(Expr::Counter(c, Some(i)), Ty::Int, span)
             }

@@ -4,6 +4,7 @@
 
 use super::conds::{with_cond, ItemTest};
 use super::compiler::{Compiler, Native};
+use super::hoist::with_caches;
 use super::items::Items;
 use super::{BoolF, CollF, Visit};
 use crate::engine::error::ExecErrorKind;
@@ -80,29 +81,11 @@ impl Compiler<'_> {
                 })
             }
             Expr::Comp(q @ (Quantifier::Filter | Quantifier::FilterWhile), slot, coll, body) => {
-                let items = self.items(coll);
-                let slot = self.slot(slot);
-                let prefix = q == Quantifier::FilterWhile;
-                with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r, visit: Visit| {
-                    let mut going = true;
-                    if prefix {
-                        // `while`: the first item that fails ends the filter.
-                        items.walk(r, |r, item| {
-                            if cond.holds(r, item) {
-                                going = visit(r, item);
-                                going
-                            } else {
-                                false
-                            }
-                        });
-                    } else {
-                        items.walk_kept(r, &cond, |r, item| {
-                            going = visit(r, item);
-                            going
-                        });
-                    }
-                    going
-                }))
+                let (f, caches) = self.walk_once(e, |c| c.filter(q == Quantifier::FilterWhile, slot, coll, body));
+                if caches == 0 {
+                    return f;
+                }
+                Box::new(move |r, visit| with_caches(r, caches, |r| f(r, visit)))
             }
             _ => {
                 Box::new(move |r, _| {
@@ -111,6 +94,32 @@ impl Compiler<'_> {
                 })
             }
         }
+    }
+
+    /// `[slot in coll where body]` (`while` when `prefix`).
+    fn filter(&mut self, prefix: bool, slot: u16, coll: ExprId, body: Option<ExprId>) -> CollF {
+        let items = self.items(coll);
+        let slot = self.slot(slot);
+        with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r, visit: Visit| {
+            let mut going = true;
+            if prefix {
+                // `while`: the first item that fails ends the filter.
+                items.walk(r, |r, item| {
+                    if cond.holds(r, item) {
+                        going = visit(r, item);
+                        going
+                    } else {
+                        false
+                    }
+                });
+            } else {
+                items.walk_kept(r, &cond, |r, item| {
+                    going = visit(r, item);
+                    going
+                });
+            }
+            going
+        }))
     }
 }
 

@@ -439,6 +439,9 @@ impl<'c> Compiler<'c> {
 
     /// Any value.
     pub(crate) fn val(&mut self, e: ExprId) -> ValF {
+        if let Some(f) = self.hoisted_val(e) {
+            return f;
+        }
         if let Some(arg) = self.argument(e) {
             return self.in_caller(arg, |c, a| c.val(a));
         }
@@ -480,6 +483,9 @@ impl<'c> Compiler<'c> {
     /// Any value, as an operand: what [`Compiler::val`] gives, without the
     /// closure that turns a typed result into a value.
     pub(crate) fn val_op(&mut self, e: ExprId) -> ValOp {
+        if let Some(f) = self.hoisted_val(e) {
+            return ValOp::Dyn(f);
+        }
         if let Some(arg) = self.argument(e) {
             return self.in_caller(arg, |c, a| c.val_op(a));
         }

@@ -1,25 +1,34 @@
-//! What a `choose`'s condition computes once per decision: a function call
-//! or a comprehension in it that reads none of the names the walk binds
-//! (`not must_capture(p)` in `where can_jump(m, d) or (not must_capture(p)
-//! and can_step(m, d))`) gives the same value for every tuple tried, so it
-//! is computed where the walk first needs it and read back after that.
+//! What a walk computes once: a function call or a comprehension in a
+//! `choose`'s condition, or in a comprehension's condition or value, that
+//! reads none of the names the walk binds (`not must_capture(p)` in `where
+//! can_jump(m, d) or (not must_capture(p) and can_step(m, d))`, the `min`
+//! in `[q in players where points(q) == (min r in players of points(r))]`)
+//! gives the same value for every item tried, so it is computed where the
+//! walk first needs it and read back after that.
 //!
 //! Nothing a game can see changes: the value is the one each computation
 //! would give (a condition changes nothing, and what it reads is not
-//! written during the walk), every reading is charged the steps the
-//! computation took (fuel runs out where it would have), and a computation
-//! that fails is not kept. The cache lives in two hidden slots of the
-//! frame, emptied by the `choose` before each walk; no operation reads them
-//! afterwards, so they are never part of a state's canonical form.
+//! written during the walk: a comprehension is walked whole inside one
+//! operation, and a `for` walks the items its collection had when it
+//! began), every reading is charged the steps the computation took (fuel
+//! runs out where it would have), and a computation that fails is not kept.
+//!
+//! The caches are not part of the state: each walk pushes its own, empty,
+//! on the state's scratch buffer (which regions use in the same last-in,
+//! first-out way, and which is empty between two runs) and drops them when
+//! it is done, so a state's fingerprint, its canonical form and its locals
+//! are those of the rules as written. A walk inside another one's
+//! condition keeps the outer walk's caches: what reads neither walk's names
+//! is then computed once for the outer walk.
 
 use super::compiler::Compiler;
-use super::{BoolF, IntF};
+use super::{BoolF, IntF, ValF};
 use crate::engine::compile::operands::int_value;
 use crate::engine::run::Run;
 use crate::engine::value::Value;
 use crate::model::{Expr, ExprId};
 
-/// The `choose` whose condition is being compiled.
+/// The walk whose condition is being compiled.
 pub(crate) struct Hoist {
     /// Slots its evaluation writes: the bindings, and the names its own
     /// comprehensions, regions and lines bind.
@@ -27,8 +36,9 @@ pub(crate) struct Hoist {
     /// Slots from here up are written by its evaluation too (the stored
     /// arguments of the functions it inlines).
     watermark: u16,
-    /// The first slot of each cache (the value, then the steps it took).
-    pub(crate) caches: Vec<u16>,
+    /// How many caches it has (each two values: the value, then the steps
+    /// it took).
+    caches: u16,
 }
 
 impl Compiler<'_> {
@@ -36,12 +46,24 @@ impl Compiler<'_> {
     pub(crate) fn hoist_in(&mut self, slots: &[u16], cond: ExprId) {
         let mut varying = slots.to_vec();
         varying.extend(self.bound_in(cond));
-        self.hoist = Some(Hoist { varying, watermark: self.frame, caches: Vec::new() });
+        self.hoist = Some(Hoist { varying, watermark: self.frame, caches: 0 });
     }
 
-    /// Done: the cache slots the `choose` empties before each walk.
-    pub(crate) fn hoisted(&mut self) -> Vec<u16> {
-        self.hoist.take().map(|h| h.caches).unwrap_or_default()
+    /// Done: how many caches the walk must hold ([`with_caches`]).
+    pub(crate) fn hoisted(&mut self) -> u16 {
+        self.hoist.take().map_or(0, |h| h.caches)
+    }
+
+    /// The comprehension `e` compiled by `compile`, and how many caches its
+    /// walk holds ([`with_caches`]); none when it is compiled inside another
+    /// walk's condition, whose caches serve it.
+    pub(crate) fn walk_once<T>(&mut self, e: ExprId, compile: impl FnOnce(&mut Self) -> T) -> (T, u16) {
+        if self.hoist.is_some() {
+            return (compile(self), 0);
+        }
+        self.hoist = Some(Hoist { varying: self.bound_in(e), watermark: self.frame, caches: 0 });
+        let compiled = compile(self);
+        (compiled, self.hoisted())
     }
 
     /// The slots the comprehensions, regions and lines of `e` bind.
@@ -70,21 +92,28 @@ impl Compiler<'_> {
 
     /// `e` computed once per walk, if it can be (see [`Compiler::hoistable`]).
     pub(crate) fn hoisted_bool(&mut self, e: ExprId) -> Option<BoolF> {
-        let (f, slot) = self.compiled_once(e, |c, e| c.bool(e))?;
-        Some(Box::new(move |r| cached(r, slot, |r| Value::bool(f(r))) == Value::True))
+        let (f, cache) = self.compiled_once(e, |c, e| c.bool(e))?;
+        Some(Box::new(move |r| cached(r, cache, |r| Value::bool(f(r))) == Value::True))
     }
 
     /// [`Compiler::hoisted_bool`] for a number.
     pub(crate) fn hoisted_int(&mut self, e: ExprId) -> Option<IntF> {
-        let (f, slot) = self.compiled_once(e, |c, e| c.int(e))?;
-        Some(Box::new(move |r| match cached(r, slot, |r| int_value(f(r))) {
+        let (f, cache) = self.compiled_once(e, |c, e| c.int(e))?;
+        Some(Box::new(move |r| match cached(r, cache, |r| int_value(f(r))) {
             Value::Int(i) => i,
             _ => super::NONE_INT,
         }))
     }
 
-    /// `e` compiled whole (nothing inside it is cached again), with the
-    /// first of its two cache slots, when it can be computed once.
+    /// [`Compiler::hoisted_bool`] for a value of any type.
+    pub(crate) fn hoisted_val(&mut self, e: ExprId) -> Option<ValF> {
+        let (f, cache) = self.compiled_once(e, |c, e| c.val(e))?;
+        Some(Box::new(move |r| cached(r, cache, |r| f(r))))
+    }
+
+    /// `e` compiled whole (nothing inside it is cached in this walk's
+    /// caches: a comprehension inside it has its own), with the number of
+    /// its cache, when it can be computed once.
     fn compiled_once<T>(&mut self, e: ExprId, compile: impl FnOnce(&mut Self, ExprId) -> T) -> Option<(T, u16)> {
         if !self.hoistable(e) {
             return None;
@@ -92,36 +121,46 @@ impl Compiler<'_> {
         let outer = self.hoist.take();
         let f = compile(self, e);
         self.hoist = outer;
-        Some((f, self.cache_slots()))
-    }
-
-    fn cache_slots(&mut self) -> u16 {
-        let slot = self.alloc(2);
-        if let Some(h) = &mut self.hoist {
-            h.caches.push(slot);
-        }
-        slot
+        let h = self.hoist.as_mut()?;
+        h.caches += 1;
+        Some((f, h.caches - 1))
     }
 }
 
-/// The value kept in `slot` (and the steps it took in the next one), or
-/// computed and kept there when the slot is empty. `none` is never kept:
-/// a computation that gives it runs again at the next reading.
+/// Run `walk` with `caches` empty caches of its own on the scratch buffer,
+/// dropped when it is done (the enclosing walk's, if any, are found again).
 #[inline]
-fn cached(r: &mut Run, slot: u16, compute: impl FnOnce(&mut Run) -> Value) -> Value {
-    match r.local(slot) {
+pub(crate) fn with_caches<T>(r: &mut Run, caches: u16, walk: impl FnOnce(&mut Run) -> T) -> T {
+    let outer = r.caches;
+    r.caches = r.st.scratch.len();
+    r.st.scratch.resize(r.caches + 2 * usize::from(caches), Value::None);
+    let result = walk(r);
+    r.st.scratch.truncate(r.caches);
+    r.caches = outer;
+    result
+}
+
+/// The value kept in cache `cache` of the running walk (and the steps it
+/// took), or computed and kept there when it is empty. `none` is never
+/// kept: a computation that gives it runs again at the next reading.
+#[inline]
+fn cached(r: &mut Run, cache: u16, compute: impl FnOnce(&mut Run) -> Value) -> Value {
+    let at = r.caches + 2 * usize::from(cache);
+    match r.st.scratch.get(at).copied().unwrap_or(Value::None) {
         Value::None => {
             let before = r.fuel;
             let v = compute(r);
             if r.err.is_none() {
-                r.set_local(slot, v);
-                r.set_local(slot + 1, Value::Int(i64::try_from(before.saturating_sub(r.fuel)).unwrap_or(i64::MAX)));
+                let steps = Value::Int(i64::try_from(before.saturating_sub(r.fuel)).unwrap_or(i64::MAX));
+                if let Some([value, took]) = r.st.scratch.get_mut(at..at + 2) {
+                    (*value, *took) = (v, steps);
+                }
             }
             v
         }
         v => {
-            let steps = match r.local(slot + 1) {
-                Value::Int(n) => u64::try_from(n).unwrap_or(0),
+            let steps = match r.st.scratch.get(at + 1) {
+                Some(Value::Int(n)) => u64::try_from(*n).unwrap_or(0),
                 _ => 0,
             };
             // Out of fuel where the computation would have run out: the
@@ -129,12 +168,5 @@ fn cached(r: &mut Run, slot: u16, compute: impl FnOnce(&mut Run) -> Value) -> Va
             r.spend(steps);
             v
         }
-    }
-}
-
-/// Empty the caches before a walk.
-pub(crate) fn empty(r: &mut Run, caches: &[u16]) {
-    for s in caches {
-        r.set_local(*s, Value::None);
     }
 }

@@ -2,6 +2,7 @@
 //! `tagged`, `is`, `linked`, and equality on unboxed values.
 
 use super::conds::{with_cond, ItemTest};
+use super::hoist::with_caches;
 use super::compiler::{Compiler, Native};
 use super::operands::IntOp;
 use super::{BoolF, NONE_INT, NO_PLAYER};
@@ -78,27 +79,11 @@ impl Compiler<'_> {
                 }
             },
             Expr::Comp(q, slot, coll, body) => {
-                let items = self.items(coll);
-                let slot = self.slot(slot);
-                let any = q == Quantifier::Any;
-                with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
-                    let mut hit = false;
-                    if any {
-                        // `any` stops at the first that holds, and passes
-                        // over the others.
-                        items.walk_kept(r, &cond, |_, _| {
-                            hit = true;
-                            false
-                        });
-                        return hit;
-                    }
-                    // `all` stops at the first that fails.
-                    items.walk(r, |r, item| {
-                        hit = !cond.holds(r, item);
-                        !hit
-                    });
-                    !hit
-                }))
+                let (f, caches) = self.walk_once(e, |c| c.any_or_all(q == Quantifier::Any, slot, coll, body));
+                if caches == 0 {
+                    return f;
+                }
+                Box::new(move |r| with_caches(r, caches, |r| f(r)))
             }
             Expr::Tagged(s, t) => {
                 let z = self.zone_req(s);
@@ -134,6 +119,30 @@ impl Compiler<'_> {
                 self.mismatch(e)
             }
         }
+    }
+
+    /// `any` (else `all`) `slot in coll where body`.
+    fn any_or_all(&mut self, any: bool, slot: u16, coll: ExprId, body: Option<ExprId>) -> BoolF {
+        let items = self.items(coll);
+        let slot = self.slot(slot);
+        with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
+            let mut hit = false;
+            if any {
+                // `any` stops at the first that holds, and passes
+                // over the others.
+                items.walk_kept(r, &cond, |_, _| {
+                    hit = true;
+                    false
+                });
+                return hit;
+            }
+            // `all` stops at the first that fails.
+            items.walk(r, |r, item| {
+                hit = !cond.holds(r, item);
+                !hit
+            });
+            !hit
+        }))
     }
 
     /// The conjunction of `parts`, in order (`None` for no part).

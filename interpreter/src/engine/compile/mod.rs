@@ -140,8 +140,8 @@ pub(crate) enum Index {
 /// A decision (or chance's pick when `by` is absent) over the tuples of
 /// the bindings; `otherwise` is where to go when there is none. The
 /// condition is `tested` as each item is tried when there is one binding,
-/// else `cond` once all are bound. `caches` are emptied before the walk
-/// (hoist.rs).
+/// else `cond` once all are bound. The walk holds `caches` caches of what
+/// its condition computes once (hoist.rs).
 pub(crate) struct ChooseOp {
     pub(crate) binds: Vec<(u16, Items)>,
     pub(crate) cond: Staged,
@@ -150,7 +150,7 @@ pub(crate) struct ChooseOp {
     pub(crate) otherwise: Option<u32>,
     pub(crate) stmt: StmtId,
     pub(crate) sites: [u32; 2],
-    pub(crate) caches: Vec<u16>,
+    pub(crate) caches: u16,
 }
 
 /// What an assignment writes.

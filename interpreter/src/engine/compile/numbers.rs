@@ -3,6 +3,7 @@
 
 use super::conds::{with_cond, ItemTest, Walked};
 use super::compiler::Compiler;
+use super::hoist::with_caches;
 use super::operands::{arith, slot_of, AttrRead, AttrTable, IdOp, IntOp};
 use super::{Index, IntF, NONE_INT};
 use crate::engine::error::ExecErrorKind;
@@ -62,7 +63,13 @@ impl Compiler<'_> {
                     arith(r, BinOp::Sub, 0, x, at)
                 })
             }
-            Expr::Comp(q, slot, coll, body) => self.counting(q, slot, coll, body, at),
+            Expr::Comp(q, slot, coll, body) => {
+                let (f, caches) = self.walk_once(e, |c| c.counting(q, slot, coll, body, at));
+                if caches == 0 {
+                    return f;
+                }
+                Box::new(move |r| with_caches(r, caches, |r| f(r)))
+            }
             Expr::Call(b, args) => {
                 let arg = |i: usize| args.get(i).copied().unwrap_or(e);
                 match b {

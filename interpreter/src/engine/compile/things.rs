@@ -3,6 +3,7 @@
 
 use super::conds::with_cond;
 use super::compiler::Compiler;
+use super::hoist::with_caches;
 use super::operands::slot_of;
 use super::{Index, IdF, ValF, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
@@ -254,16 +255,11 @@ impl Compiler<'_> {
                 })
             }
             Expr::Comp(Quantifier::First, slot, coll, body) => {
-                let items = self.items(coll);
-                let slot = self.slot(slot);
-                with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
-                    let mut found = Value::None;
-                    items.walk_kept(r, &cond, |_, item| {
-                        found = item;
-                        false
-                    });
-                    found
-                }))
+                let (f, caches) = self.walk_once(e, |c| c.first(slot, coll, body));
+                if caches == 0 {
+                    return f;
+                }
+                Box::new(move |r| with_caches(r, caches, |r| f(r)))
             }
             Expr::Call(Builtin::Opposite, args) => {
                 let d = self.val(args.first().copied().unwrap_or(e));
@@ -277,6 +273,20 @@ impl Compiler<'_> {
             }
             _ => self.mismatch(e),
         }
+    }
+
+    /// `first slot in coll where body`.
+    fn first(&mut self, slot: u16, coll: ExprId, body: Option<ExprId>) -> ValF {
+        let items = self.items(coll);
+        let slot = self.slot(slot);
+        with_cond!(self.cond(slot, body, items.gives()), cond => Box::new(move |r| {
+            let mut found = Value::None;
+            items.walk_kept(r, &cond, |_, item| {
+                found = item;
+                false
+            });
+            found
+        }))
     }
 
     // ------------------------------------------------------------ collections
