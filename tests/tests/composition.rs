@@ -240,3 +240,26 @@ fn a_single_var_or_counter_indexed_by_a_player_is_refused_at_each_use() {
     let related: Vec<_> = errs[0].related.iter().map(|(at, label)| (at.file.idx(), label.as_str())).collect();
     assert_eq!(related, [(1, "`bravery` declared here")], "beside the module's declaration");
 }
+
+// A module changes what its base declares, once: replacing or removing
+// what it declares or replaces itself made the last change count and the
+// first silently not.
+#[test]
+fn a_module_does_not_replace_or_remove_its_own_declarations() {
+    let base = "rulebook g { players 2..2 }\nrule r assume \"x\" { pass }\nround turn assume \"x\" { do r end }\n";
+    let own = "module own extends \"g.rules\" { }\nrule s assume \"first\" { pass }\nreplace rule s assume \"second\" { pass }\nreplace rule r assume \"r1\" { pass }\nreplace rule r assume \"r2\" { pass }\nremove rule s\n";
+    let errs = compile(&[source("g.rules", base), source("own.rules", own)]).expect_err("changed in its own file");
+    let found: Vec<(&str, &str, Vec<u32>)> = errs.iter().map(|e| (e.code, e.message.as_str(), e.related.iter().map(|(at, _)| at.span.start as u32).collect())).collect();
+    let line = |n: usize| own.lines().take(n - 1).map(|l| l.len() as u32 + 1).sum::<u32>();
+    assert_eq!(
+        found,
+        [
+            ("E0401", "`replace` of `s`, which this module already declares or replaces", vec![line(2)]),
+            ("E0401", "`replace` of `r`, which this module already declares or replaces", vec![line(4) + 8]),
+            ("E0401", "`remove` of `s`, which this module already declares or replaces", vec![line(2)]),
+        ]
+    );
+    // Once each, it is what a module is for.
+    let once = "module once extends \"g.rules\" { }\nreplace rule r assume \"r1\" { pass }\n";
+    compile(&[source("g.rules", base), source("once.rules", once)]).expect("one replacement");
+}

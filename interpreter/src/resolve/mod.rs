@@ -332,6 +332,10 @@ impl Resolver {
                                         .help(format!("`replace` keeps the sort of what it replaces: write `replace {found} {shown} ...`, or `remove {found} {shown}` and declare the {new} under another name")),
                                 );
                             }
+                            Some(pos) if items.get(pos).is_some_and(|p| p.file == file) => {
+                                let span = items.get(pos).map_or(inner.span, |p| p.item.span);
+                                self.changed_in_own_file(name, "replace", inner.span, span);
+                            }
                             Some(pos) => {
                                 let earlier = items.get(pos).map(|p| (p.file, p.item.span));
                                 if let Some((by, span)) = earlier.filter(|(by, _)| unrelated_modules(files, i, *by)) {
@@ -401,6 +405,10 @@ impl Resolver {
                                 let at = self.loc(name.span);
                                 self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is a {found}, not a {}", name.name, what.name), at, "another sort").help(format!("write `remove {found} {}`", name.name)));
                             }
+                            Some(pos) if items.get(pos).is_some_and(|p| p.file == file) => {
+                                let span = items.get(pos).map_or(name.span, |p| p.item.span);
+                                self.changed_in_own_file(Some(name), "remove", name.span, span);
+                            }
                             Some(pos) => {
                                 let replaced_by = items.get(pos).map(|p| p.file).filter(|by| unrelated_modules(files, i, *by));
                                 if let Some(by) = replaced_by {
@@ -439,6 +447,26 @@ impl Resolver {
             }
         }
         items
+    }
+
+    /// `replace` or `remove` (at `span`) of what this same module already
+    /// declares or replaces (at `earlier`): a module changes what its base
+    /// declares, once; changed again in its own file, the last change
+    /// silently counted and the first did not.
+    fn changed_in_own_file(&mut self, name: Option<&ast::Ident>, what: &str, span: ast::Span, earlier: ast::Span) {
+        let shown = name.map_or("?", |n| n.name.as_str());
+        let at = self.loc(span);
+        let first = self.loc(earlier);
+        let help = if what == "remove" {
+            format!("delete that declaration of `{shown}` instead")
+        } else {
+            format!("change that declaration of `{shown}` instead: a module replaces each declaration of its base once")
+        };
+        self.error(
+            Diagnostic::new(codes::MODULE_TARGET, format!("`{what}` of `{shown}`, which this module already declares or replaces"), at, if what == "remove" { "removed here".to_string() } else { "replaced again".to_string() })
+                .related(first, "declared or replaced here")
+                .help(help),
+        );
     }
 
     /// Record provenance for traceability.
