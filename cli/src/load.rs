@@ -132,7 +132,8 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
                         other => other.reason(&extends.value),
                     };
                     let message = format!("cannot read the base `{}` that this module extends: {err}", extends.value);
-                    let help = match nearest_rulebook(&folder, &extends.value) {
+                    let own = key.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                    let help = match nearest_rulebook(&folder, &extends.value, own) {
                         Some(name) => format!("the path is relative to the module's folder, which holds `{name}`: did you mean it?"),
                         None => "the path is relative to the module's folder".to_string(),
                     };
@@ -187,15 +188,16 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
 
 /// The `.rules` file of the module's folder whose name is nearest the base
 /// it names, when that base is a plain file name (`grailcup.rules` for
-/// `grail-cup.rules`): only names are listed, nothing is read.
-fn nearest_rulebook(folder: &Path, named: &str) -> Option<String> {
+/// `grail-cup.rules`), other than the module's own file `own` (a module
+/// cannot extend itself): only names are listed, nothing is read.
+fn nearest_rulebook(folder: &Path, named: &str, own: &str) -> Option<String> {
     if named.contains(['/', '\\']) {
         return None;
     }
     let names: Vec<String> = std::fs::read_dir(folder)
         .ok()?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".rules"))
+        .filter(|n| n.ends_with(".rules") && n != own)
         .collect();
     grimoire_interpreter::diagnostic::did_you_mean(named, names.iter().map(String::as_str)).map(str::to_string)
 }

@@ -920,6 +920,12 @@ fn a_misspelt_base_is_offered_the_nearest_rulebook_of_the_folder() {
     let out = run(&["check", &file("house.rules")]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("which holds `grail-cup.rules`"), "{}", stderr(&out));
+    // Never the module itself, however near its name (an outside author
+    // was offered `mod.rules` for `mud.rules`, in `mod.rules`).
+    let file = rulebook_folder("self-base", &[("base.rules", "rulebook g { players 2..2 }\nround turn { end }\n"), ("mod.rules", "module m extends \"mud.rules\" { }\n")]);
+    let out = run(&["check", &file("mod.rules")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("`mod.rules`"), "{}", stderr(&out));
 }
 
 /// simulate counts the games won by several players together, which each
