@@ -289,12 +289,13 @@ pub enum ItemKind {
     },
     /// `replace rule|phase|trigger ...` in a module.
     Replace(Box<Item>),
-    /// `remove KIND NAME` in a module.
+    /// `remove KIND NAME` in a module, with why (its provenance).
     Remove {
         /// Which kind of declaration.
         what: Ident,
-        /// Its name.
-        name: Ident,
+        /// Its name (missing in `remove setup`, which the resolver refuses
+        /// with what to write instead).
+        name: Option<Ident>,
     },
 }
 

@@ -263,3 +263,23 @@ fn a_module_does_not_replace_or_remove_its_own_declarations() {
     let once = "module once extends \"g.rules\" { }\nreplace rule r assume \"r1\" { pass }\n";
     compile(&[source("g.rules", base), source("once.rules", once)]).expect("one replacement");
 }
+
+// A removal says why, as a declaration does (an outside author's house
+// rule could not: `assume` after `remove` was a syntax error), and `remove
+// setup`, which has no name, says what to write instead.
+#[test]
+fn a_removal_carries_its_reason_and_remove_setup_says_what_to_write() {
+    let base = "rulebook h { players 2..2 }\npiece pawn 1\ntrigger t on arrive(x: pawn, z) assume \"x\" { pass }\nround turn assume \"x\" { end }\n";
+    let why = "module why extends \"h.rules\" { }\nremove trigger t assume \"house rule: nothing happens on arrival\"\n";
+    let model = compile(&[source("h.rules", base), source("why.rules", why)]).expect("a removal with its reason");
+    let removal = model.records.iter().find(|r| r.name == "remove trigger t").expect("the removal is recorded");
+    assert_eq!((removal.assumes.as_slice(), removal.at.file.idx()), (["house rule: nothing happens on arrival".to_string()].as_slice(), 1));
+    let silent = "module silent extends \"h.rules\" { }\nremove trigger t\n";
+    let model = compile(&[source("h.rules", base), source("silent.rules", silent)]).expect("a removal without a reason");
+    assert!(!model.records.iter().any(|r| r.name.starts_with("remove")), "nothing recorded without a reason");
+    let setup = "module s extends \"h.rules\" { }\nremove setup\n";
+    let errs = compile(&[source("h.rules", base), source("s.rules", setup)]).expect_err("the setup has no name");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!((errs[0].code, errs[0].message.as_str()), ("E0401", "`remove setup` names nothing to remove"));
+    assert!(errs[0].help.as_deref().is_some_and(|h| h.contains("exception NAME to setup")), "{:?}", errs[0].help);
+}

@@ -401,7 +401,8 @@ fn item(p: P) -> Result<Item, ParseError> {
         Rule::replace => ItemKind::Replace(Box::new(item(k.next()?)?)),
         _ => {
             let what = ident(k.next()?);
-            let name = ident(k.next()?);
+            let name = k.next_if(Rule::name).map(ident);
+            provenance = provenances(&mut k)?;
             ItemKind::Remove { what, name }
         }
     };

@@ -384,6 +384,15 @@ impl Resolver {
                         }
                     }
                     ItemKind::Remove { what, name } => {
+                        let Some(name) = name else {
+                            let at = self.loc(what.span);
+                            let help = match what.name.as_str() {
+                                "setup" => "the setup has no name: a module changes it by an exception to it, `exception NAME to setup when COND instead { ... }`".to_string(),
+                                word => format!("write the name of what to remove: `remove {word} NAME`"),
+                            };
+                            self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`remove {}` names nothing to remove", what.name), at, "no name").help(help));
+                            continue;
+                        };
                         if !matches!(f.file.header.kind, HeaderKind::Module { .. }) {
                             let at = self.loc(name.span);
                             self.error(Diagnostic::new(codes::MODULE_TARGET, format!("`remove` of `{}` in a rulebook that is not a module", name.name), at, "no base here").help(NOT_A_MODULE_HELP));
@@ -427,11 +436,12 @@ impl Resolver {
                                 items.remove(pos);
                                 let removed_at = self.loc(name.span);
                                 self.removed.insert(name.name.clone(), (f.name.clone(), removed_at));
+                                self.record_removal(what, name, item);
                             }
                             // Removed already, by another module or the one this
                             // one extends: both mean the same, and the
                             // declaration is gone once whatever the order.
-                            None if self.removed.contains_key(&name.name) => {}
+                            None if self.removed.contains_key(&name.name) => self.record_removal(what, name, item),
                             None => {
                                 let at = self.loc(name.span);
                                 let mut d = Diagnostic::new(codes::MODULE_TARGET, format!("`remove {} {}` names nothing the base rulebook declares", what.name, name.name), at, "unknown");
@@ -447,6 +457,15 @@ impl Resolver {
             }
         }
         items
+    }
+
+    /// Why a module removes a declaration (a house rule, a text that drops
+    /// it), when it says: traced like a declaration's provenance.
+    fn record_removal(&mut self, what: &ast::Ident, name: &ast::Ident, item: &ast::Item) {
+        if !item.provenance.is_empty() {
+            let at = self.loc(item.span);
+            self.record(RecordKind::Encoded, format!("remove {} {}", what.name, name.name), None, &item.provenance, at);
+        }
     }
 
     /// `replace` or `remove` (at `span`) of what this same module already
