@@ -283,3 +283,24 @@ fn a_removal_carries_its_reason_and_remove_setup_says_what_to_write() {
     assert_eq!((errs[0].code, errs[0].message.as_str()), ("E0401", "`remove setup` names nothing to remove"));
     assert!(errs[0].help.as_deref().is_some_and(|h| h.contains("exception NAME to setup")), "{:?}", errs[0].help);
 }
+
+// A module replacing what a sibling module declares (not what either's
+// base declares) is told to extend that module: it was told that two
+// modules replace it, and E0102's help for declaring it again pointed back
+// to `replace`.
+#[test]
+fn replacing_what_a_sibling_module_declares_says_to_extend_it() {
+    let base = "rulebook k { players 2..2 }\nround turn assume \"x\" { end }\n";
+    let decl = "module decl extends \"k.rules\" { }\nrule s assume \"decl\" { pass }\n";
+    let sib = "module sib extends \"k.rules\" { }\nreplace rule s assume \"sib\" { pass }\n";
+    let errs = compile(&[source("k.rules", base), source("decl.rules", decl), source("sib.rules", sib)]).expect_err("sib does not extend decl");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert!(errs[0].message.starts_with("`s` is declared by the module `decl.rules`, which this one does not extend"), "{}", errs[0].message);
+    assert!(errs[0].help.as_deref().is_some_and(|h| h.contains("make this module extend `decl.rules`")), "{:?}", errs[0].help);
+    let again = "module sib extends \"k.rules\" { }\nrule s assume \"sib\" { pass }\n";
+    let errs = compile(&[source("k.rules", base), source("decl.rules", decl), source("sib.rules", again)]).expect_err("declared twice");
+    assert!(errs[0].code == "E0102" && errs[0].help.as_deref().is_some_and(|h| h.contains("in a module that extends that file")), "{errs:#?}");
+    // Built on it, the replacement is what a module is for.
+    let on = "module built extends \"decl.rules\" { }\nreplace rule s assume \"built\" { pass }\n";
+    compile(&[source("k.rules", base), source("decl.rules", decl), source("built.rules", on)]).expect("a module replacing what its base module declares");
+}

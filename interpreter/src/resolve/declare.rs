@@ -18,7 +18,7 @@ impl Resolver {
             let help = if first.file == at.file {
                 "every name is global: rename one of them".to_string()
             } else {
-                format!("every name is global: to change the declaration of `{}` that another file makes, write `replace` before this one (a module may replace what its base declares); otherwise rename it", name.name)
+                format!("every name is global: to change the declaration of `{}` that another file makes, write `replace` before this one, in a module that extends that file (directly or through other modules); otherwise rename it", name.name)
             };
             self.error(Diagnostic::new(codes::DUPLICATE_NAME, format!("`{}` is declared twice", name.name), at, "second declaration").related(first, "first declared here").help(help));
             return;

@@ -338,7 +338,21 @@ impl Resolver {
                             }
                             Some(pos) => {
                                 let earlier = items.get(pos).map(|p| (p.file, p.item.span));
-                                if let Some((by, span)) = earlier.filter(|(by, _)| unrelated_modules(files, i, *by)) {
+                                let declared_by_sibling = earlier.filter(|(by, _)| unrelated_modules(files, i, *by)).filter(|(by, _)| {
+                                    // A plain declaration of that module, not its own replacement.
+                                    let placed = items.get(pos).map(|p| p.item);
+                                    files.get(by.idx()).is_some_and(|f| f.file.items.iter().any(|it| placed.is_some_and(|p| std::ptr::eq(it, p))))
+                                });
+                                if let Some((by, span)) = declared_by_sibling {
+                                    let at = self.loc(inner.span);
+                                    let shown = name.map(|n| n.name.as_str()).unwrap_or("?");
+                                    let other = files.get(by.idx()).map_or("another module", |f| f.name.as_str());
+                                    self.error(
+                                        Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is declared by the module `{other}`, which this one does not extend: `replace` changes what a module's base declares"), at, "replaced here")
+                                            .related(Loc { file: by, span }, "declared here")
+                                            .help(format!("make this module extend `{other}` (directly or through other modules), or declare yours under another name, without `replace`")),
+                                    );
+                                } else if let Some((by, span)) = earlier.filter(|(by, _)| unrelated_modules(files, i, *by)) {
                                     // Two modules both change it: which one counts would
                                     // depend on how their files are named (they are read
                                     // in the order of their paths).
