@@ -82,25 +82,28 @@ fn invalid(name: &Path, text: String, code: &'static str, message: String, span:
     LoadError::Invalid { sources: vec![Source { name: name.display().to_string(), text }], diagnostic: Box::new(diagnostic) }
 }
 
-/// `path`: the file as shown; `real`: its canonical path, for a base the
+/// `given`: the file as given or as its module names it (shown by
+/// [`shown_name`]); `real`: its canonical path, for a base the
 /// root admitted (it is read there, not at `path`); `chain`: the files
 /// whose bases are being loaded, to tell a circle.
-fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &mut Vec<(PathBuf, Source)>, chain: &mut Vec<(PathBuf, String)>) -> Result<(), LoadError> {
-    let key = real.map_or_else(|| canonical(path), Path::to_path_buf);
+fn add_with_bases(given: &Path, real: Option<&Path>, root: Option<&Root>, out: &mut Vec<(PathBuf, Source)>, chain: &mut Vec<(PathBuf, String)>) -> Result<(), LoadError> {
+    let key = real.map_or_else(|| canonical(given), Path::to_path_buf);
     if out.iter().any(|(k, _)| *k == key) {
         return Ok(());
     }
-    let bytes = crate::files::read(real.unwrap_or(path)).map_err(|err| LoadError::Read { path: path.display().to_string(), err })?;
+    let shown = shown_name(given, &key);
+    let path = shown.as_path();
+    let bytes = crate::files::read(real.unwrap_or(given)).map_err(|err| LoadError::Read { path: path.display().to_string(), err })?;
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
             // Shown with the bad bytes replaced; the text before them is the same.
             let at = e.utf8_error().valid_up_to();
-            let shown = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let byte = e.as_bytes().get(at).copied().unwrap_or(0);
             let span = grimoire_grammar::ast::Span { start: at, end: at + '\u{fffd}'.len_utf8() };
             let message = format!("`{}` is not UTF-8 text: byte 0x{byte:02x} cannot start a character here", path.display());
-            return Err(invalid(path, shown, grimoire_interpreter::diagnostic::codes::SYNTAX, message, span, "not UTF-8", "rulebooks are UTF-8 text: save the file as UTF-8"));
+            return Err(invalid(path, lossy, grimoire_interpreter::diagnostic::codes::SYNTAX, message, span, "not UTF-8", "rulebooks are UTF-8 text: save the file as UTF-8"));
         }
     };
     // The header tells whether this is a module; a file that does not parse is
@@ -184,6 +187,20 @@ fn add_with_bases(path: &Path, real: Option<&Path>, root: Option<&Root>, out: &m
     }
     out.push((key, Source { name: path.display().to_string(), text }));
     Ok(())
+}
+
+/// How a file is named to the rules and in diagnostics: its path from the
+/// working directory when it lies under it, else as it was given. A file
+/// has one name however it was reached (`b.rules`, `../d/b.rules`, through
+/// a linked folder), so that a module's base, named relative to the
+/// module's own name, is the file loaded: an outside author's module given
+/// as `../d/b.rules` was no longer seen to extend `a.rules`.
+fn shown_name(given: &Path, key: &Path) -> PathBuf {
+    let Ok(cwd) = std::env::current_dir().and_then(std::fs::canonicalize) else { return given.to_path_buf() };
+    match key.strip_prefix(&cwd) {
+        Ok(below) if !below.as_os_str().is_empty() => below.to_path_buf(),
+        _ => given.to_path_buf(),
+    }
 }
 
 /// The `.rules` file of the module's folder whose name is nearest the base

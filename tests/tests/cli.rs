@@ -2686,3 +2686,31 @@ fn a_filter_that_matches_no_scenario_says_so() {
     let some = run(&["test", SCEN_FAIL, "--filter", "first"]);
     assert!(!stderr(&some).contains("no scenario's name"), "{}", stderr(&some));
 }
+
+/// A module given by another spelling of its folder than the module it
+/// extends (one path from the working directory, the other absolute, or
+/// through a linked folder) still extends it: an outside author's pair
+/// `a.rules ../d/b.rules` was refused as two modules replacing one rule.
+#[test]
+fn a_module_extends_its_base_module_however_their_paths_are_written() {
+    let file = rulebook_folder(
+        "two-spellings",
+        &[
+            ("base.rules", "rulebook base { players 2..2 }\nrule r assume \"x\" { pass }\nround t assume \"x\" { do r end }\n"),
+            ("a.rules", "module a extends \"base.rules\" { }\nreplace rule r assume \"a\" { pass }\n"),
+            ("b.rules", "module b extends \"a.rules\" { }\nreplace rule r assume \"b\" { pass }\n"),
+        ],
+    );
+    let absolute = file("b.rules");
+    let from_here = Path::new(&file("a.rules")).strip_prefix(std::fs::canonicalize(root()).expect("the root")).expect("under the root").display().to_string();
+    let out = run(&["check", &from_here, &absolute]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    #[cfg(unix)]
+    {
+        let link = work_file("two-spellings-link");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(Path::new(&absolute).parent().expect("its folder"), &link).expect("a linked folder");
+        let out = run(&["check", &file("a.rules"), &link.join("b.rules").display().to_string()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+}
