@@ -385,7 +385,7 @@ fn print_human(r: &Report, replaced: &[Vec<String>], played: &str, jobs: usize) 
     grimoire_cli::say!("unfinished within the bound: {}; failures: {}", r.unfinished, r.failures.len());
     if let Some(s) = &r.score {
         grimoire_cli::say!("final `{}` (min / p10 / median / p90 / max, mean, standard deviation):", s.counter);
-        let line = |x: &Spread| format!("{} / {} / {} / {} / {}, {:.1}, {:.1}", x.min, x.p10, x.median, x.p90, x.max, x.mean, x.sd);
+        let line = |x: &Spread| format!("{} / {} / {} / {} / {}, {:.4}, {:.4}", x.min, x.p10, x.median, x.p90, x.max, x.mean, x.sd);
         for (i, x) in s.by_seat.iter().enumerate() {
             grimoire_cli::say!("  seat {}: {}", i + 1, line(x));
         }
