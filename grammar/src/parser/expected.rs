@@ -33,6 +33,12 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 _ if words == ["`when`"] => Some(
                     "an exception says when it applies before how: `exception NAME to RULE when COND before|after|instead { ... }`; one that always applies says `when true`".to_string(),
                 ),
+                // `narrative NAME cite ...`: the text that says why is
+                // required, before the citations.
+                _ if words == ["a string in double quotes"] && text_declared_before(text, start).is_some() => text_declared_before(text, start).map(|word| {
+                    let what = if word == "narrative" { "why the sentence it cites has no effect of its own" } else { "what the rulebook assumes" };
+                    format!("a `{word}` says in words {what}, right after its name: `{word} NAME \"...\" cite \"...\"`")
+                }),
                 // `prompt` is asked of the player named by `by`.
                 Some("prompt") if words.contains(&"`by`") => Some("a `prompt` follows `by PLAYER`, the player asked: `... by p prompt \"...\"` (without `by`, chance picks and asks no one)".to_string()),
                 // `... or over` in a scenario's `play until`: the end of
@@ -192,6 +198,14 @@ fn open_braces(text: &str) -> Vec<usize> {
         }
     }
     open
+}
+
+/// `narrative` or `assumption` when the text before `at` ends with that
+/// word and a name: the declaration's text is missing there.
+fn text_declared_before(text: &str, at: usize) -> Option<&'static str> {
+    let mut words = text.get(..at)?.split_whitespace().rev();
+    let (_name, word) = (words.next()?, words.next()?);
+    ["narrative", "assumption"].into_iter().find(|w| *w == word)
 }
 
 /// Whether the text before `at` (an `of` the parser did not expect) ends
