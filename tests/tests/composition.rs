@@ -155,13 +155,18 @@ fn an_argument_of_the_wrong_type_shows_the_module_declaration() {
     }
 }
 
-/// A `remove` that names nothing is offered a name of its own sort only.
+/// A `remove` that names nothing is offered a name of its own sort, else
+/// one of another sort with the word that removes it: never a name that
+/// the `remove` as written would still not find.
 #[test]
 fn a_remove_that_names_nothing_is_offered_a_name_of_its_sort() {
     let typo = "module typo extends \"d.rules\" { }\nremove counter gian\n";
     let errs = compile(&[source("d.rules", GAME_D), source("typo.rules", typo)]).expect_err("no counter `gian`");
     assert_eq!(errs[0].code, "E0401");
-    assert!(!errs[0].help.as_deref().is_some_and(|h| h.contains("`gain`")), "`gain` is a rule, not a counter: {:?}", errs[0].help);
+    assert_eq!(errs[0].help.as_deref(), Some("did you mean the rule `gain`? write `remove rule gain`"), "`gain` is a rule, not a counter");
+    let typo = "module typo extends \"d.rules\" { }\nremove counter scor\n";
+    let errs = compile(&[source("d.rules", GAME_D), source("typo.rules", typo)]).expect_err("no counter `scor`");
+    assert_eq!(errs[0].help.as_deref(), Some("did you mean `score`?"), "a counter first");
 }
 
 #[test]

@@ -385,10 +385,12 @@ impl Resolver {
                                             .related(*removed_at, "removed here")
                                             .help(CHANGED_BY_TWO_MODULES),
                                         None => {
-                                            let d = Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook does not declare", n.name), at, "nothing to replace");
-                                            match nearest_declared(&items, &n.name, declaration_word(&inner.kind)) {
-                                                Some(s) => d.help(format!("did you mean `{s}`? To add something new, use a plain declaration")),
-                                                None => d.help("use a plain declaration to add something new"),
+                                            let d = Diagnostic::new(codes::MODULE_TARGET, format!("`replace` names `{}`, which the base rulebook `{}` does not declare", n.name, base_name(files)), at, "nothing to replace");
+                                            let word = declaration_word(&inner.kind);
+                                            match (nearest_declared(&items, &n.name, word), nearest_of_any_sort(&items, &n.name)) {
+                                                (Some(s), _) => d.help(format!("did you mean `{s}`? To add something new, use a plain declaration")),
+                                                (None, Some((s, other))) => d.help(format!("did you mean the {other} `{s}`? `replace` keeps the sort of what it replaces: `replace {other} {s} ...`")),
+                                                (None, None) => d.help("use a plain declaration to add something new"),
                                             }
                                         }
                                     },
@@ -458,9 +460,11 @@ impl Resolver {
                             None if self.removed.contains_key(&name.name) => self.record_removal(what, name, item),
                             None => {
                                 let at = self.loc(name.span);
-                                let mut d = Diagnostic::new(codes::MODULE_TARGET, format!("`remove {} {}` names nothing the base rulebook declares", what.name, name.name), at, "unknown");
+                                let mut d = Diagnostic::new(codes::MODULE_TARGET, format!("`remove {} {}` names nothing the base rulebook `{}` declares", what.name, name.name, base_name(files)), at, "unknown");
                                 if let Some(s) = nearest_declared(&items, &name.name, &what.name) {
                                     d = d.help(format!("did you mean `{s}`?"));
+                                } else if let Some((s, other)) = nearest_of_any_sort(&items, &name.name) {
+                                    d = d.help(format!("did you mean the {other} `{s}`? write `remove {other} {s}`"));
                                 }
                                 self.error(d);
                             }
@@ -708,6 +712,21 @@ pub(crate) fn declaration_word(kind: &ItemKind) -> &str {
 /// `remove trigger` is not offered a die.
 fn nearest_declared<'a>(items: &'a [Placed], name: &str, word: &str) -> Option<&'a str> {
     did_you_mean(name, items.iter().filter(|p| declaration_word(&p.item.kind) == word).filter_map(|p| item_name(&p.item.kind)).map(|n| n.name.as_str()))
+}
+
+/// The declared name of any sort closest to `name`, with its sort, when
+/// none of the sort a `replace` or `remove` names is (`remove rule
+/// vilage_roll` for the trigger `village_roll`).
+fn nearest_of_any_sort<'a>(items: &'a [Placed], name: &str) -> Option<(&'a str, &'a str)> {
+    let near = did_you_mean(name, items.iter().filter_map(|p| item_name(&p.item.kind)).map(|n| n.name.as_str()))?;
+    let placed = items.iter().find(|p| item_name(&p.item.kind).is_some_and(|n| n.name == near))?;
+    Some((near, declaration_word(&placed.item.kind)))
+}
+
+/// The name of the base rulebook (the first file), for messages about what
+/// it declares.
+fn base_name<'a>(files: &'a [Parsed]) -> &'a str {
+    files.first().map_or("?", |f| f.file.header.name.name.as_str())
 }
 
 pub(crate) fn item_name(kind: &ItemKind) -> Option<&ast::Ident> {
