@@ -309,3 +309,19 @@ fn replacing_what_a_sibling_module_declares_says_to_extend_it() {
     let on = "module built extends \"decl.rules\" { }\nreplace rule s assume \"built\" { pass }\n";
     compile(&[source("k.rules", base), source("decl.rules", decl), source("built.rules", on)]).expect("a module replacing what its base module declares");
 }
+
+// An exception reads its rule's parameters by their names: a module that
+// renames them breaks the exceptions to the rule, in another file. The
+// unknown name is shown beside the rule and its parameters now.
+#[test]
+fn an_unknown_name_in_an_exception_shows_the_parameters_of_its_rule() {
+    let base = "rulebook m { players 2..2 }\ncounter score per_player 0..9 = 0\nrule gain(p: player) assume \"x\" { score[p] += 1 }\nexception double to gain when score[p] > 3 after assume \"x\" { score[p] += 1 }\nround turn assume \"x\" { do gain(player(1)) end }\n";
+    compile(&[source("m.rules", base)]).expect("the exception reads `p`");
+    let renamed = "module renamed extends \"m.rules\" { }\nreplace rule gain(who: player) assume \"y\" { score[who] += 2 }\n";
+    let errs = compile(&[source("m.rules", base), source("renamed.rules", renamed)]).expect_err("`p` is gone");
+    assert!(!errs.is_empty() && errs.iter().all(|e| e.code == "E0101" && e.at.file.idx() == 0), "{errs:#?}");
+    for e in &errs {
+        let related: Vec<_> = e.related.iter().map(|(at, label)| (at.file.idx(), label.as_str())).collect();
+        assert_eq!(related, [(1, "the exception is to `gain`, declared here with the parameters `who`")], "{e:#?}");
+    }
+}

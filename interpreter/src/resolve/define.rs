@@ -334,10 +334,12 @@ impl Resolver {
         for (n, t) in names.iter().zip(tys.iter()) {
             sc.bind(n, *t);
         }
+        let before = self.diags.len();
         let when = self.expect(&mut sc, &e.when, Ty::Bool, "the condition of an exception");
         self.exception_target = Some(target);
         let b = self.block(&mut sc, &e.body);
         self.exception_target = None;
+        self.show_target_parameters(before, target, &e.rule.name, &names);
         self.finish_proc(body, b, sc.next);
         if let Some(p) = self.model.procs.get_mut(body.idx()) {
             p.params = params;
@@ -352,6 +354,21 @@ impl Resolver {
         }
         let at = self.loc(item.span);
         self.record(RecordKind::Encoded, format!("exception {}", e.name.name), None, &item.provenance, at);
+    }
+
+    /// An unknown name in an exception, found since diagnostic `before`, is
+    /// shown beside the rule it changes and that rule's parameters, which
+    /// the exception reads by their names: a module that replaced the rule
+    /// with other names (`pl` for `p`) broke the exceptions to it, in
+    /// another file, with no word of the rule (an outside author's finding).
+    fn show_target_parameters(&mut self, before: usize, target: ProcId, rule: &str, names: &[String]) {
+        let Some(declared) = self.model.procs.get(target.idx()).map(|p| p.at) else { return };
+        let params = if names.is_empty() { "no parameters".to_string() } else { format!("the parameters {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")) };
+        for d in self.diags.iter_mut().skip(before) {
+            if d.code == codes::UNKNOWN_NAME && !d.related.iter().any(|(at, _)| *at == declared) {
+                d.related.push((declared, format!("the exception is to `{rule}`, declared here with {params}")));
+            }
+        }
     }
 
     fn param_names(&self, p: ProcId) -> Vec<String> {
