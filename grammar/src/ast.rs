@@ -817,6 +817,9 @@ pub enum ExprKind {
     Range(Box<Expr>, Box<Expr>),
     /// `[a, b]`.
     List(Vec<Expr>),
+    /// `if C { A } else { B }`: `A` when `C` holds, else `B` (an `else if`
+    /// is a conditional as `B`).
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `region x from START where P`: the spaces connected to START through
     /// neighbouring spaces where P holds (START included if P holds there).
     Region {

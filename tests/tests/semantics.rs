@@ -591,3 +591,51 @@ fn seat_is_the_number_player_takes() {
     assert_eq!(value(&g, &st, "x"), "7", "the rulebook's own function");
     assert_eq!(error_code("rulebook a { players 2..2 }\nvar nobody : player\ncounter x 0..9 = 0\nsetup { x = seat(nobody) }\nround turn { draw }", 2), "R0008");
 }
+
+/// `if C { A } else { B }` gives `A` when `C` holds, else `B`, in every
+/// type (a number, a player, a zone, a piece, a truth value, `none` in one
+/// branch), through `else if` chains, and runs only the branch it picks:
+/// the other may fail (`10 / n` with `n` 0) without stopping the game.
+#[test]
+fn a_conditional_value_is_its_branch_and_runs_only_that_branch() {
+    let text = "rulebook t { players 2..2 }
+grid board 2 x 2
+piece stone per_player 1
+zone pool per_player of stone
+counter n 0..9 = 0
+counter small 0..9 = 0
+counter big 0..9 = 0
+counter third 0..9 = 0
+counter split 0..99 = 0
+counter truth 0..1 = 0
+counter nothing 0..1 = 0
+var who : player
+var where_to : zone
+var which : piece
+fn size(x: int) = if x < 3 { 1 } else if x < 6 { 2 } else { 3 }
+setup {
+  move 1 of stone from box to pool[player(1)]
+  move 1 of stone from box to pool[player(2)]
+}
+round turn {
+  small = size(2)
+  big = size(7)
+  third = size(4)
+  split = if n == 0 { 99 } else { 10 / n }
+  who = if big > small { player(2) } else { player(1) }
+  where_to = if n > 0 { pool[player(1)] } else { cell(board, 2, 1) }
+  which = if who == player(2) { top(pool[player(2)]) } else { none }
+  truth = if (if small == 1 { true } else { false }) { 1 } else { 0 }
+  let maybe = if small > 1 { 5 } else { none }
+  if maybe == none { nothing = 1 }
+  move which to where_to
+  win who
+}";
+    let (game, st) = finished(text, 2);
+    let got: Vec<String> = ["small", "big", "third", "split", "truth", "nothing", "who", "where_to"].iter().map(|n| value(&game, &st, n)).collect();
+    assert_eq!(got, ["1", "3", "2", "99", "1", "1", "player 2", "board 2,1"]);
+    assert_eq!(st.outcome, Some(grimoire_interpreter::engine::Outcome::Winner(1)));
+    // The piece of the `if` moved to the zone of the `else`.
+    let stone = game.observe(&st, 0).zones.iter().find(|z| z.zone == "board 2,1").map(|z| z.count);
+    assert_eq!(stone, Some(1));
+}

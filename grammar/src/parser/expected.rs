@@ -23,10 +23,10 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 } else {
                     format!("`{word}` is a keyword of the language and cannot be a name: choose another (docs/language.md lists the keywords)")
                 }),
-                // `if` where a value was wanted: a conditional expression,
-                // which the language does not have.
+                // `if` where a value was wanted, that does not parse as a
+                // conditional value (no `else`, a statement in a branch).
                 Some("if") if words.contains(&"an expression") => Some(
-                    "there is no conditional expression: `if` starts a statement. Set a local in an `if` statement (`let x = 0` then `if C { x = 1 }`), or look the value up in a `table`".to_string(),
+                    "a value chosen by a condition is written `if C { A } else { B }`, with its `else` and one value in each branch; statements go in an `if` statement".to_string(),
                 ),
                 // An exception with no condition (`exception e to r after
                 // { ... }`): the condition comes first, always.
@@ -39,6 +39,13 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                     let what = if word == "narrative" { "why the sentence it cites has no effect of its own" } else { "what the rulebook assumes" };
                     format!("a `{word}` says in words {what}, right after its name: `{word} NAME \"...\" cite \"...\"`")
                 }),
+                // `if C then A else B`, as other languages write it.
+                _ if text.get(start..).is_some_and(|t| t.starts_with("then") && !t[4..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')) => {
+                    Some("a value chosen by a condition is written `if C { A } else { B }`: no `then`, and each value in braces".to_string())
+                }
+                // A conditional value without its `else`: it must give a
+                // value whatever the condition.
+                _ if words == ["`else`"] => Some("a value chosen by a condition needs its `else`, for when the condition does not hold: `if C { A } else { B }`".to_string()),
                 // `prompt` is asked of the player named by `by`.
                 Some("prompt") if words.contains(&"`by`") => Some("a `prompt` follows `by PLAYER`, the player asked: `... by p prompt \"...\"` (without `by`, chance picks and asks no one)".to_string()),
                 // `... or over` in a scenario's `play until`: the end of
@@ -342,7 +349,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::kw_random => "`random`",
         Rule::proceed_stmt => "`proceed`",
         Rule::kw_proceed => "`proceed`",
-        Rule::expr | Rule::postfix | Rule::primary | Rule::paren | Rule::call | Rule::list => "an expression",
+        Rule::expr | Rule::postfix | Rule::primary | Rule::paren | Rule::call | Rule::list | Rule::conditional => "an expression",
         Rule::infix => "an operator",
         Rule::prefix => "`-` or `not`",
         Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem => "an arithmetic operator",

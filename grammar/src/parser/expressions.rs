@@ -100,6 +100,14 @@ fn primary(p: P) -> Result<Expr, ParseError> {
         Rule::false_lit => ExprKind::Bool(false),
         Rule::none_lit => ExprKind::None,
         Rule::paren => return expr(Kids::of(p).next()?),
+        Rule::conditional => {
+            let mut k = Kids::of(p);
+            let cond = Box::new(expr(k.next()?)?);
+            let then = Box::new(expr(k.next()?)?);
+            let rest = k.next()?;
+            let otherwise = Box::new(if rest.as_rule() == Rule::conditional { primary(rest)? } else { expr(rest)? });
+            ExprKind::If(cond, then, otherwise)
+        }
         Rule::list => ExprKind::List(p.into_inner().map(expr).collect::<Result<_, _>>()?),
         Rule::call => {
             let mut k = Kids::of(p);

@@ -202,6 +202,11 @@ impl Game {
                 let v = self.eval(st, scratch, cx, *a)?;
                 Value::Bool(!self.boolean(v, *a)?)
             }
+            Expr::If(c, a, b) => {
+                let v = self.eval(st, scratch, cx, *c)?;
+                let branch = if self.boolean(v, *c)? { *a } else { *b };
+                self.eval(st, scratch, cx, branch)?
+            }
             Expr::Comp(q, slot, coll, body) => return self.comprehension(st, scratch, cx, *q, *slot, *coll, *body, e),
             Expr::Call(b, args) => return self.builtin(st, scratch, cx, *b, args, e),
             Expr::Tagged(s, t) => {

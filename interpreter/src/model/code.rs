@@ -86,6 +86,8 @@ pub enum Expr {
     Range(ExprId, ExprId),
     /// `[a, b]` (a collection).
     List(Vec<ExprId>),
+    /// `if C { A } else { B }`: `A` when `C` holds, else `B`.
+    If(ExprId, ExprId, ExprId),
     /// Comprehension: quantifier, bound slot, collection, body.
     Comp(Quantifier, u16, ExprId, Option<ExprId>),
     /// Built-in call.

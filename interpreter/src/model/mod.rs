@@ -338,7 +338,7 @@ impl Model {
                 g(a);
                 g(b);
             }
-            Expr::Line(a, b, c) | Expr::Step(a, b, c) => {
+            Expr::Line(a, b, c) | Expr::Step(a, b, c) | Expr::If(a, b, c) => {
                 g(a);
                 g(b);
                 g(c);

@@ -219,6 +219,7 @@ impl Resolver {
                 let a = self.expect(sc, a, Ty::Bool, "the operand of `not`");
                 self.val(Expr::Not(a), Ty::Bool, span)
             }
+            ExprKind::If(c, a, b) => self.conditional(sc, c, a, b, span),
             ExprKind::Range(a, b) => {
                 let a = self.expect(sc, a, Ty::Int, "a range bound");
                 let b = self.expect(sc, b, Ty::Int, "a range bound");
@@ -457,6 +458,33 @@ impl Resolver {
                 self.bad(span)
             }
         }
+    }
+
+    /// `if C { A } else { B }`: its type is its branches' (`none` in one
+    /// takes the other's); a collection cannot be chosen (a value is).
+    fn conditional(&mut self, sc: &mut Scope, c: &ast::Expr, a: &ast::Expr, b: &ast::Expr, span: ast::Span) -> Typed {
+        let c = self.expect(sc, c, Ty::Bool, "the condition of `if`");
+        let (x, y) = (self.expr(sc, a), self.expr(sc, b));
+        for (t, side) in [(&x, a), (&y, b)] {
+            if t.coll.is_some() {
+                let at = self.loc(side.span);
+                self.error(
+                    Diagnostic::new(codes::COLLECTION, "a branch of `if C { A } else { B }` must be a single value, not a collection", at, "a collection")
+                        .help("choose the collection where it is walked: `for x in C where COND`, `[x in C where COND]`"),
+                );
+                return self.bad(span);
+            }
+        }
+        let ty = match (x.ty, y.ty) {
+            (Ty::Any, t) | (t, Ty::Any) => t,
+            (Ty::Piece(k), Ty::Piece(l)) => Ty::Piece(if k == l { k } else { None }),
+            (t, u) if t == u => t,
+            (t, u) => {
+                self.type_error(b.span, u, t, "the `else` value of `if`, like its first value,");
+                t
+            }
+        };
+        self.val(Expr::If(c, x.id, y.id), ty, span)
     }
 
     fn binary(&mut self, sc: &mut Scope, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: ast::Span) -> Typed {

@@ -185,7 +185,21 @@ impl<'c> Compiler<'c> {
             Expr::Actor => Native::Player,
             Expr::None | Expr::Local(_) | Expr::Var(..) | Expr::Variant(_) | Expr::Face(_) | Expr::Dir(_) | Expr::Row(..) | Expr::Column(..) | Expr::CallFn(..) => Native::Val,
             Expr::Players | Expr::Range(..) | Expr::List(_) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::PiecesOf(..) | Expr::Contents(_) | Expr::Neighbors(_) | Expr::Line(..) | Expr::Region(..) => Native::Coll,
+            // Of its branches' form when they agree (the resolver refuses
+            // collections in branches).
+            Expr::If(_, a, b) => match (self.native(*a), self.native(*b)) {
+                (x, y) if x == y && x != Native::Coll => x,
+                _ => Native::Val,
+            },
         }
+    }
+
+    /// `if c { a } else { b }`, each branch compiled by `branch` (`int`,
+    /// `zone`, ...): only the branch the condition picks runs.
+    pub(crate) fn conditional<T: 'static>(&mut self, c: ExprId, a: ExprId, b: ExprId, branch: impl Fn(&mut Self, ExprId) -> Box<dyn Fn(&mut Run) -> T + Send + Sync>) -> Box<dyn Fn(&mut Run) -> T + Send + Sync> {
+        let c = self.bool(c);
+        let (a, b) = (branch(self, a), branch(self, b));
+        Box::new(move |r| if c(r) { a(r) } else { b(r) })
     }
 
     // ------------------------------------------------------------ entry points

@@ -15,6 +15,7 @@ impl Compiler<'_> {
     pub(crate) fn bool_native(&mut self, e: ExprId) -> BoolF {
         let at = self.at(e);
         match self.m.expr(e).clone() {
+            Expr::If(c, a, b) => self.conditional(c, a, b, Self::bool),
             Expr::Bool(b) => Box::new(move |_| b),
             Expr::Enabled(o) => {
                 let on = self.g.options.get(o.idx()).copied().unwrap_or(false);

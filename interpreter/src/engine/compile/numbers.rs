@@ -20,6 +20,9 @@ impl Compiler<'_> {
         if let Some(k) = self.const_int(e) {
             return Box::new(move |_| k);
         }
+        if let Expr::If(c, a, b) = *self.m.expr(e) {
+            return self.conditional(c, a, b, Self::int);
+        }
         // A counter, `row`, `col` or an attribute of a local: its operand,
         // or the closure that operand holds.
         if let Some(op) = self.int_leaf(e, false) {

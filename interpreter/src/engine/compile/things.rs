@@ -18,6 +18,7 @@ impl Compiler<'_> {
         let at = self.at(e);
         let g = self.g;
         match self.m.expr(e).clone() {
+            Expr::If(c, a, b) => self.conditional(c, a, b, Self::zone),
             Expr::Box => {
                 let b = g.box_zone;
                 Box::new(move |_| b)
@@ -109,6 +110,7 @@ impl Compiler<'_> {
     pub(crate) fn piece_native(&mut self, e: ExprId) -> IdF {
         let g = self.g;
         match self.m.expr(e).clone() {
+            Expr::If(c, a, b) => self.conditional(c, a, b, Self::piece),
             Expr::PieceOf(k, None) => {
                 let first = g.kind_range[k.idx()].0;
                 Box::new(move |_| first)
@@ -144,6 +146,7 @@ impl Compiler<'_> {
     pub(crate) fn player_native(&mut self, e: ExprId) -> IdF {
         let at = self.at(e);
         match self.m.expr(e).clone() {
+            Expr::If(c, a, b) => self.conditional(c, a, b, Self::player),
             Expr::Actor => Box::new(|r| if r.actor == NO_ACTOR { u16::from(NO_PLAYER) } else { u16::from(r.actor) }),
             Expr::Call(b, args) => {
                 let arg = |i: usize| args.get(i).copied().unwrap_or(e);
@@ -206,6 +209,7 @@ impl Compiler<'_> {
         let at = self.at(e);
         let g = self.g;
         match self.m.expr(e).clone() {
+            Expr::If(c, a, b) => self.conditional(c, a, b, Self::val),
             Expr::None => Box::new(|_| Value::None),
             Expr::Local(s) => {
                 let s = self.slot(s);
