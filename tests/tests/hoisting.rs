@@ -47,16 +47,7 @@ fn what_a_choose_computes_once_is_what_it_computes_for_every_tuple() {
     // The raw fingerprints differ by the arguments the second form stores.
     let errors = (0..20u64).filter(|seed| side_by_side(&once, &every, *seed, false)).count();
     assert!(errors > 0, "some games reach the failing computation");
-    // The least fuel with which the first six decisions (the first option
-    // each time) run, to the step.
-    let least = |hoisted: bool| {
-        least_step_fuel("six decisions", |fuel| {
-            let g = two_players(hoisting(fuel, hoisted));
-            let Ok(mut st) = g.start(3) else { return false };
-            (0..6).all(|_| g.choices(&st).is_none() || g.apply(&mut st, 0).is_ok())
-        })
-    };
-    assert_eq!(least(true), least(false));
+    assert_eq!(least_fuel(hoisting, true, 3), least_fuel(hoisting, false, 3));
 }
 
 /// Comprehensions whose condition or value calls a function, or walks a
@@ -64,7 +55,7 @@ fn what_a_choose_computes_once_is_what_it_computes_for_every_tuple() {
 /// `first` and a filter walked by `for`, the computation alone and inside
 /// `and`/`or`, a comprehension inside another's condition, a truth value
 /// and a number, and a computation that fails (a `none` read as a number in
-/// `late`, once the board fills up and a player has 4 points). The scores
+/// `late`, once the board fills up and a player has 20 points). The scores
 /// change between walks, so a cache kept from one walk to the next gives
 /// other leaders, and another game.
 fn walks(fuel: u64, once: bool) -> String {
@@ -102,13 +93,16 @@ fn what_a_comprehension_computes_once_is_what_it_computes_for_every_item() {
     let (once, every) = (two_players(walks(10_000_000, true)), two_players(walks(10_000_000, false)));
     let errors = (0..40u64).filter(|seed| side_by_side(&once, &every, *seed, false)).count();
     assert!(errors > 0 && errors < 40, "some games reach the failing computation, not all: {errors} of 40");
-    // The least fuel with which the first six decisions run, to the step.
-    let least = |once: bool| {
-        least_step_fuel("six decisions", |fuel| {
-            let g = two_players(walks(fuel, once));
-            let Ok(mut st) = g.start(5) else { return false };
-            (0..6).all(|_| g.choices(&st).is_none() || g.apply(&mut st, 0).is_ok())
-        })
-    };
-    assert_eq!(least(true), least(false));
+    assert_eq!(least_fuel(walks, true, 5), least_fuel(walks, false, 5));
+}
+
+/// The least fuel, to the step, with which the first six decisions of the
+/// game from `seed` run (the first option each time), in the form `once`
+/// or its twin of the rulebook `text(fuel, once)`.
+fn least_fuel(text: fn(u64, bool) -> String, once: bool, seed: u64) -> u64 {
+    least_step_fuel("six decisions", |fuel| {
+        let g = two_players(text(fuel, once));
+        let Ok(mut st) = g.start(seed) else { return false };
+        (0..6).all(|_| g.choices(&st).is_none() || g.apply(&mut st, 0).is_ok())
+    })
 }

@@ -337,33 +337,12 @@ impl Resolver {
                                 self.changed_in_own_file(name, "replace", inner.span, span);
                             }
                             Some(pos) => {
-                                let earlier = items.get(pos).map(|p| (p.file, p.item.span));
-                                let declared_by_sibling = earlier.filter(|(by, _)| unrelated_modules(files, i, *by)).filter(|(by, _)| {
-                                    // A plain declaration of that module, not its own replacement.
-                                    let placed = items.get(pos).map(|p| p.item);
-                                    files.get(by.idx()).is_some_and(|f| f.file.items.iter().any(|it| placed.is_some_and(|p| std::ptr::eq(it, p))))
-                                });
-                                if let Some((by, span)) = declared_by_sibling {
-                                    let at = self.loc(inner.span);
-                                    let shown = name.map(|n| n.name.as_str()).unwrap_or("?");
+                                let earlier = items.get(pos).map(|p| (p.file, p.item));
+                                if let Some((by, placed)) = earlier.filter(|(by, _)| unrelated_modules(files, i, *by)) {
+                                    // A plain declaration of that module, or its own replacement.
+                                    let declared = files.get(by.idx()).is_some_and(|f| f.file.items.iter().any(|it| std::ptr::eq(it, placed)));
                                     let other = files.get(by.idx()).map_or("another module", |f| f.name.as_str());
-                                    self.error(
-                                        Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is declared by the module `{other}`, which this one does not extend: `replace` changes what a module's base declares"), at, "replaced here")
-                                            .related(Loc { file: by, span }, "declared here")
-                                            .help(format!("make this module extend `{other}` (directly or through other modules), or declare yours under another name, without `replace`")),
-                                    );
-                                } else if let Some((by, span)) = earlier.filter(|(by, _)| unrelated_modules(files, i, *by)) {
-                                    // Two modules both change it: which one counts would
-                                    // depend on how their files are named (they are read
-                                    // in the order of their paths).
-                                    let at = self.loc(inner.span);
-                                    let shown = name.map(|n| n.name.as_str()).unwrap_or("?");
-                                    let other = files.get(by.idx()).map_or("another module", |f| f.name.as_str());
-                                    self.error(
-                                        Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is replaced by two modules, `{other}` and this one, and neither extends the other: only one replacement can count"), at, "second replacement")
-                                            .related(Loc { file: by, span }, "first replaced here")
-                                            .help(CHANGED_BY_TWO_MODULES),
-                                    );
+                                    self.replaced_from_unrelated_module(name, inner.span, other, Loc { file: by, span: placed.span }, declared);
                                 }
                                 if let Some(slot) = items.get_mut(pos) {
                                     *slot = Placed { file, item: inner };
@@ -484,6 +463,25 @@ impl Resolver {
             let at = self.loc(item.span);
             self.record(RecordKind::Encoded, format!("remove {} {}", what.name, name.name), None, &item.provenance, at);
         }
+    }
+
+    /// A `replace` (at `span`) of what the module `other`, which this one
+    /// does not extend, declares (`declared`) or replaces, at `earlier`:
+    /// which one counts would depend on how their files are named (they
+    /// are read in the order of their paths).
+    fn replaced_from_unrelated_module(&mut self, name: Option<&ast::Ident>, span: ast::Span, other: &str, earlier: Loc, declared: bool) {
+        let at = self.loc(span);
+        let shown = name.map_or("?", |n| n.name.as_str());
+        let d = if declared {
+            Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is declared by the module `{other}`, which this one does not extend: `replace` changes what a module's base declares"), at, "replaced here")
+                .related(earlier, "declared here")
+                .help(format!("make this module extend `{other}` (directly or through other modules), or declare yours under another name, without `replace`"))
+        } else {
+            Diagnostic::new(codes::MODULE_TARGET, format!("`{shown}` is replaced by two modules, `{other}` and this one, and neither extends the other: only one replacement can count"), at, "second replacement")
+                .related(earlier, "first replaced here")
+                .help(CHANGED_BY_TWO_MODULES)
+        };
+        self.error(d);
     }
 
     /// `replace` or `remove` (at `span`) of what this same module already
