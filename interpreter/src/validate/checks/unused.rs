@@ -1,9 +1,10 @@
-//! V202 — component kinds, zones, dice and options that no rule uses.
+//! V202 — component kinds, zones, counters, vars, dice and options that no
+//! rule uses.
 //!
-//! What: looks for kinds and zones no expression or statement names (of a
-//! rule, a function, an invariant, a condition), dice no rule rolls, and
-//! options no rule reads with `enabled` (switched on, such an option
-//! changes nothing).
+//! What: looks for kinds, zones, counters and vars no expression or
+//! statement names (of a rule, a function, an invariant, a condition, an
+//! initial value, a table), dice no rule rolls, and options no rule reads
+//! with `enabled` (switched on, such an option changes nothing).
 //! Why: a component of the box list that no rule touches stays in the box for
 //! the whole game; often a rule about it is missing.
 //! Example: `token coin 10` with no `move ... of coin` anywhere.
@@ -11,7 +12,7 @@
 //! (a player aid, a box insert) if it has no rule.
 
 use super::walk_block;
-use crate::model::{Expr, Model, Stmt};
+use crate::model::{Expr, LValue, Model, Stmt};
 use crate::validate::{Finding, Severity};
 
 /// Code of this check.
@@ -23,6 +24,8 @@ pub fn check(model: &Model) -> Vec<Finding> {
     let mut zone_used = vec![false; model.zones.len()];
     let mut option_read = vec![false; model.options.len()];
     let mut die_rolled = vec![false; model.dice.len()];
+    let mut counter_used = vec![false; model.counters.len()];
+    let mut var_used = vec![false; model.vars.len()];
     for z in &model.zones {
         for k in &z.kinds {
             kind_used[k.idx()] = true;
@@ -36,6 +39,8 @@ pub fn check(model: &Model) -> Vec<Finding> {
     let mut mark_expr = |model: &Model, id| {
         model.walk_expr(id, &mut |e| match model.expr(e) {
             Expr::Zone(z, _) => zone_used[z.idx()] = true,
+            Expr::Counter(c, _) => counter_used[c.idx()] = true,
+            Expr::Var(v, _) => var_used[v.idx()] = true,
             Expr::PieceOf(k, _) | Expr::Pieces(k) | Expr::PiecesOf(k, _) | Expr::Leader(_, k) | Expr::Rearmost(_, k) | Expr::IsKind(_, k) => kind_used[k.idx()] = true,
             Expr::Variant(v) | Expr::Is(_, v) => kind_used[model.variants[v.idx()].kind.idx()] = true,
             Expr::Enabled(o) => {
@@ -47,6 +52,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
         })
     };
     let mut counted: Vec<crate::model::KindId> = Vec::new();
+    let (mut written_counters, mut written_vars) = (Vec::new(), Vec::new());
     for p in &model.procs {
         let mut exprs = Vec::new();
         walk_block(
@@ -55,6 +61,8 @@ pub fn check(model: &Model) -> Vec<Finding> {
             &mut |s| {
                 match s {
                     Stmt::MoveCount { kind, .. } => counted.push(*kind),
+                    Stmt::Assign(LValue::Counter(c, _), ..) => written_counters.push(*c),
+                    Stmt::Assign(LValue::Var(v, _), ..) => written_vars.push(*v),
                     Stmt::Roll { die, .. } => {
                         if let Some(x) = die_rolled.get_mut(die.idx()) {
                             *x = true;
@@ -73,8 +81,9 @@ pub fn check(model: &Model) -> Vec<Finding> {
     for e in model.exceptions.iter().map(|x| x.when).chain(model.ends.iter().map(|e| e.when)) {
         mark_expr(model, e);
     }
-    for v in model.vars.iter().filter_map(|v| v.init) {
-        mark_expr(model, v);
+    let tables = model.tables.iter().flat_map(|t| t.rows.iter().flat_map(|(_, _, row)| row.iter().copied()));
+    for e in model.vars.iter().filter_map(|v| v.init).chain(model.counters.iter().filter_map(|c| c.init)).chain(tables) {
+        mark_expr(model, e);
     }
     // A function's body is used where the function is called (a rule's
     // expressions name the function, not what its body names); an
@@ -84,6 +93,12 @@ pub fn check(model: &Model) -> Vec<Finding> {
     }
     for k in counted {
         kind_used[k.idx()] = true;
+    }
+    for c in written_counters {
+        counter_used[c.idx()] = true;
+    }
+    for v in written_vars {
+        var_used[v.idx()] = true;
     }
     let kinds = model.kinds.iter().zip(&kind_used).filter(|(_, u)| !**u).map(|(k, _)| {
         Finding::new(CODE, Severity::Warning, format!("no rule uses the component `{}`", k.name), Some(k.at)).help("encode the rules that use it, or record it as a `narrative` if it has none")
@@ -102,5 +117,12 @@ pub fn check(model: &Model) -> Vec<Finding> {
         let at = model.records.iter().find(|r| r.declaration && r.name == d.name).map(|r| r.at);
         Finding::new(CODE, Severity::Warning, format!("no rule rolls the die `{}`", d.name), at).help("encode the rule that rolls it (`roll NAME = DIE`), or remove it")
     });
-    kinds.chain(zones).chain(dice).chain(options).collect()
+    let counters = model.counters.iter().zip(&counter_used).filter(|(_, u)| !**u).map(|(c, _)| {
+        Finding::new(CODE, Severity::Warning, format!("no rule uses the counter `{}`: nothing sets it or reads it", c.name), Some(c.at)).help("remove it, or encode the rules that keep it")
+    });
+    let vars = model.vars.iter().zip(&var_used).filter(|(_, u)| !**u).map(|(v, _)| {
+        let at = model.records.iter().find(|r| r.declaration && r.name == v.name).map(|r| r.at);
+        Finding::new(CODE, Severity::Warning, format!("no rule uses the var `{}`: nothing sets it or reads it", v.name), at).help("remove it, or encode the rules that keep it")
+    });
+    kinds.chain(zones).chain(counters).chain(vars).chain(dice).chain(options).collect()
 }
