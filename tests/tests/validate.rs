@@ -36,8 +36,14 @@ fn run(name: &str) -> (Report, String) {
 
 /// `# finding[CODE]: part of the message` lines.
 fn expected(text: &str) -> Vec<(String, String)> {
+    tagged(text, "finding")
+}
+
+/// `# TAG[CODE]: part` lines (`finding`, `help`), as (code, part).
+fn tagged(text: &str, tag: &str) -> Vec<(String, String)> {
+    let prefix = format!("# {tag}[");
     text.lines()
-        .filter_map(|l| l.trim().strip_prefix("# finding["))
+        .filter_map(|l| l.trim().strip_prefix(prefix.as_str()))
         .filter_map(|l| l.split_once("]:"))
         .map(|(code, msg)| (code.to_string(), msg.trim().to_string()))
         .collect()
@@ -68,6 +74,11 @@ fn every_broken_fixture_is_caught_with_its_code_and_only_that() {
         }
         for f in report.findings.iter().filter(|f| f.severity == Severity::Error) {
             assert!(want.iter().any(|(c, _)| *c == f.code), "{name}: unexpected error {} {}", f.code, f.message);
+        }
+        // `# help[CODE]: part`: a finding of that code whose help says it.
+        for (code, part) in tagged(&text, "help") {
+            let hit = report.findings.iter().any(|f| f.code == code && f.help.as_deref().is_some_and(|h| h.contains(part.as_str())));
+            assert!(hit, "{name}: expected the help of a {code} to contain {part:?}");
         }
         // `warn_*` fixtures plant what only deserves a warning: they pass.
         if name.starts_with("warn_") {

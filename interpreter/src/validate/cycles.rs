@@ -227,7 +227,7 @@ fn lasso(game: &Game, rulebook: &[String], choices: &[u32], loop_from: usize, ki
             format!("the game ends only with probability 1: after {loop_from} step(s), a loop of {moves} step(s) through chance outcomes comes back to the same state, and can repeat for as long as chance repeats them"),
             at,
         )
-        .help(format!("{replay}; if the rules bound the game (a round count, a deck that runs out), encode that bound")),
+        .help(format!("{replay}; if the rules bound the game (a round count, a deck that runs out), encode that bound; if the text sets none (\"re-roll ties\", \"until a six\"), the rulebook is right as it is: say so with an `assume` on the rule that loops (the warning stays, a reminder that such a game has no longest length)")),
         Loop::Players => Finding::new(
             ENDLESS,
             Severity::Error,
