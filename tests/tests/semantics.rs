@@ -639,3 +639,18 @@ round turn {
     let stone = game.observe(&st, 0).zones.iter().find(|z| z.zone == "board 2,1").map(|z| z.count);
     assert_eq!(stone, Some(1));
 }
+
+/// At the start of a statement `if` is the statement, whose block holds
+/// statements: a value there is an error inside the block, not a
+/// conditional value missing its `else` reported at the next statement
+/// (an outside tester's finding), nor an assignment to a conditional value.
+#[test]
+fn an_if_at_the_start_of_a_statement_is_the_statement() {
+    for (body, inside) in [("if n > 3 { n + 1 }", "n + 1"), ("if n > 3 { 1 } else { 2 }", "1 }"), ("if true { 1 } else { 2 } = 3", "1 }")] {
+        let text = format!("rulebook t {{ players 2..2 }}\ncounter n 0..9 = 0\nround turn {{\n  {body}\n  end\n}}\n");
+        let errs = compiled(&text).expect_err("a value is not a statement");
+        let block = text.find(inside).expect("the block");
+        assert_eq!(errs[0].code, "E0001", "{body}: {errs:#?}");
+        assert!((block..block + inside.len()).contains(&errs[0].at.span.start), "{body}: at {} , the block at {block}: {}", errs[0].at.span.start, errs[0].message);
+    }
+}

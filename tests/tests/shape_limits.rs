@@ -53,6 +53,34 @@ fn thousands_of_levels_are_a_diagnostic_not_an_overflow() {
     assert_eq!(only_error(&with_value("", &fields)).code, "E0001");
 }
 
+/// `if n == 0 { 0 } else if n == 1 { 1 } else … { 9 }`, `arms` arms: each
+/// `else if` is a conditional inside the one before.
+fn else_if_chain(arms: usize) -> String {
+    (0..arms).map(|i| format!("if n == {i} {{ {i} }} else ")).collect::<String>() + "{ 9 }"
+}
+
+/// The conditional values of an `else if` chain nest like any expression:
+/// 4,000 arms crashed the checker with a stack overflow (an outside
+/// tester's finding), the limit not counting them. And the level reported
+/// is the first one too deep in the text, not one near its end.
+#[test]
+fn else_if_chains_of_values_nest_within_the_expression_limit() {
+    // An `if` and 62 `else if`, the longest (docs/language.md, Limits).
+    assert!(compiled(&with_value("", &else_if_chain(63))).is_ok());
+    assert!(compiled(&with_value("", &else_if_chain(64))).is_err());
+    for arms in [70, 4_000] {
+        let e = only_error(&with_value("", &else_if_chain(arms)));
+        assert_eq!(e.code, "E0001", "{arms}: {}", e.message);
+        assert!(e.message.contains("nested at most 64 levels"), "{arms}: {}", e.message);
+    }
+    // `if if if … flag { 1 } else { 2 } …`: the 65th `if` is reported.
+    let value = format!("{}true{}", "if ".repeat(66), " { 1 } else { 2 }".repeat(66));
+    let text = with_value("", &value);
+    let e = only_error(&text);
+    let ifs_before = text.get(..e.at.span.start).map_or(0, |t| t.matches("if ").count());
+    assert_eq!(ifs_before, 64, "reported at the 65th `if`: {}", e.message);
+}
+
 /// `fn f0(x: int) = x`, `fn f1(x: int) = f0(x)`, … up to `f{len-1}`.
 fn call_chain(len: usize) -> String {
     let mut out = "fn f0(x: int) = x\n".to_string();

@@ -154,7 +154,14 @@ fn check_expression_depth(file: &P) -> Result<(), ParseError> {
                 help: Some("name the inner part with `let` or a `fn`".into()),
             });
         }
-        stack.extend(pair.into_inner().map(|kid| (kid, depth)));
+        // An `else if` of a value is a conditional inside the one before
+        // it, not wrapped in an `expr` (a chain of statements is flat).
+        let parent = pair.as_rule();
+        let level = |kid: &P| if parent == Rule::conditional && kid.as_rule() == Rule::conditional { depth + 1 } else { depth };
+        // Children in the order written, so that the first level too deep
+        // in the text is the one reported.
+        let kids: Vec<(P, usize)> = pair.into_inner().map(|kid| (kid.clone(), level(&kid))).collect();
+        stack.extend(kids.into_iter().rev());
     }
     Ok(())
 }

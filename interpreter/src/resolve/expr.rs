@@ -477,7 +477,10 @@ impl Resolver {
         }
         let ty = match (x.ty, y.ty) {
             (Ty::Any, t) | (t, Ty::Any) => t,
-            (Ty::Piece(k), Ty::Piece(l)) => Ty::Piece(if k == l { k } else { None }),
+            // A piece of a kind the expression does not know (`top(z)`)
+            // is a piece of the other's kind as far as typing goes, as it
+            // is everywhere; two known kinds must agree, as other types do.
+            (Ty::Piece(None), Ty::Piece(k)) | (Ty::Piece(k), Ty::Piece(None)) => Ty::Piece(k),
             (t, u) if t == u => t,
             (t, u) => {
                 self.type_error(b.span, u, t, "the `else` value of `if`, like its first value,");
