@@ -27,11 +27,32 @@ pub fn check_file(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
 /// rulebook, its modules, the source texts), by whatever path:
 /// `--html rules.rules` would put a page where the rulebook was.
 fn not_an_input(path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
-    let Ok(target) = std::fs::canonicalize(path) else { return Ok(()) };
-    match inputs.iter().find(|i| std::fs::canonicalize(i).is_ok_and(|i| i == target)) {
+    match input_at(path, inputs) {
         Some(input) => Err(format!("cannot write `{}`: it is `{}`, a file this run reads (checked before the run)", path.display(), input.display())),
         None => Ok(()),
     }
+}
+
+/// The input (of `inputs`) that `path` names, if any: the same file by
+/// whatever path — `./`, `..`, a link, or a hard link, which no path
+/// comparison can tell (an outside tester's `--log` through a hard link
+/// wrote over the rulebook), so files are compared by device and inode
+/// where the system has them.
+pub fn input_at<'i>(path: &Path, inputs: &'i [PathBuf]) -> Option<&'i PathBuf> {
+    let target = std::fs::canonicalize(path).ok()?;
+    let meta = std::fs::metadata(&target).ok();
+    inputs.iter().find(|i| std::fs::canonicalize(i).is_ok_and(|i| i == target) || meta.as_ref().is_some_and(|m| std::fs::metadata(i).is_ok_and(|n| same_file(m, &n))))
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
 }
 
 /// Check that files can be written in the folder `dir`: it is created if

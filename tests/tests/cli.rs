@@ -2723,3 +2723,30 @@ fn a_module_extends_its_base_module_however_their_paths_are_written() {
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     }
 }
+
+/// A file to write that is one the run reads is refused however it is
+/// named, a hard link included (an outside tester's `--log` through a
+/// hard link wrote the log over the rulebook), and a counterexample saved
+/// where a rulebook of the run has its name takes the next name instead of
+/// writing over it.
+#[cfg(unix)]
+#[test]
+fn no_output_is_written_over_a_file_the_run_reads() {
+    let file = rulebook_folder("hard-link", &[("t.rules", &std::fs::read_to_string(root().join("rulebooks/classic/tic-tac-toe.rules")).expect("the rulebook"))]);
+    let (rules, hard) = (file("t.rules"), file("t-hard.rules"));
+    let _ = std::fs::remove_file(&hard);
+    std::fs::hard_link(&rules, &hard).expect("a hard link");
+    let before = std::fs::read(&rules).expect("readable");
+    let out = run(&["play", &rules, "-p", "2", "--auto", "--seed", "1", "--log", &hard]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("a file this run reads"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&rules).expect("readable"), before, "the rulebook is untouched");
+
+    let looping = "rulebook lp { players 2..2 }\ncounter c 0..3\nround turn { for p in players { choose x from [1, 2] by p\n if x == 1 { c = 0 } else { c = 1 } } }\n";
+    let named = rulebook_folder("named-like-a-log", &[("lp-V505-2p-explore.json", looping)]);
+    let dir = Path::new(&named("lp-V505-2p-explore.json")).parent().expect("its folder").display().to_string();
+    let out = run(&["explore", &named("lp-V505-2p-explore.json"), "-p", "2", "-j", "1", "--save", &dir]);
+    assert_eq!(out.status.code(), Some(1), "a V505: {}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(named("lp-V505-2p-explore.json")).expect("readable"), looping, "the rulebook is untouched");
+    assert!(Path::new(&named("lp-V505-2p-explore-2.json")).exists(), "the counterexample takes the next name");
+}
