@@ -264,6 +264,15 @@ fn a_module_does_not_replace_or_remove_its_own_declarations() {
             ("E0401", "`remove` of `s`, which this module already declares or replaces", vec![line(2)]),
         ]
     );
+    // Removed, then removed again or replaced, in the same module (an
+    // outside tester was told of "another module", or nothing).
+    for second in ["remove rule r", "replace rule r assume \"r2\" { pass }"] {
+        let gone = format!("module gone extends \"g.rules\" {{ }}\nremove rule r\n{second}\n");
+        let errs = compile(&[source("g.rules", base), source("gone.rules", &gone)]).expect_err("changed twice");
+        let e = errs.iter().find(|e| e.code == "E0401").unwrap_or_else(|| panic!("{second}: {errs:#?}"));
+        assert!(e.message.ends_with("`r`, which this module already removes"), "{second}: {}", e.message);
+        assert_eq!(e.related.iter().map(|(at, _)| at.span.start).collect::<Vec<_>>(), [gone.find("r\n").unwrap_or(0)], "{second}: beside the first remove");
+    }
     // Once each, it is what a module is for.
     let once = "module once extends \"g.rules\" { }\nreplace rule r assume \"r1\" { pass }\n";
     compile(&[source("g.rules", base), source("once.rules", once)]).expect("one replacement");

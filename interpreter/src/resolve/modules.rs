@@ -42,7 +42,8 @@ impl Resolver {
                             }
                             Some(pos) if items.get(pos).is_some_and(|p| p.file == file) => {
                                 let span = items.get(pos).map_or(inner.span, |p| p.item.span);
-                                self.changed_in_own_file(name, "replace", inner.span, span);
+                                let d = self.changed_in_own_file(name, "replace", inner.span, self.loc(span), false);
+                                self.error(d);
                             }
                             Some(pos) => {
                                 let earlier = items.get(pos).map(|p| (p.file, p.item));
@@ -62,6 +63,7 @@ impl Resolver {
                                     // `replace setup { ... }`, `replace round ...`: no name to find.
                                     None => Diagnostic::new(codes::MODULE_TARGET, "`replace` needs a declaration with a name, and this one has none", at, "nothing named").help("the setup has no name: a module changes it by an exception to it, `exception NAME to setup when COND instead { ... }` (the round is replaced by its name: `replace round NAME ...`)"),
                                     Some(n) => match self.removed.get(&n.name) {
+                                        Some((_, removed_at)) if removed_at.file == file => self.changed_in_own_file(Some(n), "replace", inner.span, *removed_at, true),
                                         // This module is built on the one that removed it:
                                         // there is nothing left to replace, but it may be
                                         // declared again.
@@ -119,7 +121,8 @@ impl Resolver {
                             }
                             Some(pos) if items.get(pos).is_some_and(|p| p.file == file) => {
                                 let span = items.get(pos).map_or(name.span, |p| p.item.span);
-                                self.changed_in_own_file(Some(name), "remove", name.span, span);
+                                let d = self.changed_in_own_file(Some(name), "remove", name.span, self.loc(span), false);
+                                self.error(d);
                             }
                             Some(pos) => {
                                 let replaced_by = items.get(pos).map(|p| p.file).filter(|by| unrelated_modules(files, i, *by));
@@ -144,6 +147,11 @@ impl Resolver {
                             // Removed already, by another module or the one this
                             // one extends: both mean the same, and the
                             // declaration is gone once whatever the order.
+                            None if self.removed.get(&name.name).is_some_and(|(_, removed_at)| removed_at.file == file) => {
+                                let earlier = self.removed.get(&name.name).map_or(self.loc(name.span), |(_, removed_at)| *removed_at);
+                                let d = self.changed_in_own_file(Some(name), "remove", name.span, earlier, true);
+                                self.error(d);
+                            }
                             None if self.removed.contains_key(&name.name) => self.record_removal(what, name, item),
                             None => {
                                 let at = self.loc(name.span);
@@ -193,23 +201,20 @@ impl Resolver {
     }
 
     /// `replace` or `remove` (at `span`) of what this same module already
-    /// declares or replaces (at `earlier`): a module changes what its base
-    /// declares, once; changed again in its own file, the last change
-    /// silently counted and the first did not.
-    fn changed_in_own_file(&mut self, name: Option<&ast::Ident>, what: &str, span: ast::Span, earlier: ast::Span) {
+    /// declares or replaces, or removes (`removed`), at `earlier`: a module
+    /// changes what its base declares, once; changed again in its own file,
+    /// the last change silently counted and the first did not.
+    fn changed_in_own_file(&self, name: Option<&ast::Ident>, what: &str, span: ast::Span, earlier: Loc, removed: bool) -> Diagnostic {
         let shown = name.map_or("?", |n| n.name.as_str());
         let at = self.loc(span);
-        let first = self.loc(earlier);
-        let help = if what == "remove" {
-            format!("delete that declaration of `{shown}` instead")
-        } else {
-            format!("change that declaration of `{shown}` instead: a module replaces each declaration of its base once")
+        let (did, there) = if removed { ("removes", "removed here") } else { ("declares or replaces", "declared or replaced here") };
+        let help = match (what, removed) {
+            (_, true) => format!("`{shown}` is gone from this module's game once removed: keep one `remove`, or declare it anew without `replace`"),
+            ("remove", false) => format!("delete that declaration of `{shown}` instead"),
+            _ => format!("change that declaration of `{shown}` instead: a module replaces each declaration of its base once"),
         };
-        self.error(
-            Diagnostic::new(codes::MODULE_TARGET, format!("`{what}` of `{shown}`, which this module already declares or replaces"), at, if what == "remove" { "removed here".to_string() } else { "replaced again".to_string() })
-                .related(first, "declared or replaced here")
-                .help(help),
-        );
+        let label = if what == "remove" { "removed here" } else { "replaced again" };
+        Diagnostic::new(codes::MODULE_TARGET, format!("`{what}` of `{shown}`, which this module already {did}"), at, label).related(earlier, there).help(help)
     }
 }
 
