@@ -654,3 +654,23 @@ fn an_if_at_the_start_of_a_statement_is_the_statement() {
         assert!((block..block + inside.len()).contains(&errs[0].at.span.start), "{body}: at {} , the block at {block}: {}", errs[0].at.span.start, errs[0].message);
     }
 }
+
+/// The fuel that runs out in an end's or a trigger's `when` is reported at
+/// that condition, in that end or trigger: it had no place at all (an
+/// end), or the setup's `move` that fired the trigger (an outside tester's
+/// findings).
+#[test]
+fn fuel_that_runs_out_in_a_condition_of_its_own_is_placed_there() {
+    let looping = "(count x in 1..1000 where (count y in 1..1000 where y == x) > 0) < 0";
+    let end = format!("rulebook t {{ players 2..2 step_fuel 1000 }}\nend e when {looping} {{ draw }}\nround turn {{ for p in players {{ win p }} }}\n");
+    let trigger = format!(
+        "rulebook t {{ players 2..2 step_fuel 1000 }}\npiece pawn per_player 3\nzone pool per_player of pawn\nsetup {{ for p in players {{ move 3 of pawn from box to pool[p] }} }}\ntrigger tr on arrive(k: pawn, s) when {looping} {{ pass }}\nround turn {{ for p in players {{ win p }} }}\n"
+    );
+    for (text, rule) in [(end, "e"), (trigger, "tr")] {
+        let e = run(&text, 2).1.expect_err("out of fuel");
+        assert_eq!((e.kind.code(), e.rule.as_deref()), ("R0002", Some(rule)), "{}", e.message);
+        let at = e.at.expect("a place").span.start;
+        let when = text.find(looping).expect("the condition");
+        assert!((when..when + looping.len()).contains(&at), "at the condition: {at}, which is at {when}");
+    }
+}

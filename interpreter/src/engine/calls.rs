@@ -138,6 +138,7 @@ impl Game {
             let when = &self.program.end_when[i];
             let holds = self.in_window(r, locals, actor, |r| when(r));
             if r.err.is_some() {
+                self.place_condition_error(r, end.when, &end.name);
                 return None;
             }
             if holds {
@@ -217,6 +218,23 @@ impl Game {
         r.actor = saved_actor;
         r.st.stack.truncate(base);
         v
+    }
+
+    /// An error while a condition of its own was evaluated (an end's or a
+    /// trigger's `when`) is the condition's: one without a place (the fuel
+    /// that ran out in the middle of a walk) is placed at the condition, and
+    /// the rule named is the end or trigger, not the rule whose move or
+    /// round led to the check (an outside tester was sent to the setup's
+    /// `move` for a trigger's looping `when`).
+    pub(crate) fn place_condition_error(&self, r: &mut Run, when: ExprId, name: &str) {
+        if let Some(e) = r.err.as_mut() {
+            if e.at.is_none() {
+                e.at = self.model.expr_at.get(when.0 as usize).copied();
+            }
+            if e.rule.is_none() {
+                e.rule = Some(name.to_string());
+            }
+        }
     }
 
     /// A cell of a table, evaluated in a fresh window.

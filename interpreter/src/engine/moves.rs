@@ -109,6 +109,9 @@ impl Game {
                 None => true,
             };
             if r.err.is_some() {
+                if let Some(when) = proc.when {
+                    self.place_condition_error(r, when, &proc.name);
+                }
                 return;
             }
             if !holds {
