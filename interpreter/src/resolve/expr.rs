@@ -135,6 +135,20 @@ impl Resolver {
             self.error(Diagnostic::new(codes::COLLECTION, format!("{what} must be a single value, not a collection"), at, "a collection").help("use `count x in ...`, `first x in ...` or `any x in ...` to get one value"));
         } else if !fits(t.ty, want) {
             self.type_error(e.span, t.ty, want, what);
+            // `if count x in C where P { ... }`: a count where a truth value
+            // is wanted, most often missing its comparison.
+            if let (Ty::Bool, Ty::Int, ExprKind::Comprehension { q, .. }) = (want, t.ty, &e.kind) {
+                let form = match q {
+                    Quantifier::Count | Quantifier::CountWhile => Some("count x in C where P"),
+                    Quantifier::Sum => Some("sum x in C of E"),
+                    Quantifier::Max => Some("max x in C of E"),
+                    Quantifier::Min => Some("min x in C of E"),
+                    _ => None,
+                };
+                if let (Some(form), Some(d)) = (form, self.diags.last_mut().filter(|d| d.help.is_none())) {
+                    d.help = Some(format!("`{form}` is a number: compare it, with the comprehension in parentheses, `({form}) > 0`; for a truth value, `any x in C where P`"));
+                }
+            }
         }
         t.id
     }
@@ -490,6 +504,24 @@ impl Resolver {
         self.val(Expr::If(c, x.id, y.id), ty, span)
     }
 
+    /// `a == b > 0`: a comparison whose left operand is a comparison, which
+    /// is a truth value. Most often a comprehension's `where` took in the
+    /// comparison meant for its count (`count x in C where P > 2`): the
+    /// type error (since diagnostic `before`) says how to write it.
+    fn comparisons_do_not_chain(&mut self, before: usize, a: &ast::Expr) {
+        let compared = matches!(a.kind, ExprKind::Binary(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..));
+        if !compared {
+            return;
+        }
+        let at = self.loc(a.span);
+        let help = "comparisons do not chain: `a == b > c` compares the truth value `a == b`. If a comprehension's `where` took in the comparison meant for it, put the comprehension in parentheses: `(count x in C where P) > 2`";
+        for d in self.diags.iter_mut().skip(before) {
+            if d.code == codes::TYPE && d.at == at && d.help.is_none() {
+                d.help = Some(help.to_string());
+            }
+        }
+    }
+
     fn binary(&mut self, sc: &mut Scope, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: ast::Span) -> Typed {
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
@@ -498,8 +530,10 @@ impl Resolver {
                 self.val(Expr::Bin(op, x, y), Ty::Int, span)
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let before = self.diags.len();
                 let x = self.expect(sc, a, Ty::Int, "an operand of a comparison");
                 let y = self.expect(sc, b, Ty::Int, "an operand of a comparison");
+                self.comparisons_do_not_chain(before, a);
                 self.val(Expr::Bin(op, x, y), Ty::Bool, span)
             }
             BinOp::And | BinOp::Or => {
