@@ -474,6 +474,8 @@ pub struct Counter {
     pub bounds: Range,
     /// Initial value.
     pub init: Option<Expr>,
+    /// Who may see it (`play` shows it; the rules read it whatever it is).
+    pub visibility: Visibility,
 }
 
 /// A state variable.

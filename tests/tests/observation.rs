@@ -191,3 +191,18 @@ fn a_recorded_game_keeps_each_roll_before_the_decision_it_leads_to() {
         assert!(st.take_rolls().is_empty());
     }
 }
+
+/// A counter may be hidden from the players, or shown to its owner only,
+/// as a var may: `play` showed every counter, bookkeeping included (an
+/// outside game author's finding). The rules read it all the same.
+#[test]
+fn counters_are_shown_as_their_visibility_says() {
+    let text = "rulebook t { players 2..2 }\ncounter shown per_player 0..9 = 1\ncounter secret per_player 0..9 = 2 owner\ncounter tally 0..9 = 3 hidden\nround turn { if tally == 3 and secret[player(2)] == 2 { win player(1) } }\n";
+    let model = compile(&[Source { name: "t.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:#?}"));
+    let game = Game::new(Arc::new(model), 2, &[]).expect("two players");
+    let st = game.start(0).expect("starts");
+    assert_eq!(st.outcome, Some(grimoire_interpreter::engine::Outcome::Winner(0)), "the rules read the hidden counters");
+    let values = |p: u8| game.observe(&st, p).values;
+    assert_eq!(values(0), ["shown[1] = 1", "shown[2] = 1", "secret[1] = 2"]);
+    assert_eq!(values(1), ["shown[1] = 1", "shown[2] = 1", "secret[2] = 2"]);
+}

@@ -213,8 +213,9 @@ fn item(p: P) -> Result<Item, ParseError> {
                 Some(e) => Some(expr(e)?),
                 None => None,
             };
+            let vis = k.next_if(Rule::visibility).map(|v| visibility(&v)).unwrap_or(Visibility::Public);
             provenance = provenances(&mut k)?;
-            ItemKind::Counter(Counter { name, label, per_player, per_piece, bounds: Range { lo, hi, span: rsp }, init })
+            ItemKind::Counter(Counter { name, label, per_player, per_piece, bounds: Range { lo, hi, span: rsp }, init, visibility: vis })
         }
         Rule::var => {
             let name = ident(k.next()?);

@@ -311,19 +311,21 @@ impl Game {
             zones.push(ZoneView { zone: info.name.clone(), count, pieces });
         }
         let mut values = Vec::new();
+        let shown = |visibility: Visibility, owner: Option<u8>| match visibility {
+            Visibility::Public => true,
+            Visibility::Owner => owner == Some(player),
+            Visibility::Hidden => false,
+        };
         for (c, def) in m.counters.iter().enumerate() {
-            for (slot, index, _) in self.slots(st, player, self.counter_base[c], def.per_player, def.per_piece) {
-                values.push(format!("{}{index} = {}", def.name, st.counters[slot]));
+            for (slot, index, owner) in self.slots(st, player, self.counter_base[c], def.per_player, def.per_piece) {
+                if shown(def.visibility, owner) {
+                    values.push(format!("{}{index} = {}", def.name, st.counters[slot]));
+                }
             }
         }
         for (i, def) in m.vars.iter().enumerate() {
             for (slot, index, owner) in self.slots(st, player, self.var_base[i], def.per_player, def.per_piece) {
-                let shown = match def.visibility {
-                    Visibility::Public => true,
-                    Visibility::Owner => owner == Some(player),
-                    Visibility::Hidden => false,
-                };
-                if shown {
+                if shown(def.visibility, owner) {
                     // A piece as the table shows it: by name where he can tell it.
                     let value = match st.vars[slot] {
                         Value::Piece(p) if !self.sees_piece(st, player, p as u16) => "?".to_string(),

@@ -143,6 +143,8 @@ pub struct CounterDef {
     pub hi: i64,
     /// Initial value.
     pub init: Option<ExprId>,
+    /// Who sees it.
+    pub visibility: Visibility,
     /// Declaration.
     pub at: Loc,
 }

@@ -129,7 +129,7 @@ impl Resolver {
                 ItemKind::Counter(c) => {
                     let id = CounterId(self.model.counters.len() as u16);
                     let at = self.loc(c.name.span);
-                    self.model.counters.push(CounterDef { name: c.name.name.clone(), label: c.label.as_ref().map(|l| l.value.clone()), per_player: c.per_player, per_piece: None, lo: c.bounds.lo, hi: c.bounds.hi, init: None, at });
+                    self.model.counters.push(CounterDef { name: c.name.name.clone(), label: c.label.as_ref().map(|l| l.value.clone()), per_player: c.per_player, per_piece: None, lo: c.bounds.lo, hi: c.bounds.hi, init: None, visibility: c.visibility, at });
                     self.declare(&c.name, Sym::Counter(id));
                 }
                 ItemKind::Var(v) => {
