@@ -355,6 +355,14 @@ fn an_exhausted_search_through_sampled_shuffles_says_so_first() {
     // repeated one, and the report counted it twice): each leads to its own
     // finished game, as the choice does not matter.
     assert_eq!(r.terminal, 24, "{}", r.verdict());
+    // With a violation found, the verdict no longer claimed that every
+    // reachable state was visited (an outside author's finding).
+    let broken = text.replace("win player(1) }", "if x == 2 { choose y from [z in 1..3 where z > 5] by player(1) }\n win player(1) }");
+    let model = compile(&[Source { name: "t.rules".into(), text: broken }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 1, &[]).expect("one player");
+    let r = explore(&g, &[], Budget { jobs: 1, ..Budget::default() });
+    assert!(r.exhausted && r.sampled_shuffles && !r.findings.is_empty(), "{}", r.verdict());
+    assert!(!r.verdict().contains("(all reachable states visited)") && r.verdict().contains("through the sampled shuffles"), "{}", r.verdict());
 }
 
 /// Perft counts sequences of plies: chance drawn after the last ply counted

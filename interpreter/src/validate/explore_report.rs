@@ -114,8 +114,9 @@ impl ExploreReport {
             let cut = format!("stopped by {}; states beyond were not visited", self.stopped_by.as_deref().unwrap_or("the budget"));
             match (errors, self.exhausted) {
                 (0, _) => format!("not exhausted: {} distinct states up to depth {} hold {invariants}; {cut}{sampled}", self.distinct, self.depth),
+                (_, true) if self.sampled_shuffles => format!("{errors} violation(s) found among {} states (all states reachable through the sampled shuffles visited: a shuffle of many pieces was explored through {SHUFFLE_SAMPLES} of its orders)", self.distinct),
                 (_, true) => format!("{errors} violation(s) found among {} states (all reachable states visited)", self.distinct),
-                (_, false) => format!("{errors} violation(s) found among {} states; not exhausted: {cut}", self.distinct),
+                (_, false) => format!("{errors} violation(s) found among {} states; not exhausted: {cut}{sampled}", self.distinct),
             }
         }
     }
