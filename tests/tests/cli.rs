@@ -426,6 +426,22 @@ fn play_shows_a_piece_value_beside_the_hand_that_holds_it() {
         assert_eq!(power.len(), 1, "his own card's value only: {screen}");
         assert!(power[0] > apart && !screen.contains("On the table"), "{screen}");
     }
+    // A piece's value in a shared zone is on the table with the zone,
+    // whoever owns the piece (it was under its owner: an outside newcomer's
+    // finding, the README saying "else on the table").
+    let pile = temp_rulebook("pile.rules", "rulebook pile { players 2..2 }
+piece chip per_player 1
+zone pile of chip
+counter mark per_piece chip 0..9 = 7
+setup { for p in players { move chip[p] to pile } }
+round turn { for p in players { choose x from [1, 2] by p
+ win p } }
+".as_bytes());
+    let text = stdout(&typing(&["play", &pile, "-p", "2", "-s", "1"], "1
+"));
+    let screen = text.split(" to decide ").nth(1).unwrap_or_else(|| panic!("{text}"));
+    let table: Vec<&str> = screen.lines().skip_while(|l| l.trim() != "On the table").take_while(|l| !l.starts_with("You")).collect();
+    assert_eq!(table.iter().filter(|l| l.trim_start().starts_with("mark of chip")).count(), 2, "both marks on the table: {screen}");
 }
 
 #[test]

@@ -199,7 +199,9 @@ fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece
                     let p = first + i;
                     let zone = st.loc.get(usize::from(p)).and_then(|z| game.zones.get(usize::from(*z)));
                     let owner = game.inst_owner.get(usize::from(p)).copied().flatten();
-                    let whose = zone.and_then(|z| z.owner).or(owner);
+                    // With the pieces of its zone: a shared zone's on the
+                    // table, whoever owns the piece.
+                    let whose = zone.and_then(|z| z.owner);
                     let only_mine = zone.is_some_and(|z| z.visibility == Visibility::Owner && z.owner == Some(me));
                     Slot { slot: base + usize::from(i), whose, owner, of: format!(" of {} #{}", piece(game, p, whose), i + 1), only_mine }
                 })
