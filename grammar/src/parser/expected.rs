@@ -43,6 +43,10 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 _ if text.get(start..).is_some_and(|t| t.starts_with("then") && !t[4..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')) => {
                     Some("a value chosen by a condition is written `if C { A } else { B }`: no `then`, and each value in braces".to_string())
                 }
+                // `per_player per_space`: a zone family is indexed one way.
+                _ if second_multiplicity(text, start) => {
+                    Some("a declaration is one per player, one per space or one per piece, not two of them: to index by player and by something else, use a grid (a row per seat) or a per-space zone on a board of your own".to_string())
+                }
                 // A conditional value without its `else`: it must give a
                 // value whatever the condition.
                 _ if words == ["`else`"] => Some("a value chosen by a condition needs its `else`, for when the condition does not hold: `if C { A } else { B }`".to_string()),
@@ -213,6 +217,15 @@ fn text_declared_before(text: &str, at: usize) -> Option<&'static str> {
     let mut words = text.get(..at)?.split_whitespace().rev();
     let (_name, word) = (words.next()?, words.next()?);
     ["narrative", "assumption"].into_iter().find(|w| *w == word)
+}
+
+/// Whether a `per_player`, `per_space` or `per_piece` starts at `at` right
+/// after another one (its own argument, a board or a kind, between them).
+fn second_multiplicity(text: &str, at: usize) -> bool {
+    const WORDS: [&str; 3] = ["per_player", "per_space", "per_piece"];
+    let here = text.get(at..).is_some_and(|t| WORDS.iter().any(|w| t.starts_with(w)));
+    let before = text.get(..at).is_some_and(|t| t.split_whitespace().rev().take(2).any(|x| WORDS.contains(&x)));
+    here && before
 }
 
 /// Whether the text before `at` (an `of` the parser did not expect) ends
