@@ -2766,3 +2766,23 @@ fn no_output_is_written_over_a_file_the_run_reads() {
     assert_eq!(std::fs::read_to_string(named("lp-V505-2p-explore.json")).expect("readable"), looping, "the rulebook is untouched");
     assert!(Path::new(&named("lp-V505-2p-explore-2.json")).exists(), "the counterexample takes the next name");
 }
+
+/// The first rulebook of docs/language.md works as written: its source
+/// text and rulebook, saved side by side, validate with no finding, and
+/// explore visits the 60 positions the docs give.
+#[test]
+fn the_first_rulebook_of_the_docs_works_as_written() {
+    let doc = std::fs::read_to_string(root().join("docs/language.md")).expect("the docs");
+    let section = doc.split("## A first rulebook").nth(1).and_then(|s| s.split("\n## ").next()).expect("the section");
+    let blocks: Vec<&str> = section.split("```").skip(1).step_by(2).collect();
+    let text = blocks.first().and_then(|b| b.strip_prefix("text\n")).expect("the source text");
+    let rules = blocks.get(1).and_then(|b| b.strip_prefix('\n')).expect("the rulebook");
+    let file = rulebook_folder("first-rulebook", &[("nim.txt", text), ("nim.rules", rules)]);
+    let dir = Path::new(&file("nim.rules")).parent().expect("its folder").to_path_buf();
+    let here = |args: &[&str]| Command::new(grimoire()).args(args).current_dir(&dir).env("NO_COLOR", "1").output().expect("grimoire runs");
+    let out = here(&["validate", "nim.rules", "--games", "200"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("0 error(s), 0 warning(s)"), "{}", stdout(&out));
+    let out = here(&["explore", "nim.rules", "--players", "2"]);
+    assert!(stdout(&out).contains("all 60 reachable states visited") && stdout(&out).contains("within 10 steps"), "{}", stdout(&out));
+}
