@@ -150,6 +150,8 @@ pub struct Playout {
     /// The dice rolled, in order (`play --auto` prints them with the
     /// decisions).
     pub rolls: Vec<Rolled>,
+    /// The forced choices taken, in order (printed with the decisions too).
+    pub forced: Vec<crate::engine::Forced>,
 }
 
 /// A game played out: its final state, and the problem that stopped it.
@@ -177,7 +179,8 @@ pub fn random_playout(game: &Game, rulebook: &[String], seed: u64, max_decisions
     }
     log.finish(&st, error.as_ref().map(|e: &ExecError| e.message.clone()));
     let rolls = st.take_rolls();
-    Ok(Playout { state: st, log, error, rolls })
+    let forced = st.take_forced();
+    Ok(Playout { state: st, log, error, rolls, forced })
 }
 
 /// Play a game with random agents up to `max_decisions`, keeping no log

@@ -242,7 +242,8 @@ fn play_with_a_log_file_writes_the_same_log() {
     let moves = said.lines().filter(|l| l.trim_start().split_once(". player ").is_some_and(|(n, _)| n.parse::<usize>().is_ok()));
     assert_eq!(moves.count(), saved.steps.len(), "one line per move: {said}");
     let rolls = said.lines().filter(|l| l.starts_with("       `") && l.contains("` rolled "));
-    assert_eq!(rolls.count() + saved.steps.len() + 2, said.lines().count(), "the dice rolled, the moves, the outcome, the log: {said}");
+    let forced = said.lines().filter(|l| l.starts_with("       player ") && l.ends_with(" (forced: the only option)"));
+    assert_eq!(rolls.count() + forced.count() + saved.steps.len() + 2, said.lines().count(), "the dice rolled, the forced moves, the moves, the outcome, the log: {said}");
     let json = run(&["play", GRAIL_CUP, "-p", "5", "-s", "9", "--auto", "--json"]);
     let printed: GameLog = serde_json::from_value(json_of(&json)["report"]["log"].clone()).expect("JSON");
     assert_eq!((printed.steps, printed.final_fingerprint, printed.outcome), (saved.steps, saved.final_fingerprint, saved.outcome));
@@ -2785,4 +2786,20 @@ fn the_first_rulebook_of_the_docs_works_as_written() {
     assert!(stdout(&out).contains("0 error(s), 0 warning(s)"), "{}", stdout(&out));
     let out = here(&["explore", "nim.rules", "--players", "2"]);
     assert!(stdout(&out).contains("all 60 reachable states visited") && stdout(&out).contains("within 10 steps"), "{}", stdout(&out));
+}
+
+/// `play --auto` prints the forced moves too, unnumbered, where they
+/// happened between the decisions and the dice: without them a game read
+/// as an illegal one (an outside newcomer's Liar's Dice: a bid lower than
+/// the one before it, the forced challenge between them missing).
+#[test]
+fn play_auto_prints_the_forced_moves_in_their_place() {
+    let forced = temp_rulebook("forced.rules", "rulebook forced { players 2..2 }\ndie d6 6\ncounter n 0..99\nround r { for p in players {\n  choose k from [n + 1, n + 2] by p\n  n = k\n  roll x = d6\n  choose lie from [true] by next_player(p, clockwise)\n  if n >= 3 { win p } } }\n".as_bytes());
+    let out = run(&["play", &forced, "-p", "2", "-s", "0", "--auto"]);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let first = lines.iter().position(|l| l.starts_with("1. player 1:")).unwrap_or_else(|| panic!("{text}"));
+    assert!(lines.get(first + 1).is_some_and(|l| l.starts_with("`d6` rolled")), "the roll after the first decision: {text}");
+    assert_eq!(lines.get(first + 2), Some(&"player 2: yes (forced: the only option)"), "then the forced move: {text}");
+    assert!(lines.get(first + 3).is_some_and(|l| l.starts_with("2. player 2:")), "then the second decision: {text}");
 }

@@ -436,6 +436,7 @@ impl Game {
             st.reseed(seed);
             if keep == Keep::RollsAndReveals {
                 st.rolled = Some(Vec::new());
+                st.forced = Some(Vec::new());
             }
             if keep != Keep::Nothing {
                 // A kept state was reached once for every seed: the

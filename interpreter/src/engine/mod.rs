@@ -35,7 +35,7 @@ pub use observe::{ordinal, Observation, ZoneView, EVERYBODY};
 pub use options::Options;
 pub use exec::{MAX_EXCEPTIONS_PER_RULE, MAX_RULE_DEPTH};
 pub use invariants::BrokenInvariant;
-pub use state::{Outcome, Revealed, Rolled, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
+pub use state::{Forced, Outcome, Revealed, Rolled, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;
 
 /// Steps one `apply` may take before the engine says the rules loop, unless

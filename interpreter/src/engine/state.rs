@@ -140,6 +140,27 @@ pub struct Rolled {
     pub seen_by: Option<u16>,
 }
 
+/// A `choose` with one option, taken without asking, in a game whose rolls
+/// are kept ([`Game::begin_recording`]): `play --auto` prints it among the
+/// decisions, where a log (which records decisions only) would read as an
+/// illegal game without it (a bid followed by a lower one, the forced
+/// challenge between them missing). No rule reads it.
+///
+/// [`Game::begin_recording`]: super::Game::begin_recording
+#[derive(Debug, Clone, PartialEq)]
+pub struct Forced {
+    /// The player it was taken for.
+    pub player: u8,
+    /// The option, one value per binding.
+    pub option: Vec<Value>,
+    /// How many decisions had been taken when it was taken.
+    pub after_decisions: u32,
+    /// How many rolls kept since the last `take_rolls` came before it (a
+    /// roll and a forced choice after the same decision are printed in
+    /// the order they happened).
+    pub rolls_before: usize,
+}
+
 /// A piece shown by a `reveal` to players who could not see it, in a game
 /// whose rolls are kept ([`Game::begin_recording`]): `play` lists it to
 /// them on their next screen, since the piece may have moved out of their
@@ -247,6 +268,9 @@ pub struct State {
     /// The pieces shown by `reveal` and not yet taken (`take_reveals`),
     /// kept when the rolls are.
     pub(crate) revealed: Option<Vec<Revealed>>,
+    /// The forced choices taken and not yet taken back (`take_forced`),
+    /// kept when the rolls are.
+    pub(crate) forced: Option<Vec<Forced>>,
 }
 
 impl Clone for State {
@@ -299,6 +323,7 @@ impl State {
             sim: self.sim.clone(),
             rolled: self.rolled.clone(),
             revealed: self.revealed.clone(),
+            forced: self.forced.clone(),
         }
     }
 
@@ -368,6 +393,7 @@ impl State {
         self.sim.clone_from(&o.sim);
         self.rolled.clone_from(&o.rolled);
         self.revealed.clone_from(&o.revealed);
+        self.forced.clone_from(&o.forced);
     }
 }
 
@@ -430,6 +456,7 @@ impl State {
             sim: None,
             rolled: None,
             revealed: None,
+            forced: None,
         };
         if n > 0 {
             let b = box_zone as usize;
@@ -452,6 +479,12 @@ impl State {
     /// (none when the game keeps no rolls).
     pub fn take_reveals(&mut self) -> Vec<Revealed> {
         self.revealed.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The forced choices taken since the last call, oldest first (none
+    /// when the game keeps no rolls).
+    pub fn take_forced(&mut self) -> Vec<Forced> {
+        self.forced.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Reseed the dice and shuffles.

@@ -32,10 +32,12 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     }
     // `--auto` prints the dice with the decisions.
     let mut rolls: Vec<Rolled> = Vec::new();
+    let mut forced: Vec<grimoire_interpreter::engine::Forced> = Vec::new();
     let (log, error, end) = if auto {
         match random_playout(&game, &rulebook, seed, AUTO_DECISIONS) {
             Ok(p) => {
                 rolls = p.rolls;
+                forced = p.forced;
                 (p.log, p.error, End::Over)
             }
             Err(e) => (setup_failed(&game, &rulebook, seed, &e), Some(e), End::Over),
@@ -86,16 +88,19 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     }
     if auto {
         if !ui.quiet {
-            // Each roll before the decision that follows it.
-            let mut rolls = rolls.iter().peekable();
+            // Each roll and forced choice before the decision that follows
+            // it, in the order they happened: a log records decisions only,
+            // and without its forced moves a game can read as an illegal one.
+            let between = in_order(&rolls, &forced);
+            let mut between = between.iter().peekable();
             for (i, step) in log.steps.iter().enumerate() {
-                while let Some(roll) = rolls.next_if(|r| r.after_decisions as usize <= i) {
-                    grimoire_cli::say!("       {}", game.roll_text(roll));
+                while let Some(event) = between.next_if(|e| e.after_decisions() as usize <= i) {
+                    grimoire_cli::say!("       {}", event.text(&game));
                 }
                 grimoire_cli::say!("{:>5}. player {}: {}", i + 1, step.player, step.label);
             }
-            for roll in rolls {
-                grimoire_cli::say!("       {}", game.roll_text(roll));
+            for event in between {
+                grimoire_cli::say!("       {}", event.text(&game));
             }
         }
         let ended = match &log.outcome {
@@ -113,6 +118,39 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
         grimoire_cli::eput!("{}", exec_error(e, &sources, style(ui)));
     }
     Ok(ExitCode::from(code))
+}
+
+/// What `--auto` prints between two decisions.
+enum Between<'a> {
+    Roll(&'a Rolled),
+    /// A forced choice: printed as a decision is, but unnumbered (it is
+    /// no decision).
+    Forced(&'a grimoire_interpreter::engine::Forced),
+}
+
+impl Between<'_> {
+    fn after_decisions(&self) -> u32 {
+        match self {
+            Between::Roll(r) => r.after_decisions,
+            Between::Forced(f) => f.after_decisions,
+        }
+    }
+
+    fn text(&self, game: &grimoire_interpreter::engine::Game) -> String {
+        match self {
+            Between::Roll(r) => game.roll_text(r),
+            Between::Forced(f) => format!("player {}: {} (forced: the only option)", f.player + 1, game.option_label(&f.option)),
+        }
+    }
+}
+
+/// The rolls and forced choices in the order they happened: a forced
+/// choice after the rolls kept before it, before the next.
+fn in_order<'a>(rolls: &'a [Rolled], forced: &'a [grimoire_interpreter::engine::Forced]) -> Vec<Between<'a>> {
+    let mut keyed: Vec<(usize, Between)> = rolls.iter().enumerate().map(|(k, r)| (2 * k + 1, Between::Roll(r))).collect();
+    keyed.extend(forced.iter().map(|f| (2 * f.rolls_before, Between::Forced(f))));
+    keyed.sort_by_key(|(key, _)| *key);
+    keyed.into_iter().map(|(_, e)| e).collect()
 }
 
 /// A roll of `--auto --json`: the die, what it showed, the rule and the
