@@ -334,3 +334,35 @@ fn an_unknown_name_in_an_exception_shows_the_parameters_of_its_rule() {
         assert_eq!(related, [(1, "the exception is to `gain`, declared here with the parameters `who`")], "{e:#?}");
     }
 }
+
+// A module that replaces a table with other columns leaves the base's
+// reads of the old ones behind: each is shown beside the table, with its
+// columns (an outside module author got "the table has no column" alone).
+#[test]
+fn a_read_of_a_column_a_replacement_dropped_shows_the_table() {
+    let base = "rulebook n { players 2..2 }\ntable split(players) -> (up, down) assume \"x\" {\n  2 => (1, 2)\n}\ncounter c 0..9 = 0\nround turn assume \"x\" { c = split(player_count).up\n end }\n";
+    compile(&[source("n.rules", base)]).expect("the base reads `up`");
+    let renamed = "module renamed extends \"n.rules\" { }\nreplace table split(players) -> (face_up, face_down) assume \"y\" {\n  2 => (1, 2)\n}\n";
+    let errs = compile(&[source("n.rules", base), source("renamed.rules", renamed)]).expect_err("`up` is gone");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    let e = &errs[0];
+    assert_eq!((e.code, e.message.as_str(), e.at.file.idx()), ("E0101", "the table `split` has no column `up`", 0));
+    assert_eq!(e.help.as_deref(), Some("its columns are `face_up`, `face_down`"));
+    let related: Vec<_> = e.related.iter().map(|(at, label)| (at.file.idx(), label.as_str())).collect();
+    assert_eq!(related, [(1, "`split` declared here")]);
+}
+
+// A module that replaces a function with one of another type leaves the
+// base's uses of the old type behind: each type error is shown beside the
+// replacement (an outside module author's E0201 had no word of it).
+#[test]
+fn a_use_of_a_function_a_replacement_retyped_shows_the_function() {
+    let base = "rulebook q { players 2..2 }\ncounter c 0..9 = 0\nfn open() = c > 3\nround turn assume \"x\" { if open() and c < 9 { c += 1 }\n end }\n";
+    compile(&[source("q.rules", base)]).expect("`open` is a truth value");
+    let retyped = "module retyped extends \"q.rules\" { }\nreplace fn open() = c + 1\n";
+    let errs = compile(&[source("q.rules", base), source("retyped.rules", retyped)]).expect_err("`open` is a number now");
+    let e = errs.iter().find(|e| e.code == "E0201").unwrap_or_else(|| panic!("{errs:#?}"));
+    assert_eq!(e.at.file.idx(), 0, "at the base's use");
+    let related: Vec<_> = e.related.iter().map(|(at, label)| (at.file.idx(), label.as_str())).collect();
+    assert_eq!(related, [(1, "`open` declared here")]);
+}

@@ -135,6 +135,17 @@ impl Resolver {
             self.error(Diagnostic::new(codes::COLLECTION, format!("{what} must be a single value, not a collection"), at, "a collection").help("use `count x in ...`, `first x in ...` or `any x in ...` to get one value"));
         } else if !fits(t.ty, want) {
             self.type_error(e.span, t.ty, want, what);
+            // A call of a `fn` of the wrong type is shown beside the `fn`: a
+            // module's replacement may have changed what it gives, in
+            // another file than the call.
+            if let ExprKind::Call(name, _) = &e.kind {
+                if let Some((Sym::Fn(f), _)) = self.globals.get(&name.name).copied() {
+                    let declared = self.model.fns.get(f.idx()).map(|d| d.at);
+                    if let (Some(declared), Some(d)) = (declared, self.diags.last_mut()) {
+                        d.related.push((declared, format!("`{}` declared here", name.name)));
+                    }
+                }
+            }
             // `if count x in C where P { ... }`: a count where a truth value
             // is wanted, most often missing its comparison.
             if let (Ty::Bool, Ty::Int, ExprKind::Comprehension { q, .. }) = (want, t.ty, &e.kind) {
@@ -194,10 +205,17 @@ impl Resolver {
                             Some(c) => self.val(Expr::Column(b.id, c as u16), Ty::Int, span),
                             None => {
                                 let at = self.loc(field.span);
-                                let cols = self.model.tables.get(t.idx()).map(|t| t.columns.clone()).unwrap_or_default();
-                                let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("the table has no column `{}`", field.name), at, "unknown column");
-                                if let Some(s) = did_you_mean(&field.name, cols.iter().map(String::as_str)) {
-                                    d = d.help(format!("did you mean `{s}`?"));
+                                let (name, cols) = self.model.tables.get(t.idx()).map(|t| (t.name.clone(), t.columns.clone())).unwrap_or_default();
+                                let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("the table `{name}` has no column `{}`", field.name), at, "unknown column");
+                                let listed = cols.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+                                d = match did_you_mean(&field.name, cols.iter().map(String::as_str)) {
+                                    Some(s) => d.help(format!("did you mean `{s}`? Its columns are {listed}")),
+                                    None => d.help(format!("its columns are {listed}")),
+                                };
+                                // Shown beside the table: a module that replaced it
+                                // with other columns leaves the base's reads behind.
+                                if let Some((_, declared)) = self.globals.get(&name) {
+                                    d = d.related(*declared, format!("`{name}` declared here"));
                                 }
                                 self.error(d);
                                 self.bad(span)
