@@ -158,6 +158,9 @@ impl Game_<'_> {
         let game = self.game;
         self.rolls.extend(self.st.take_rolls().into_iter().map(|r| (r, game.roll_text(&r))));
         self.reveals.extend(self.st.take_reveals().into_iter().map(|r| (r, game.reveal_text(&r))));
+        // The screens do not list forced moves (`--auto` does): dropped,
+        // so that the states kept for `undo` do not carry them all.
+        drop(self.st.take_forced());
     }
 
     /// How many decisions came before this player's last one (0 before
