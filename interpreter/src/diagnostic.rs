@@ -36,6 +36,14 @@ impl Diagnostic {
         self.related.push((at, label.into()));
         self
     }
+    /// Add a related place to a diagnostic already made, unless it shows
+    /// that place already (a declaration shown beside each error it
+    /// explains, once).
+    pub fn relate_once(&mut self, at: Loc, label: impl Into<String>) {
+        if !self.related.iter().any(|(there, _)| *there == at) {
+            self.related.push((at, label.into()));
+        }
+    }
 }
 
 /// Codes used by resolution, with a line each on what they mean.

@@ -322,8 +322,8 @@ impl Resolver {
     pub(crate) fn show_declaration(&mut self, before: usize, declared: Loc, name: &str) {
         for d in self.diags.iter_mut().skip(before) {
             let of_this_call = d.message.contains(&format!(" of `{name}` "));
-            if d.code == codes::TYPE && of_this_call && !d.related.iter().any(|(at, _)| *at == declared) {
-                d.related.push((declared, format!("`{name}` declared here")));
+            if d.code == codes::TYPE && of_this_call {
+                d.relate_once(declared, format!("`{name}` declared here"));
             }
         }
     }

@@ -365,8 +365,8 @@ impl Resolver {
         let Some(declared) = self.model.procs.get(target.idx()).map(|p| p.at) else { return };
         let params = if names.is_empty() { "no parameters".to_string() } else { format!("the parameters {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")) };
         for d in self.diags.iter_mut().skip(before) {
-            if d.code == codes::UNKNOWN_NAME && !d.related.iter().any(|(at, _)| *at == declared) {
-                d.related.push((declared, format!("the exception is to `{rule}`, declared here with {params}")));
+            if d.code == codes::UNKNOWN_NAME {
+                d.relate_once(declared, format!("the exception is to `{rule}`, declared here with {params}"));
             }
         }
     }

@@ -142,7 +142,7 @@ impl Resolver {
                 if let Some((Sym::Fn(f), _)) = self.globals.get(&name.name).copied() {
                     let declared = self.model.fns.get(f.idx()).map(|d| d.at);
                     if let (Some(declared), Some(d)) = (declared, self.diags.last_mut()) {
-                        d.related.push((declared, format!("`{}` declared here", name.name)));
+                        d.relate_once(declared, format!("`{}` declared here", name.name));
                     }
                 }
             }

@@ -39,8 +39,8 @@ pub(crate) struct Compiler<'c> {
     scopes: Vec<Scope>,
     /// Slots of the frame in use so far.
     pub(crate) frame: u16,
-    /// While a `choose`'s condition is compiled: what may be computed once
-    /// per decision (hoist.rs).
+    /// While the condition of a walk (a `choose`, a comprehension) is
+    /// compiled: what may be computed once per walk (hoist.rs).
     pub(crate) hoist: Option<super::hoist::Hoist>,
 }
 
@@ -55,7 +55,7 @@ struct Scope {
 }
 
 /// Signature of a closure giving one kind of unboxed value.
-type F<T> = Box<dyn Fn(&mut Run) -> T + Send + Sync>;
+pub(crate) type F<T> = Box<dyn Fn(&mut Run) -> T + Send + Sync>;
 
 impl<'c> Compiler<'c> {
     pub(crate) fn new(g: &'c Game, locals: u16) -> Self {
@@ -196,7 +196,7 @@ impl<'c> Compiler<'c> {
 
     /// `if c { a } else { b }`, each branch compiled by `branch` (`int`,
     /// `zone`, ...): only the branch the condition picks runs.
-    pub(crate) fn conditional<T: 'static>(&mut self, c: ExprId, a: ExprId, b: ExprId, branch: impl Fn(&mut Self, ExprId) -> Box<dyn Fn(&mut Run) -> T + Send + Sync>) -> Box<dyn Fn(&mut Run) -> T + Send + Sync> {
+    pub(crate) fn conditional<T: 'static>(&mut self, c: ExprId, a: ExprId, b: ExprId, branch: impl Fn(&mut Self, ExprId) -> F<T>) -> F<T> {
         let c = self.bool(c);
         let (a, b) = (branch(self, a), branch(self, b));
         Box::new(move |r| if c(r) { a(r) } else { b(r) })

@@ -21,7 +21,7 @@
 //! condition keeps the outer walk's caches: what reads neither walk's names
 //! is then computed once for the outer walk.
 
-use super::compiler::Compiler;
+use super::compiler::{Compiler, F};
 use super::{BoolF, IntF, ValF};
 use crate::engine::compile::operands::int_value;
 use crate::engine::run::Run;
@@ -64,6 +64,17 @@ impl Compiler<'_> {
         self.hoist = Some(Hoist { varying: self.bound_in(e), watermark: self.frame, caches: 0 });
         let compiled = compile(self);
         (compiled, self.hoisted())
+    }
+
+    /// [`Compiler::walk_once`] of a comprehension that gives one value
+    /// (`count`, `any`, `first`...): the walk, run with its caches when it
+    /// has some.
+    pub(crate) fn once_per_walk<T: 'static>(&mut self, e: ExprId, compile: impl FnOnce(&mut Self) -> F<T>) -> F<T> {
+        let (f, caches) = self.walk_once(e, compile);
+        if caches == 0 {
+            return f;
+        }
+        Box::new(move |r| with_caches(r, caches, |r| f(r)))
     }
 
     /// The slots the comprehensions, regions and lines of `e` bind.

@@ -2,7 +2,6 @@
 //! `tagged`, `is`, `linked`, and equality on unboxed values.
 
 use super::conds::{with_cond, ItemTest};
-use super::hoist::with_caches;
 use super::compiler::{Compiler, Native};
 use super::operands::IntOp;
 use super::{BoolF, NONE_INT, NO_PLAYER};
@@ -80,11 +79,7 @@ impl Compiler<'_> {
                 }
             },
             Expr::Comp(q, slot, coll, body) => {
-                let (f, caches) = self.walk_once(e, |c| c.any_or_all(q == Quantifier::Any, slot, coll, body));
-                if caches == 0 {
-                    return f;
-                }
-                Box::new(move |r| with_caches(r, caches, |r| f(r)))
+                self.once_per_walk(e, |c| c.any_or_all(q == Quantifier::Any, slot, coll, body))
             }
             Expr::Tagged(s, t) => {
                 let z = self.zone_req(s);

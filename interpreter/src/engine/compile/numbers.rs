@@ -3,7 +3,6 @@
 
 use super::conds::{with_cond, ItemTest, Walked};
 use super::compiler::Compiler;
-use super::hoist::with_caches;
 use super::operands::{arith, slot_of, AttrRead, AttrTable, IdOp, IntOp};
 use super::{Index, IntF, NONE_INT};
 use crate::engine::error::ExecErrorKind;
@@ -67,11 +66,7 @@ impl Compiler<'_> {
                 })
             }
             Expr::Comp(q, slot, coll, body) => {
-                let (f, caches) = self.walk_once(e, |c| c.counting(q, slot, coll, body, at));
-                if caches == 0 {
-                    return f;
-                }
-                Box::new(move |r| with_caches(r, caches, |r| f(r)))
+                self.once_per_walk(e, |c| c.counting(q, slot, coll, body, at))
             }
             Expr::Call(b, args) => {
                 let arg = |i: usize| args.get(i).copied().unwrap_or(e);

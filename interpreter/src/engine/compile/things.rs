@@ -3,7 +3,6 @@
 
 use super::conds::with_cond;
 use super::compiler::Compiler;
-use super::hoist::with_caches;
 use super::operands::slot_of;
 use super::{Index, IdF, ValF, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
@@ -259,11 +258,7 @@ impl Compiler<'_> {
                 })
             }
             Expr::Comp(Quantifier::First, slot, coll, body) => {
-                let (f, caches) = self.walk_once(e, |c| c.first(slot, coll, body));
-                if caches == 0 {
-                    return f;
-                }
-                Box::new(move |r| with_caches(r, caches, |r| f(r)))
+                self.once_per_walk(e, |c| c.first(slot, coll, body))
             }
             Expr::Call(Builtin::Opposite, args) => {
                 let d = self.val(args.first().copied().unwrap_or(e));
