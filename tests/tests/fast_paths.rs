@@ -716,3 +716,44 @@ pub(crate) fn side_by_side(a: &Game, b: &Game, seed: u64, same_states: bool) -> 
     assert!(x.outcome == y.outcome && x.decisions == y.decisions && x.counters == y.counters, "seed {seed}");
     failed
 }
+
+/// `in_a_row` through a cell of a run of cells holding a player's pieces,
+/// many times on a crowded grid (`has`, a test read in place) or with a
+/// part that forces the general walk (`and k >= 0`); then a decision.
+fn runs_in_a_row(fuel: u64, extra: &str) -> String {
+    format!(
+        "rulebook a {{ players 2..2 step_fuel {fuel} }}
+grid g 5 x 5
+piece m per_player 20
+counter total 0..100000 = 0
+fn has(z: space, q: player) = any d in z where owner(d) == q
+setup {{
+  for c in spaces(g) {{
+    let p = if (row(c) + col(c)) % 3 == 0 {{ player(2) }} else {{ player(1) }}
+    move first x in pieces(m, p) where zone_of(x) == box to c
+  }}
+}}
+round turn {{
+  let k = 0
+  repeat 3 {{ for c in spaces(g) {{
+    for p in players {{ total += in_a_row z through c where has(z, p){extra} }}
+  }} }}
+  choose c from spaces(g) where count(c) > 0 by player(1)
+  draw
+}}"
+    )
+}
+
+/// The run read from the board's tables (numbers.rs) costs the steps the
+/// general walk costs, stops where it stops when the fuel runs out, and
+/// leaves the same values and state (the raw fingerprint hashes every
+/// local, the walk's names included).
+#[test]
+fn runs_of_a_players_cells_cost_and_leave_what_the_general_walk_does() {
+    let least = |extra: &'static str| least_step_fuel("the runs", move |fuel| run(&runs_in_a_row(fuel, extra)).1.is_ok());
+    assert_eq!(least(""), least(" and k >= 0"));
+    let (g1, tables) = started(&runs_in_a_row(1_000_000, ""));
+    let (_, general) = started(&runs_in_a_row(1_000_000, " and k >= 0"));
+    assert_eq!(value(&g1, &tables, "total"), value(&g1, &general, "total"));
+    assert_eq!(tables.fingerprint(), general.fingerprint());
+}

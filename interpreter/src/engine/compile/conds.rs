@@ -267,12 +267,18 @@ impl OwnerWanted {
         };
         OwnerWanted { owner, negate }
     }
+
+    /// Whether a piece of this owner (`None`: of nobody) is wanted.
+    #[inline(always)]
+    pub(crate) fn wants(self, owner: Option<u8>) -> bool {
+        (self.owner == Some(owner)) != self.negate
+    }
 }
 
 /// `any d in z where owner(d) == who`, with `who` read beforehand.
 #[inline(always)]
 pub(crate) fn any_owned_piece(r: &mut Run, z: u16, slot: u16, want: OwnerWanted) -> bool {
-    any_in_zone(r, z, slot, |r, p| (want.owner == Some(r.g.inst_owner.get(p as usize).copied().flatten())) != want.negate)
+    any_in_zone(r, z, slot, |r, p| want.wants(r.g.inst_owner.get(p as usize).copied().flatten()))
 }
 
 /// When the tests of a space are only `any d in z where owner(d) == who`
