@@ -202,6 +202,35 @@ end enough when x >= 4 { win player(2) }"#,
     assert_eq!(st.outcome, Some(Outcome::Winner(1)));
 }
 
+/// Of two end conditions that hold at one check, the first declared runs;
+/// a module's come after its base's; and
+/// the game ends at the move that makes one hold, before the `if` after
+/// that move (docs/language.md, "Flow").
+#[test]
+fn the_first_declared_end_condition_that_holds_runs_at_the_move() {
+    let base = r#"rulebook b { players 2..2 }
+piece s 3
+zone pile of s
+counter later 0..9 = 0
+setup { pass }
+round turn {
+  move 1 of s from box to pile
+  later = 1
+  if count(pile) >= 1 { win player(2) }
+}
+end won when count(pile) >= 1 { win player(1) }
+"#;
+    let module = "module m extends \"b.rules\" { }\nend second when count(pile) >= 1 { draw }\n";
+    let sources = [Source { name: "b.rules".into(), text: base.into() }, Source { name: "m.rules".into(), text: module.into() }];
+    let game = Game::new(Arc::new(compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"))), 2, &[]).expect("two players");
+    let st = game.start(1).expect("plays to the end");
+    assert_eq!(st.outcome, Some(Outcome::Winner(0)));
+    assert_eq!(value(&game, &st, "later"), "0");
+    // Declared the other way round, the other one runs.
+    let swapped = base.replace("end won when count(pile) >= 1 { win player(1) }", "end drawn when count(pile) >= 1 { draw }\nend won when count(pile) >= 1 { win player(1) }");
+    assert_eq!(finished(&swapped, 2).1.outcome, Some(Outcome::Draw));
+}
+
 #[test]
 fn no_end_condition_is_checked_before_setup_is_done() {
     // Kalah's "the game ends when a side is empty" holds while setup fills
