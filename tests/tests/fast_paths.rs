@@ -757,3 +757,50 @@ fn runs_of_a_players_cells_cost_and_leave_what_the_general_walk_does() {
     assert_eq!(value(&g1, &tables, "total"), value(&g1, &general, "total"));
     assert_eq!(tables.fingerprint(), general.fingerprint());
 }
+
+/// `cell(grid, row, col)` where a zone is needed (operands.rs: the cell
+/// itself for constants, else read in place) gives what the general
+/// expression gives (a `let`, then the local): the same cells for
+/// constants, locals, arithmetic and a function's parameters, `none`
+/// where `none` is allowed (the start of a `step`), and off the grid, or
+/// with a row that is `none`, the same error.
+#[test]
+fn cells_named_in_place_are_the_cells_the_general_expression_names() {
+    let decls = "grid g 3 x 4\nfn filled(r: int, k: int) = count(cell(g, r, k)) > 0";
+    let body = |form: &str| {
+        let (count_of, filled) = match form {
+            "in place" => ("count(cell(g, r, k))", "filled(r, k)"),
+            _ => ("count(z)", "count(z) > 0"),
+        };
+        format!(
+            "move all of box to deck
+  move top(deck) to cell(g, 2, 3)
+  move top(deck) to cell(g, 1, 4)
+  for r in 1..3 {{ for k in 1..4 {{
+    let z = cell(g, r, k)
+    a += (r * 10 + k) * {count_of}
+    if {filled} {{ b += r * 10 + k }}
+  }} }}
+  let two = 2
+  let z = cell(g, two + 1 - 1, 6 / 2)
+  if count(cell(g, 2, 3)) == 1 and count(cell(g, two, two + 1)) == 1 and {count_z} {{ n += 1 }}
+  if step(cell(g, 0, 1), 1, 0) == none and step(cell(g, 3, 4), 1, 0) == none {{ n += 10 }}",
+            count_z = if form == "in place" { "count(cell(g, two + 1 - 1, 6 / 2)) == 1" } else { "count(z) == 1" },
+        )
+    };
+    let mut seen = Vec::new();
+    for form in ["in place", "general"] {
+        let (g, st) = started(&in_setup(decls, &body(form)));
+        seen.push(["a", "b", "n"].map(|name| value(&g, &st, name)));
+    }
+    assert_eq!(seen[0], ["37", "37", "11"].map(String::from));
+    assert_eq!(seen[0], seen[1]);
+    for (in_place, general) in [
+        ("a = count(cell(g, 4, 1))", "let z = cell(g, 4, 1)\n  a = count(z)"),
+        ("let r = 2\n  a = count(cell(g, r, 0))", "let r = 2\n  let z = cell(g, r, 0)\n  a = count(z)"),
+        ("let r = none\n  a = count(cell(g, r, 1))", "let r = none\n  let z = cell(g, r, 1)\n  a = count(z)"),
+    ] {
+        let (x, y) = (failure(&in_setup(decls, in_place)), failure(&in_setup(decls, general)));
+        assert_eq!((x.kind.code(), &x.message), (y.kind.code(), &y.message), "{in_place}");
+    }
+}

@@ -120,6 +120,14 @@ impl Geometry {
         }
     }
 
+    /// The first cell, rows and columns of board `t`, if it is a grid.
+    pub(crate) fn grid(&self, t: TrackId) -> Option<GridCells> {
+        match self.boards.get(t.idx()) {
+            Some(&(base, Shape::Grid { rows, cols }, _)) => Some(GridCells { base, rows: i64::from(rows), cols: i64::from(cols) }),
+            _ => None,
+        }
+    }
+
     /// Row and column (from 1) of a grid cell.
     pub(crate) fn grid_pos(&self, z: u16) -> Option<(TrackId, i64, i64)> {
         let p = self.place.get(z as usize).copied().flatten()?;
@@ -128,14 +136,27 @@ impl Geometry {
 
     /// The cell at row `r`, column `c` (from 1) of grid `t`.
     pub(crate) fn cell(&self, t: TrackId, r: i64, c: i64) -> Option<u16> {
-        match self.boards.get(t.idx()) {
-            Some(&(base, Shape::Grid { rows, cols }, _)) if (1..=i64::from(rows)).contains(&r) && (1..=i64::from(cols)).contains(&c) => {
-                Some(base + ((r - 1) * i64::from(cols) + (c - 1)) as u16)
-            }
-            _ => None,
-        }
+        self.grid(t)?.cell(r, c)
     }
+}
 
+/// The cells of a grid: zones `base..base + rows * cols`, row by row.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GridCells {
+    pub(crate) base: u16,
+    pub(crate) rows: i64,
+    pub(crate) cols: i64,
+}
+
+impl GridCells {
+    /// The cell at row `r`, column `c` (from 1); `None` off the grid.
+    #[inline(always)]
+    pub(crate) fn cell(self, r: i64, c: i64) -> Option<u16> {
+        ((1..=self.rows).contains(&r) && (1..=self.cols).contains(&c)).then(|| self.base + ((r - 1) * self.cols + (c - 1)) as u16)
+    }
+}
+
+impl Geometry {
     /// The cell `dr` rows and `dc` columns from cell `z`; `None` off the grid.
     /// Inlined: a unit step is a table lookup, and breakthrough takes three
     /// for each of its pieces at every move.

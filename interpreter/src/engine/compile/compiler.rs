@@ -377,6 +377,10 @@ impl<'c> Compiler<'c> {
         match self.zone_req(e) {
             IdOp::Zone(slot, at) => IdOp::ZoneOrNone(slot, at),
             IdOp::DynReq(f, _, _) => IdOp::Dyn(f),
+            IdOp::Cell(mut c) => {
+                c.req = None;
+                IdOp::Cell(c)
+            }
             op => op,
         }
     }
@@ -443,12 +447,29 @@ impl<'c> Compiler<'c> {
             }
             _ => {}
         }
+        if let (Expr::Cell(t, row, col), IdKind::Zone) = (self.m.expr(e).clone(), kind) {
+            if let Some(op) = self.cell_op(t, row, col, self.at(e)) {
+                return op;
+            }
+        }
         let (f, at) = match kind {
             IdKind::Zone => (self.zone(e), self.at(e)),
             IdKind::Piece => (self.piece(e), self.at(e)),
             IdKind::Player => (self.player(e), self.at(e)),
         };
         IdOp::DynReq(f, kind, at)
+    }
+
+    /// `cell(t, row, col)` of a grid as a zone that must exist: the cell
+    /// itself when the row and column are constants that name one, else
+    /// read in place ([`IdOp::Cell`]); `None` when `t` is no grid.
+    fn cell_op(&mut self, t: TrackId, row: ExprId, col: ExprId, at: Loc) -> Option<IdOp> {
+        let grid = self.g.geometry.grid(t)?;
+        if let Some(z) = self.const_int(row).zip(self.const_int(col)).and_then(|(r, c)| grid.cell(r, c)) {
+            return Some(IdOp::Const(z));
+        }
+        let (row, col) = (self.int_req(row), self.int_req(col));
+        Some(IdOp::Cell(Box::new(super::operands::CellAt { grid, row, col, req: Some(at) })))
     }
 
     /// Any value.
