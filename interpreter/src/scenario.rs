@@ -571,9 +571,7 @@ impl<'a> Runner<'a> {
                         Value::Int(combine(op, old, self.int(v, value)?))
                     }
                 };
-                if let Some(x) = self.st.vars.get_mut(slot) {
-                    *x = new;
-                }
+                self.st.set_var(slot, new);
             }
             LValue::Counter(c, idx) => {
                 let def = self.model.counters.get(c.idx()).cloned();
@@ -586,9 +584,7 @@ impl<'a> Runner<'a> {
                 if new < def.lo || new > def.hi {
                     return Err(miss(format!("a value of `{}` within {}..{}", def.name, def.lo, def.hi), new.to_string()));
                 }
-                if let Some(x) = self.st.counters.get_mut(slot) {
-                    *x = new;
-                }
+                self.st.set_counter(slot, new);
             }
             LValue::Local(_) => return Err(miss("a var or a counter", "a local")),
         }

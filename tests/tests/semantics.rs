@@ -231,6 +231,36 @@ end won when count(pile) >= 1 { win player(1) }
     assert_eq!(finished(&swapped, 2).1.outcome, Some(Outcome::Draw));
 }
 
+/// An end condition found not to hold after a move is not checked again
+/// at the end of the round when nothing it reads has changed since; so
+/// every change must count: a counter or var set after the move (by the
+/// round, or by a trigger of the move, which runs after the check), or
+/// another actor (the end of the round acts for nobody). Each rulebook
+/// here ends at the end of its first round, one piece moved; were the
+/// change missed, the game would go on to a second round and move.
+#[test]
+fn an_end_condition_is_checked_again_after_anything_it_reads_changes() {
+    let (plain, as_first) = ("move 1 of s from box to pile", "as player(1) { move 1 of s from box to pile }");
+    for (trigger, mover, after_move, when) in [
+        ("", plain, "x += 1", "x >= 1"),
+        ("", plain, "v = 1", "v == 1"),
+        ("", as_first, "pass", "actor == none and count(pile) >= 1"),
+        ("trigger bump on arrive(k: s, z) { x += 1 }", plain, "pass", "x >= 1"),
+    ] {
+        let text = format!(
+            "rulebook a {{ players 2..2 }}\npiece s 9\nzone pile of s\ncounter x 0..100 = 0\nvar v : int = 0\n{trigger}
+setup {{ pass }}
+round turn {{
+  {mover}
+  {after_move}
+}}
+end e when {when} {{ win player(2) }}"
+        );
+        let (_, st) = finished(&text, 2);
+        assert_eq!((st.outcome, st.round), (Some(Outcome::Winner(1)), 1), "{trigger} {after_move} / {when}");
+    }
+}
+
 #[test]
 fn no_end_condition_is_checked_before_setup_is_done() {
     // Kalah's "the game ends when a side is empty" holds while setup fills

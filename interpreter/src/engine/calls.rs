@@ -123,10 +123,17 @@ impl Game {
         if r.st.stage != Stage::Rounds || r.st.outcome.is_some() || r.st.frames.iter().any(|f| f.end) {
             return;
         }
-        if let Some(i) = self.end_that_holds(r, actor) {
-            r.st.ends_fired[i] += 1;
-            let body = self.model.ends[i].body;
-            self.push_proc(r.st, body, &[], actor, 0, false, true);
+        if r.st.ends_checked_for == Some(actor) {
+            return;
+        }
+        match self.end_that_holds(r, actor) {
+            Some(i) => {
+                r.st.ends_fired[i] += 1;
+                let body = self.model.ends[i].body;
+                self.push_proc(r.st, body, &[], actor, 0, false, true);
+            }
+            None if r.err.is_none() => r.st.ends_checked_for = Some(actor),
+            None => {}
         }
     }
 
@@ -203,6 +210,7 @@ impl Game {
             }
         }
         r.st.round += 1;
+        r.st.ends_checked_for = None;
         self.call(r, round, &[], super::state::NO_ACTOR, 0);
     }
 

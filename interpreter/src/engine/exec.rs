@@ -610,9 +610,7 @@ impl Game {
                 let old = r.st.vars.get(slot).copied().unwrap_or_default();
                 let new = combine(r, old);
                 if r.err.is_none() {
-                    if let Some(x) = r.st.vars.get_mut(slot) {
-                        *x = new;
-                    }
+                    r.st.set_var(slot, new);
                 }
             }
             Target::Counter(base, index, lo, hi, c) => {
@@ -630,9 +628,7 @@ impl Game {
                     r.fail(ExecErrorKind::CounterBounds, format!("the counter `{name}` would become {new}, outside {lo}..{hi}"), *at);
                     return;
                 }
-                if let Some(x) = r.st.counters.get_mut(slot) {
-                    *x = new;
-                }
+                r.st.set_counter(slot, new);
             }
         }
     }

@@ -227,6 +227,7 @@ impl State {
     /// Overwrite this state (of the same game) with packed bytes; `None` if
     /// the bytes are not a state of this game.
     pub fn unpack(&mut self, bytes: &[u8]) -> Option<()> {
+        self.ends_checked_for = None;
         let mut i = In { bytes, at: 0 };
         let links = self.head.len() + self.next.len();
         match bytes.get(..links) {

@@ -127,6 +127,7 @@ impl Run<'_> {
 
     /// Write `value` into `slot`, giving back what was there.
     fn sim_swap(&mut self, slot: SimSlot, value: Value) -> Value {
+        self.st.ends_checked_for = None;
         match slot {
             SimSlot::Counter(i) => match (self.st.counters.get_mut(i as usize), value) {
                 (Some(x), Value::Int(v)) => Value::Int(std::mem::replace(x, v)),

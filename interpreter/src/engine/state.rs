@@ -271,6 +271,14 @@ pub struct State {
     /// The forced choices taken and not yet taken back (`take_forced`),
     /// kept when the rolls are.
     pub(crate) forced: Option<Vec<Forced>>,
+    /// `Some(actor)`: the end conditions were checked for `actor` and none
+    /// held, and nothing they can read (where the pieces are, counters,
+    /// vars, the round) has changed since, so checking them again for the
+    /// same actor (at the end of a round whose last statement was a move)
+    /// would give the same answer. Set by `check_ends`, cleared by every
+    /// write of those (`link`, `set_counter`, `set_var`, the round's start).
+    /// Not part of any fingerprint or packed state (unpacking clears it).
+    pub(crate) ends_checked_for: Option<u8>,
 }
 
 impl Clone for State {
@@ -324,6 +332,7 @@ impl State {
             rolled: self.rolled.clone(),
             revealed: self.revealed.clone(),
             forced: self.forced.clone(),
+            ends_checked_for: self.ends_checked_for,
         }
     }
 
@@ -394,6 +403,7 @@ impl State {
         self.rolled.clone_from(&o.rolled);
         self.revealed.clone_from(&o.revealed);
         self.forced.clone_from(&o.forced);
+        self.ends_checked_for = o.ends_checked_for;
     }
 }
 
@@ -457,6 +467,7 @@ impl State {
             rolled: None,
             revealed: None,
             forced: None,
+            ends_checked_for: None,
         };
         if n > 0 {
             let b = box_zone as usize;
@@ -606,6 +617,23 @@ impl State {
         }
         self.len[zi] += 1;
         self.loc[pi] = z;
+        self.ends_checked_for = None;
+    }
+
+    /// Write a counter slot.
+    pub(crate) fn set_counter(&mut self, slot: usize, n: i64) {
+        if let Some(x) = self.counters.get_mut(slot) {
+            *x = n;
+            self.ends_checked_for = None;
+        }
+    }
+
+    /// Write a var slot.
+    pub(crate) fn set_var(&mut self, slot: usize, v: Value) {
+        if let Some(x) = self.vars.get_mut(slot) {
+            *x = v;
+            self.ends_checked_for = None;
+        }
     }
 
     /// Rebuild zone `z` to hold exactly `order`, front first (after a shuffle).
