@@ -675,6 +675,48 @@ fn simulate_says_which_exception_replaced_a_rule_that_never_fired() {
     assert_eq!(json["never_fired"], serde_json::json!(["advance"]), "the JSON lists the names");
 }
 
+/// A module that changes its base's setup, which has no name to
+/// `replace`, does it with an `instead` exception: one that always holds
+/// (`when true`) replaces the setup by design, so `validate` does not warn
+/// that the setup's own body never ran (V203), and its coverage says what
+/// replaced it; an exception whose condition merely held every time is
+/// still reported.
+#[test]
+fn validate_does_not_warn_about_a_setup_a_module_always_replaces() {
+    let dir = temp_file("replaced-setup");
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    std::fs::write(dir.join("source.txt"), "Chaque joueur prend deux jetons.\n\nLe premier joueur gagne.\n\nVariante : trois jetons.\n").expect("written");
+    std::fs::write(
+        dir.join("base.rules"),
+        "rulebook base_game { source \"source.txt\" players 2..2 cite \"Le premier joueur gagne.\" }\n\
+         token chip 3 cite \"Chaque joueur prend deux jetons.\"\n\
+         zone pile of chip cite \"Chaque joueur prend deux jetons.\"\n\
+         setup cite \"Chaque joueur prend deux jetons.\" { move 2 of chip from box to pile }\n\
+         round turn cite \"Le premier joueur gagne.\" { choose n from [1, 2] by player(1)\n win player(1) }\n",
+    )
+    .expect("written");
+    let findings = |when: &str| {
+        let module = format!("module house extends \"base.rules\" {{ source \"source.txt\" }}\nexception three to setup when {when} instead cite \"Variante : trois jetons.\" {{ move 3 of chip from box to pile }}\n");
+        std::fs::write(dir.join("house.rules"), module).expect("written");
+        let (base, house) = (dir.join("base.rules"), dir.join("house.rules"));
+        let args = ["validate", base.to_str().expect("utf-8"), house.to_str().expect("utf-8"), "-g", "50"];
+        let said = String::from_utf8_lossy(&run(&args).stdout).into_owned();
+        let json = report_of(&run(&[&args[..], &["--json"]].concat()));
+        let setup = json["coverage"].as_array().expect("coverage").iter().find(|c| c["kind"] == "setup").expect("the setup's coverage").clone();
+        let v203: Vec<String> = json["findings"].as_array().expect("findings").iter().filter(|f| f["code"] == "V203").map(|f| f["message"].to_string()).collect();
+        (said, setup, v203)
+    };
+    let (said, setup, v203) = findings("true");
+    assert!(v203.is_empty(), "{v203:?}");
+    assert_eq!((setup["fired"].as_u64(), setup["replaced_by"].as_str()), (Some(0), Some("three")), "{setup}");
+    assert!(said.contains("replaced by a module's exception that always holds: setup (`three`)"), "{said}");
+    assert!(!said.contains("never:"), "{said}");
+    let (said, setup, v203) = findings("count(pile) >= 0");
+    assert!(v203.len() == 1 && v203[0].contains("its `instead` exception `three`"), "{v203:?}");
+    assert!(setup.get("replaced_by").is_none() && said.contains("never: setup"), "{setup} {said}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Whether the source text Grail Cup cites can be found. It is not in the
 /// repository: `validate` looks for it in `shared/seeds/` above the
 /// checkout (see `grimoire_cli::sources`), as CI lays it out.

@@ -10,7 +10,7 @@ use super::{Config, Finding, Phase, Progress, Severity};
 use crate::engine::{ExecErrorKind, Game, State};
 use crate::histogram::Histogram;
 use crate::log::{GameLog, RandomAgent};
-use crate::model::{Loc, Model, ProcKind};
+use crate::model::{Expr, Loc, Model, ProcKind};
 use crate::parallel::in_chunks_cut;
 use serde::Serialize;
 use std::collections::HashSet;
@@ -56,6 +56,12 @@ pub struct RuleCoverage {
     pub games: u32,
     /// Declaration.
     pub at: Loc,
+    /// The `instead` exception of another file (a module's) that always
+    /// holds (`when true`) and ran in the rule's place: its body never
+    /// runs, by design (a module that replaces the setup, which has no name
+    /// to `replace`), so no finding says it never ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<String>,
 }
 
 /// How often a branch of the rules ran: an arm of an `if`, an `else`, the
@@ -384,11 +390,12 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
             fired: fired[j],
             games: fired_games[j],
             at: p.at,
+            replaced_by: None,
         })
         .collect();
     for (j, e) in model.ends.iter().enumerate() {
         let at = model.proc(e.body).at;
-        coverage.push(RuleCoverage { rule: e.name.clone(), kind: "end".into(), fired: ends[j].0, games: ends[j].1, at });
+        coverage.push(RuleCoverage { rule: e.name.clone(), kind: "end".into(), fired: ends[j].0, games: ends[j].1, at, replaced_by: None });
     }
     // End bodies are counted through `ends`; their procedure entries are internal.
     let end_bodies: Vec<String> = model.ends.iter().map(|e| e.name.clone()).collect();
@@ -399,16 +406,25 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
         // deadlock...) never reach what lies after it, however live.
         let cut_short = findings.iter().any(|f| f.code.starts_with('R'));
         let games = games_played(cfg, &runs);
-        for c in &coverage {
+        for c in &mut coverage {
             if c.fired != 0 {
                 continue;
             }
             // Called, but replaced each time by an `instead` exception: the
             // rule is not dead, its own body is.
-            let replaced_by: Vec<String> = match c.kind.as_str() {
+            let ran_instead: Vec<_> = match c.kind.as_str() {
                 "end" => Vec::new(),
-                _ => model.ran_instead_of(&c.rule, |p| fired.get(p.idx()).copied().unwrap_or(0)).map(|(x, n)| format!("`{}` ({n} times)", x.name)).collect(),
+                _ => model.ran_instead_of(&c.rule, |p| fired.get(p.idx()).copied().unwrap_or(0)).collect(),
             };
+            // By one that always holds, from another file (a module's
+            // change of its base): replaced by design, nothing to say. In
+            // the rule's own file, a body that can never run is still
+            // worth a word.
+            if let Some((always, _)) = ran_instead.iter().find(|(x, _)| matches!(model.expr(x.when), Expr::Bool(true)) && x.at.file != c.at.file) {
+                c.replaced_by = Some(always.name.clone());
+                continue;
+            }
+            let replaced_by: Vec<String> = ran_instead.iter().map(|(x, n)| format!("`{}` ({n} times)", x.name)).collect();
             let finding = if replaced_by.is_empty() {
                 Finding::new(NEVER_FIRED, Severity::Warning, format!("the {} `{}` never fired in {games}", c.kind, c.rule), Some(c.at)).help(if cut_short {
                     "games stopped at rule errors (the R findings): a rule that such an error comes before, or is, never got to run; fix those first"
