@@ -295,3 +295,33 @@ fn a_scenario_between_two_decisions_of_a_block_sees_the_state_from_before_it() {
     assert_eq!(results.len(), 1);
     assert!(matches!(results[0].verdict, Verdict::Passed { .. }), "{:?}", results[0].verdict);
 }
+
+/// An end condition that reads the bids is not checked inside the block
+/// (at the end of a phase its body runs), where it would see one player's
+/// sealed bid and end the game before the others bid; it is checked after
+/// the block, on every bid.
+#[test]
+fn no_end_condition_is_checked_inside_a_block() {
+    let g = game(
+        r#"rulebook sealed { players 2..2 }
+var bid per_player : int = 0
+phase record { pass }
+round turn {
+  simultaneous p in players {
+    choose b from [1, 2, 3] by p
+    bid[p] = b
+    phase record
+  }
+}
+end big when any q in players where bid[q] == 3 { win [q in players where bid[q] == 3] }
+"#,
+        2,
+    );
+    let (mut st, started) = g.begin(0);
+    started.expect("setup");
+    g.apply(&mut st, 2).expect("player 1 bids 3");
+    assert!(!st.is_over(), "the game ended on player 1's sealed bid");
+    assert_eq!(labels(&g, &st).0, 1, "player 2 bids next");
+    g.apply(&mut st, 2).expect("player 2 bids 3 too");
+    assert_eq!(st.outcome, Some(grimoire_interpreter::engine::Outcome::Shared(0b11)), "both bid 3");
+}

@@ -119,8 +119,11 @@ impl Game {
         // start over in the middle of itself. During setup none is checked:
         // setup may pass through positions where one holds (Kalah's pits
         // filled one by one leave a side empty for a while); they are
-        // checked once when it is done (`ends_after_setup`).
-        if r.st.stage != Stage::Rounds || r.st.outcome.is_some() || r.st.frames.iter().any(|f| f.end) {
+        // checked once when it is done (`ends_after_setup`). Nor inside a
+        // `simultaneous` block: a turn's values are its own until the block
+        // ends (the end of a phase the body runs would see one player's
+        // sealed bid and end the game before the others bid).
+        if r.st.stage != Stage::Rounds || r.st.outcome.is_some() || r.st.sim.is_some() || r.st.frames.iter().any(|f| f.end) {
             return;
         }
         if r.st.ends_checked_for == Some(actor) {
