@@ -568,7 +568,7 @@ impl<'a> Runner<'a> {
                     AssignOp::Set => v,
                     _ => {
                         let Some(Value::Int(old)) = self.st.vars.get(slot).copied() else { return Err(miss(format!("`{}` to be a number", def.name), "it is not")) };
-                        Value::Int(combine(op, old, self.int(v, value)?))
+                        Value::Int(combine(op, old, self.int(v, value)?, &def.name)?)
                     }
                 };
                 self.st.set_var(slot, new);
@@ -580,7 +580,7 @@ impl<'a> Runner<'a> {
                 let slot = self.slot(base, def.per_player, def.per_piece, *idx, &def.name)?;
                 let n = self.int(v, value)?;
                 let old = self.st.counters.get(slot).copied().unwrap_or(0);
-                let new = if op == AssignOp::Set { n } else { combine(op, old, n) };
+                let new = combine(op, old, n, &def.name)?;
                 if new < def.lo || new > def.hi {
                     return Err(miss(format!("a value of `{}` within {}..{}", def.name, def.lo, def.hi), new.to_string()));
                 }
@@ -622,12 +622,16 @@ impl<'a> Runner<'a> {
     }
 }
 
-fn combine(op: AssignOp, a: i64, b: i64) -> i64 {
-    match op {
-        AssignOp::Add => a.saturating_add(b),
-        AssignOp::Sub => a.saturating_sub(b),
-        AssignOp::Set => b,
-    }
+/// `set NAME op b` on the value `a`: the arithmetic of the rules, whose
+/// numbers lie in −2^63+1..2^63−1 (R0012 past them), not a sum that
+/// stops silently at the edge (`i64::MIN` is the engine's `none`).
+fn combine(op: AssignOp, a: i64, b: i64, name: &str) -> Result<i64, Miss> {
+    let (sum, sign) = match op {
+        AssignOp::Add => (a.checked_add(b), '+'),
+        AssignOp::Sub => (a.checked_sub(b), '-'),
+        AssignOp::Set => return Ok(b),
+    };
+    sum.filter(|n| *n != i64::MIN).ok_or_else(|| miss(format!("`{name}` {sign}= {b} to stay within -9223372036854775807..9223372036854775807 (R0012 in the rules)"), format!("{a} {sign} {b} is past it")))
 }
 
 fn list(labels: &[String]) -> String {

@@ -198,6 +198,12 @@ fn set_changes_counters_within_their_bounds() {
     passes(&only("scenario set_moves players 2 {\n  set moves[player(2)] = 7\n  set moves[player(2)] += 3\n  expect moves[player(2)] == 10\n  set leader_now = player(2)\n  expect leader_now == player(2)\n}"));
     let r = only("scenario out_of_bounds players 2 {\n  set moves[player(1)] = 51\n}");
     assert_eq!(failure(&r).expected, "a value of `moves` within 0..50");
+    // Past the numbers of the rules, a sum fails as it would in a rule
+    // (R0012), rather than stop silently at the edge.
+    for (steps, sign) in [("set tally = 9223372036854775807\n  set tally += 1", '+'), ("set tally = -9223372036854775807\n  set tally -= 1", '-')] {
+        let r = only(&format!("var tally : int = 0\nscenario past_the_edge players 2 {{\n  {steps}\n}}"));
+        assert!(failure(&r).expected.starts_with(&format!("`tally` {sign}= 1 to stay within")), "{}", failure(&r).expected);
+    }
 }
 
 #[test]
