@@ -2808,6 +2808,17 @@ fn no_output_is_written_over_a_file_the_run_reads() {
     assert_eq!(out.status.code(), Some(1), "a V505: {}", stderr(&out));
     assert_eq!(std::fs::read_to_string(named("lp-V505-2p-explore.json")).expect("readable"), looping, "the rulebook is untouched");
     assert!(Path::new(&named("lp-V505-2p-explore-2.json")).exists(), "the counterexample takes the next name");
+
+    // Nor over a source text `validate` read (a hostile tester's rulebook
+    // cited a text named like its counterexample, and `--save .` wrote over it).
+    let cited = "rulebook lp { source \"lp-V505-2p-explore.json\" players 2..2 cite \"Bid.\" }\ncounter c 0..3 cite \"Bid.\"\nround turn cite \"Bid.\" { for p in players { choose x from [1, 2] by p\n if x == 1 { c = 0 } else { c = 1 } } }\n";
+    let text = "Bid.\n";
+    let named = rulebook_folder("source-named-like-a-log", &[("lp.rules", cited), ("lp-V505-2p-explore.json", text)]);
+    let dir = Path::new(&named("lp.rules")).parent().expect("its folder").display().to_string();
+    let out = run(&["validate", &named("lp.rules"), "-g", "20", "--save", &dir]);
+    assert_eq!(out.status.code(), Some(1), "a V505: {}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(named("lp-V505-2p-explore.json")).expect("readable"), text, "the source text is untouched");
+    assert!(Path::new(&named("lp-V505-2p-explore-2.json")).exists(), "the counterexample takes the next name");
 }
 
 /// The first rulebook of docs/language.md works as written: its source

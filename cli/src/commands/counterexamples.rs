@@ -11,11 +11,10 @@ use std::path::{Path, PathBuf};
 /// log's folder, with their hashes: it replays from any working directory)
 /// as `{rulebook}-{code}-{players}p-{run}.json` in `dir`, `run` naming the
 /// run that found it (`seed3`, `explore`); a second finding of the same
-/// name, or a name that is a file the run reads (a rulebook named like a
-/// counterexample: it was written over), gets `-2`, and so on. Gives each
-/// finding's index and its file.
-pub fn save(findings: &[Finding], rulebook: &str, sources: &[Source], dir: &Path, run: impl Fn(&Finding) -> String) -> Result<Vec<(usize, PathBuf)>, String> {
-    let inputs: Vec<PathBuf> = sources.iter().map(|s| PathBuf::from(&s.name)).collect();
+/// name, or a name that is a file the run reads (`inputs`: a rulebook, or
+/// a source text, named like a counterexample: it was written over), gets
+/// `-2`, and so on. Gives each finding's index and its file.
+pub fn save(findings: &[Finding], rulebook: &str, sources: &[Source], inputs: &[PathBuf], dir: &Path, run: impl Fn(&Finding) -> String) -> Result<Vec<(usize, PathBuf)>, String> {
     let mut saved: Vec<(usize, PathBuf)> = Vec::new();
     for (i, f) in findings.iter().enumerate() {
         let Some(log) = &f.counterexample else { continue };
@@ -23,7 +22,7 @@ pub fn save(findings: &[Finding], rulebook: &str, sources: &[Source], dir: &Path
         let stem = format!("{rulebook}-{}-{}p-{}", f.code, f.players.unwrap_or(0), run(f));
         let mut path = dir.join(format!("{stem}.json"));
         let mut n = 1;
-        while saved.iter().any(|(_, p)| *p == path) || grimoire_cli::output::input_at(&path, &inputs).is_some() {
+        while saved.iter().any(|(_, p)| *p == path) || grimoire_cli::output::input_at(&path, inputs).is_some() {
             n += 1;
             path = dir.join(format!("{stem}-{n}.json"));
         }

@@ -107,7 +107,9 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
             grimoire_cli::esay!("side-by-side page written to {}", path.display());
         }
     }
-    let saved = super::counterexamples::save(&report.findings, &report.rulebook, &sources, a.save, |f| f.seed.map_or_else(|| "explore".to_string(), |s| format!("seed{s}")))?;
+    // Nor a source text the run read (a hostile tester's rulebook cited a
+    // text named like a counterexample, which `--save .` wrote over).
+    let saved = super::counterexamples::save(&report.findings, &report.rulebook, &sources, &inputs, a.save, |f| f.seed.map_or_else(|| "explore".to_string(), |s| format!("seed{s}")))?;
     // The logs inside the JSON report name their files from the working directory, with their hashes.
     let mut report = report;
     grimoire_cli::logfile::stamp_in_place(report.findings.iter_mut().filter_map(|f| f.counterexample.as_mut()), &sources);
