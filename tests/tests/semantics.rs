@@ -733,3 +733,31 @@ fn fuel_that_runs_out_in_a_condition_of_its_own_is_placed_there() {
         assert!((when..when + looping.len()).contains(&at), "at the condition: {at}, which is at {when}");
     }
 }
+
+/// A table's rows may be written in any order of keys: each key finds the
+/// row whose range holds it (looked up by binary search over the ranges),
+/// a key in no range is R0012, and two ranges that overlap are E0304
+/// whatever their order. A table holds at most 65,535 rows (the engine
+/// numbers a row in 16 bits): one more is E0304 at that row.
+#[test]
+fn table_rows_in_any_order_and_at_most_65535_of_them() {
+    let text = |rows: &str, key: i64| format!("rulebook a {{ players 2..2 }}\ntable t(n) -> (v) {{\n{rows}\n}}\ncounter x -1..100 = 0\nsetup {{ x = t({key}).v }}\nround turn {{ draw }}");
+    let rows = "  12 => (5)\n  5..9 => (2)\n  1..4 => (1)\n  10 => (3)";
+    for (key, v) in [(1, "1"), (4, "1"), (5, "2"), (9, "2"), (10, "3"), (12, "5")] {
+        let (g, st) = finished(&text(rows, key), 2);
+        assert_eq!(value(&g, &st, "x"), v, "key {key}");
+    }
+    for key in [0, 11, 13] {
+        assert_eq!(error_code(&text(rows, key), 2), "R0012", "key {key}");
+    }
+    let overlap = |rows: &str| compiled(&text(rows, 1)).err().unwrap_or_default().iter().filter(|d| d.code == "E0304").count();
+    assert_eq!(overlap("  8..9 => (1)\n  1..4 => (2)\n  3..5 => (3)"), 1);
+    assert_eq!(overlap("  8..9 => (1)\n  1..4 => (2)\n  5..8 => (3)"), 1);
+    assert_eq!(overlap("  8..9 => (1)\n  1..4 => (2)\n  5..7 => (3)"), 0);
+    let many: String = (1..=65_536).map(|k| format!("  {k} => ({})\n", k % 7)).collect();
+    let errors = compiled(&text(&many, 1)).err().unwrap_or_default();
+    assert!(errors.len() == 1 && errors[0].code == "E0304" && errors[0].message.contains("more than 65535 rows"), "{errors:?}");
+    let fewer: String = (1..=65_535).map(|k| format!("  {k} => ({})\n", k % 7)).collect();
+    let (g, st) = finished(&text(&fewer, 65_535), 2);
+    assert_eq!(value(&g, &st, "x"), (65_535 % 7).to_string(), "the last row is read");
+}

@@ -193,6 +193,9 @@ pub struct VarDef {
     pub visibility: Visibility,
 }
 
+/// Rows of one table: the engine numbers a row in 16 bits.
+pub const MAX_TABLE_ROWS: usize = 65_535;
+
 /// A look-up table.
 #[derive(Debug, Clone, Serialize)]
 pub struct TableDef {
