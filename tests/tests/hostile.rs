@@ -503,6 +503,8 @@ fn control_characters_and_bidi_overrides_are_refused_and_never_echoed() {
         // A lone carriage return in a comment would show the code after it
         // as live while the comment swallows it (CR LF stays a line end).
         ("cr.rules", "rulebook o { players 1..1 }\r\ncounter x 0..1 = 0 # note\rsetup { x = 1 }\nround turn { win player(1) }\n", "a carriage return that is not followed by a line", "2:26"),
+        // So would a line separator in an editor (a hostile tester's).
+        ("ls.rules", "rulebook o { players 1..1 }\ncounter x 0..1 = 0 # note\u{2028}setup { x = 1 }\nround turn { win player(1) }\n", "a line or paragraph separator (U+2028)", "2:26"),
     ];
     for (name, text, what, place) in cases {
         std::fs::write(dir.join(name), text).expect("written");
@@ -510,7 +512,7 @@ fn control_characters_and_bidi_overrides_are_refused_and_never_echoed() {
         assert_eq!(out.status.code(), Some(1), "{}", said(&out));
         let shown = said(&out);
         assert!(shown.contains("E0001") && shown.contains(what) && shown.contains(&format!("{name}:{place}")), "{shown}");
-        assert!(!shown.contains('\u{1b}') && !shown.contains('\u{202e}') && !shown.contains('\u{7}'), "echoed raw: {shown:?}");
+        assert!(!shown.contains('\u{1b}') && !shown.contains('\u{202e}') && !shown.contains('\u{7}') && !shown.contains('\u{2028}'), "echoed raw: {shown:?}");
     }
 }
 

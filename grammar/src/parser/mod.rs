@@ -38,14 +38,17 @@ pub fn parse(text: &str) -> Result<File, ParseError> {
 /// Characters a rulebook may not hold anywhere, comments included:
 /// control characters other than tab and line ends, which a terminal obeys
 /// when a diagnostic, a label or a prompt is printed (retitling or clearing
-/// it), and the bidirectional overrides, which make a line read otherwise
-/// than it parses (as rustc refuses them).
+/// it), the bidirectional overrides, which make a line read otherwise
+/// than it parses (as rustc refuses them), and the line and paragraph
+/// separators, which editors show as line ends where the parser reads one
+/// line (a comment could show live code after one).
 fn forbidden(c: char) -> Option<&'static str> {
     match c {
         '\t' | '\n' | '\r' => None,
         '\u{feff}' => None,
         c if c.is_control() => Some("a control character"),
         '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => Some("a bidirectional override"),
+        '\u{2028}' | '\u{2029}' => Some("a line or paragraph separator"),
         _ => None,
     }
 }
