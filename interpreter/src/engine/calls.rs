@@ -22,7 +22,7 @@ impl Game {
             // A rule that calls itself without end would otherwise grow the
             // stack of frames until the fuel runs out: gigabytes at a large
             // `step_fuel`.
-            r.fail(ExecErrorKind::OutOfRange, format!("rules call rules more than {MAX_RULE_DEPTH} deep: `{}` seems to call itself without end", p.name), p.at);
+            r.fail(ExecErrorKind::OutOfRange, format!("rules call rules more than {MAX_RULE_DEPTH} deep, at `{}`: a rule that calls itself without end stops here, and a chain of calls this deep must be written as a loop (`while`)", p.name), p.at);
             return;
         }
         let phase = p.kind == ProcKind::Phase;
