@@ -242,3 +242,25 @@ fn a_quote_of_punctuation_only_is_empty_and_the_help_says_to_cite_its_line() {
     let (report, findings) = check(&rulebook(&["cite line 3"]), &[("source.txt", text)]);
     assert_eq!(report.not_found, 0, "{findings:#?}");
 }
+
+/// A quote found in the source only inside longer words is found (T001
+/// does not fire) but warned about (T013), with the words it cuts; where a
+/// quote is found as whole words, the places where it cuts a word reach
+/// nothing: « joueur » reaches the paragraphs of « joueur », not one that
+/// only says « joueurs ».
+#[test]
+fn a_quote_found_only_inside_words_is_t013_and_cut_places_reach_nothing() {
+    let text = "Les joueurs jouent.\n\nUn joueur gagne.\n\nIl est déplacé.\n";
+    let (report, findings) = check(&rulebook(&["cite \"placé\""]), &[("source.txt", text)]);
+    assert_eq!(report.not_found, 0, "{findings:#?}");
+    let t013 = findings.iter().find(|f| f.code == "T013").unwrap_or_else(|| panic!("{findings:#?}"));
+    assert!(t013.message.contains("only as part of longer words (line 5: « déplacé »)"), "{}", t013.message);
+    assert!(t013.at.is_some());
+    // Whole words somewhere: no warning, and the cut place reaches nothing.
+    let (report, findings) = check(&rulebook(&["cite \"joueur\""]), &[("source.txt", text)]);
+    assert!(!codes(&findings).contains(&"T013"), "{findings:#?}");
+    let s = source(&report, "source.txt");
+    let reached: Vec<u32> = s.short_only.iter().map(|p| p.line).collect();
+    assert_eq!(reached, vec![3], "only the paragraph with the whole word: {s:?}");
+    assert!(s.uncited.iter().any(|p| p.line == 1), "« joueurs » is not « joueur »: {s:?}");
+}

@@ -137,6 +137,28 @@ pub(super) fn words_of(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Whether `text[start..end]` (normalised text) begins and ends at the
+/// edges of words: no letter or digit runs on into it from either side
+/// when its own first or last character is one.
+pub(super) fn whole_words(text: &str, start: usize, end: usize) -> bool {
+    let inner = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let (first, last) = (text.get(start..).and_then(|t| t.chars().next()), text.get(..end).and_then(|t| t.chars().next_back()));
+    let (before, after) = (text.get(..start).and_then(|t| t.chars().next_back()), text.get(end..).and_then(|t| t.chars().next()));
+    let cuts_at_start = inner(first) && inner(before);
+    let cuts_at_end = inner(last) && inner(after);
+    !(cuts_at_start || cuts_at_end)
+}
+
+/// The words of normalised text around `text[start..end]`, extended to
+/// the edges of the words it cuts (what a quote found inside words is
+/// part of).
+pub(super) fn around(text: &str, start: usize, end: usize) -> String {
+    let word = |c: &char| c.is_alphanumeric();
+    let from = text.get(..start).map_or(start, |t| t.len() - t.chars().rev().take_while(word).map(char::len_utf8).sum::<usize>());
+    let to = text.get(end..).map_or(end, |t| end + t.chars().take_while(word).map(char::len_utf8).sum::<usize>());
+    text.get(from..to).unwrap_or_default().to_string()
+}
+
 /// A quote as the check looks it up: normalised, without the spaces
 /// around it.
 pub(super) fn normalise_quote(q: &str) -> String {

@@ -47,6 +47,8 @@ pub const UNCITED: &str = "T010";
 pub const SHORT_ONLY: &str = "T011";
 /// Code: a cited source text holds no paragraph.
 pub const EMPTY_SOURCE: &str = "T012";
+/// Code: a quote found only inside longer words of its source.
+pub const QUOTE_CUTS_WORDS: &str = "T013";
 
 /// The fewest words of a paragraph one citation must quote to cover it; a
 /// paragraph with fewer words must be quoted whole.
@@ -279,11 +281,25 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                 Citation::Quote { quote, at, .. } => {
                     let q = normalise_quote(quote);
                     let mut found = false;
+                    // Where the quote cuts words of the source (« Dragon » in
+                    // « Dragonnier »): such a place reaches nothing when the
+                    // quote is also found as whole words; found only so, it
+                    // reaches as it always did and T013 says so.
+                    let occurrences: Vec<(usize, usize, bool)> = norm.text.match_indices(&q).filter(|_| !q.is_empty()).map(|(s, _)| (s, s + q.len(), super::normalise::whole_words(&norm.text, s, s + q.len()))).collect();
+                    let some_whole = occurrences.iter().any(|(_, _, whole)| *whole);
+                    if let (false, Some((start, end, _))) = (some_whole, occurrences.first()) {
+                        let line = norm.line_of.get(*start).copied().unwrap_or(0);
+                        findings.push(
+                            Finding::new(QUOTE_CUTS_WORDS, Severity::Warning, format!("this quote is in `{name}` only as part of longer words (line {line}: « {} »)", super::normalise::around(&norm.text, *start, *end)), Some(*at))
+                                .help("quote whole words: a quote that starts or ends inside a word can say what the source does not (« placé » in « déplacé »)"),
+                        );
+                    }
                     if !q.is_empty() {
-                        let mut from = 0;
-                        while let Some(pos) = norm.text.get(from..).and_then(|t| t.find(&q)) {
-                            let start = from + pos;
-                            let end = start + q.len();
+                        for (start, end, whole) in occurrences {
+                            if some_whole && !whole {
+                                found = true;
+                                continue;
+                            }
                             let lo = norm.line_of.get(start).copied().unwrap_or(0);
                             let hi = norm.line_of.get(end - 1).copied().unwrap_or(lo);
                             // The words this occurrence holds whole, counted in
@@ -300,7 +316,6 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                                 reach.quote(record, para, n, *at);
                             }
                             found = true;
-                            from = end;
                         }
                     }
                     if !found && q.is_empty() {
