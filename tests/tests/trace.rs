@@ -264,3 +264,23 @@ fn a_quote_found_only_inside_words_is_t013_and_cut_places_reach_nothing() {
     assert_eq!(reached, vec![3], "only the paragraph with the whole word: {s:?}");
     assert!(s.uncited.iter().any(|p| p.line == 1), "« joueurs » is not « joueur »: {s:?}");
 }
+
+/// A quote that begins just after a negation it leaves out is found, but
+/// may say the opposite of the source: T014 (a translator cut « ne peut
+/// jamais » off a sentence and the check passed). Not when the quote holds
+/// the negation, begins a new clause or sentence, or starts a line (a list
+/// item after a line that ends on « sans bonus »).
+#[test]
+fn a_quote_cut_just_after_a_negation_is_t014() {
+    let text = "Un chevalier ne peut jamais être placé sur la case finale.\n\n1. attaquer de loin, sans bonus\n2. attaquer de près, avec un bonus\n\nIl ne joue pas. Il avance d'une case.\n";
+    let t014 = |cite: &str| {
+        let (report, findings) = check(&rulebook(&[cite]), &[("source.txt", text)]);
+        assert_eq!(report.not_found, 0, "{cite}: {findings:#?}");
+        findings.into_iter().find(|f| f.code == "T014").map(|f| f.message)
+    };
+    let message = t014("cite \"être placé sur la case finale\"").expect("T014");
+    assert!(message.contains("just after « peut jamais »") && message.contains("line 1"), "{message}");
+    for quiet in ["cite \"ne peut jamais être placé\"", "cite \"2. attaquer de près, avec un bonus\"", "cite \"Il avance d'une case.\"", "cite \"attaquer de près\""] {
+        assert_eq!(t014(quiet), None, "{quiet}");
+    }
+}

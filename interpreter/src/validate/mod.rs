@@ -18,6 +18,7 @@ pub mod forced;
 mod explore_report;
 mod frontier;
 pub mod invariants;
+mod negation;
 mod normalise;
 pub mod perft;
 pub mod search;

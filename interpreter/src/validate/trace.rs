@@ -49,6 +49,8 @@ pub const SHORT_ONLY: &str = "T011";
 pub const EMPTY_SOURCE: &str = "T012";
 /// Code: a quote found only inside longer words of its source.
 pub const QUOTE_CUTS_WORDS: &str = "T013";
+/// Code: a quote that begins right after a negation it leaves out.
+pub const QUOTE_AFTER_NEGATION: &str = "T014";
 
 /// The fewest words of a paragraph one citation must quote to cover it; a
 /// paragraph with fewer words must be quoted whole.
@@ -292,6 +294,21 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                         findings.push(
                             Finding::new(QUOTE_CUTS_WORDS, Severity::Warning, format!("this quote is in `{name}` only as part of longer words (line {line}: « {} »)", super::normalise::around(&norm.text, *start, *end)), Some(*at))
                                 .help("quote whole words: a quote that starts or ends inside a word can say what the source does not (« placé » in « déplacé »)"),
+                        );
+                    }
+                    // Every place it is found begins right after a negation it
+                    // leaves out: found, but it may say the opposite.
+                    let places: Vec<usize> = occurrences.iter().filter(|(_, _, whole)| *whole || !some_whole).map(|(s, _, _)| *s).collect();
+                    // A quote that starts a line of the source starts a list
+                    // item or a heading as often as it continues a sentence:
+                    // what ends the line before is not looked at.
+                    let starts_a_line = |s: usize| s.checked_sub(1).and_then(|b| norm.line_of.get(b)) < norm.line_of.get(s);
+                    let negated: Option<Vec<String>> = places.iter().map(|s| if starts_a_line(*s) { None } else { super::negation::negation_before(&norm.text, *s) }).collect();
+                    if let (Some(words), Some(first), false) = (negated, places.first(), super::negation::holds_negation(&q)) {
+                        let line = norm.line_of.get(*first).copied().unwrap_or(0);
+                        findings.push(
+                            Finding::new(QUOTE_AFTER_NEGATION, Severity::Warning, format!("this quote begins just after « {} », a negation it leaves out (`{name}`, line {line}): the sentence may say the opposite of the quote", words.first().cloned().unwrap_or_default()), Some(*at))
+                                .help("quote the negation too, or the whole sentence"),
                         );
                     }
                     if !q.is_empty() {
