@@ -200,6 +200,41 @@ fn playing_one_of_two_alike_pieces_leaves_the_other_unknown() {
     }
 }
 
+/// And the card played does not tell either: laid face down, the card he
+/// knew is not shown to him as that card (he cannot tell whether it or the
+/// one he never saw was played), so both choices look the same to him (a
+/// hostile tester's: the known one showed by name, the other as hidden).
+#[test]
+fn a_known_piece_played_face_down_among_alike_ones_is_not_followed() {
+    let text = r#"rulebook twins { players 2..2 }
+card cd 3 assume "t" { guard x2  king x1 }
+zone deck of cd hidden ordered
+zone hand per_player of cd owner
+zone down of cd hidden
+setup {
+  move first x in pieces(cd) where is(x, guard) to hand[player(1)]
+  reveal all of hand[player(1)] to players
+  move first x in pieces(cd) where is(x, guard) and zone_of(x) == box to hand[player(1)]
+  move all of box to deck
+}
+round turn {
+  choose c from hand[player(1)] by player(1)
+  move c to down
+  choose x from [1, 2] by player(2)
+  draw
+}"#;
+    let g = game(text, 2);
+    let mut seen = Vec::new();
+    for option in 0..2 {
+        let mut st = g.start(0).expect("starts");
+        assert_eq!(shown(&g, &st, 1, "hand[1]").map(|v| v.len()), Some(2), "player 2 knows one card of the hand");
+        g.apply(&mut st, option).expect("plays");
+        seen.push((shown(&g, &st, 1, "down"), shown(&g, &st, 1, "hand[1]")));
+    }
+    assert_eq!(seen[0], seen[1], "either card played looks the same to player 2");
+    assert_eq!(seen[0], (None, None), "he knows neither card");
+}
+
 fn two_alike_in_a_hand(cards: &str) {
     let text = r#"rulebook twins { players 2..2 }
 CARDS

@@ -47,12 +47,17 @@ impl Game {
     /// same kind, variant, owner and per-piece values), cannot tell which of
     /// the two left, so he no longer knows the one that stays. (He knew "a
     /// guard is in that hand"; a guard was played from it: the one he knew,
-    /// or the one just drawn.)
+    /// or the one just drawn.) Nor, by the same token, the one that left,
+    /// when he did not know the other: the guard played may be the one he
+    /// never saw.
     fn blur_alike(&self, st: &mut State, p: u16, from: u16) {
-        // The players who cannot see inside `from` and do not know `p`
-        // (masks: this runs at every move of a rulebook that reveals).
-        let unsure = self.blind_to(from) & !st.known.get(p as usize).copied().unwrap_or(0);
-        if unsure == 0 {
+        // The players who cannot see inside `from` and do not know `p`, and
+        // those who do (masks: this runs at every move of a rulebook that
+        // reveals).
+        let blind = self.blind_to(from);
+        let known_p = st.known.get(p as usize).copied().unwrap_or(0);
+        let (unsure, knowing) = (blind & !known_p, blind & known_p);
+        if blind == 0 {
             return;
         }
         // Only pieces of p's kind, variant and owner can be alike, and they
@@ -63,14 +68,19 @@ impl Game {
         if n <= 1 {
             return;
         }
-        // Forget `q` for the unsure players if it is alike to `p` (the walks
+        // Forget `q` for the unsure players if it is alike to `p`; and
+        // note the players who know `p` but not `q`, alike to it, which may
+        // as well be the one that left: they forget `p` too (the walks
         // below change only what players know, never where pieces are).
-        let blur = |st: &mut State, q: u16| {
+        let mut lost_p = 0;
+        let mut blur = |st: &mut State, q: u16| {
             let known = st.known.get(q as usize).copied().unwrap_or(0);
-            if q != p && known & unsure != 0 && self.interchangeable(st, &[Value::piece(p)], &[Value::piece(q)]) {
+            let (forget_q, forget_p) = (known & unsure, knowing & !known);
+            if q != p && (forget_q | forget_p) != 0 && self.interchangeable(st, &[Value::piece(p)], &[Value::piece(q)]) {
                 if let Some(k) = st.known.get_mut(q as usize) {
-                    *k &= !unsure;
+                    *k &= !forget_q;
                 }
+                lost_p |= forget_p;
             }
         };
         if usize::from(n) <= st.zone_len(from) {
@@ -86,6 +96,9 @@ impl Game {
                 blur(st, q);
                 q = next;
             }
+        }
+        if let Some(k) = st.known.get_mut(p as usize) {
+            *k &= !lost_p;
         }
     }
 
