@@ -541,15 +541,21 @@ impl<'a> Runner<'a> {
         };
         let z = self.zone(to)?;
         let Some(info) = self.game.zones.get(z as usize) else { return Err(miss("a zone", "none")) };
-        for p in pieces {
-            let kind = self.game.inst_kind.get(p as usize).copied();
+        // Every piece is checked before any moves: a step that fails
+        // leaves the position as it was (a hostile tester's `place 2 ... at`
+        // a zone with room for one left one of them there).
+        for p in &pieces {
+            let kind = self.game.inst_kind.get(*p as usize).copied();
             if let Some(k) = kind.filter(|k| !info.kinds.is_empty() && !info.kinds.contains(k)) {
                 let name = self.model.kinds.get(k.idx()).map(|k| k.name.as_str()).unwrap_or("?");
                 return Err(miss(format!("`{}` to hold `{name}`", info.name), "it does not: the zone is declared for other kinds"));
             }
-            if let Some(cap) = info.capacity.filter(|c| self.st.loc.get(p as usize) != Some(&z) && self.st.zone_len(z) >= *c as usize) {
-                return Err(miss(format!("room in `{}`", info.name), format!("it is full ({cap})")));
-            }
+        }
+        let arriving = pieces.iter().filter(|p| self.st.loc.get(**p as usize) != Some(&z)).count();
+        if let Some(cap) = info.capacity.filter(|c| arriving > 0 && self.st.zone_len(z) + arriving > *c as usize) {
+            return Err(miss(format!("room in `{}` for {arriving} more", info.name), format!("it holds {} of {cap}", self.st.zone_len(z))));
+        }
+        for p in pieces {
             self.st.unlink(p);
             self.st.link(p, z, bottom);
         }
@@ -557,6 +563,12 @@ impl<'a> Runner<'a> {
     }
 
     fn set(&mut self, lv: &LValue, op: AssignOp, value: ExprId) -> Result<(), Miss> {
+        // Inside a block, what a turn sets is sealed and put back: a value
+        // set by hand would be blamed on the players (R0014) or written
+        // over when the block ends (a hostile tester's).
+        if self.st.sim.is_some() {
+            return Err(miss("no `simultaneous` block under way", "one is: what its turns set is sealed until it ends; `set` before the block or after it"));
+        }
         let v = self.eval(value)?;
         match lv {
             LValue::Var(var, idx) => {
