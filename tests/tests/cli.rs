@@ -953,11 +953,15 @@ fn validate_json_lists_the_files_its_places_index() {
 fn simulate_names_what_score_and_option_take() {
     let file = rulebook_folder(
         "score-kinds",
-        &[("base.rules", "rulebook base { players 2..2 assume \"x\" }\ncounter moves 0..9 = 0 assume \"x\"\ncounter gold per_player 0..9 = 0 assume \"x\"\noption quick assume \"x\"\nround turn assume \"x\" { if enabled(quick) { moves += 1 } win player(1) }\n")],
+        &[("base.rules", "rulebook base { players 2..2 assume \"x\" }\ncounter moves 0..9 = 0 assume \"x\"\ncounter gold per_player 0..9 = 0 assume \"x\"\ntoken t 2 assume \"x\"\ncounter marks per_piece t 0..9 = 0 assume \"x\"\nvar bid per_player : int = 0 assume \"x\"\noption quick assume \"x\"\nround turn assume \"x\" { if enabled(quick) { moves += 1\n for x in pieces(t) { marks[x] += 1 }\n bid[player(1)] = 1 } win player(1) }\n")],
     );
-    let out = run(&["simulate", &file("base.rules"), "-p", "2", "-g", "2", "--score", "moves"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("`moves` is a counter of the whole game, not one per player: --score takes a per-player counter (its per-player counters are: gold)"), "{}", stderr(&out));
+    // What the name is, when it is no per-player counter (a hostile
+    // tester's per-piece counter was called one of the whole game).
+    for (name, what) in [("moves", "a counter of the whole game"), ("marks", "a counter of each piece"), ("bid", "a var")] {
+        let out = run(&["simulate", &file("base.rules"), "-p", "2", "-g", "2", "--score", name]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(&format!("`{name}` is {what}, not a per-player counter: --score takes a per-player counter (its per-player counters are: gold)")), "{}", stderr(&out));
+    }
     let out = run(&["simulate", &file("base.rules"), "-p", "2", "-g", "2", "--option", "quik"]);
     assert!(stderr(&out).contains("the rulebook has no option `quik`; its options are: quick"), "{}", stderr(&out));
 }

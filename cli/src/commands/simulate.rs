@@ -241,8 +241,14 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
                 let counters = &game.model.counters;
                 let per_player: Vec<&str> = counters.iter().filter(|c| c.per_player).map(|c| c.name.as_str()).collect();
                 let offer = if per_player.is_empty() { "it has none".to_string() } else { format!("its per-player counters are: {}", per_player.join(", ")) };
-                return Err(match counters.iter().find(|c| c.name == name) {
-                    Some(_) => format!("`{name}` is a counter of the whole game, not one per player: --score takes a per-player counter ({offer})"),
+                let what = match (counters.iter().find(|c| c.name == name), game.model.vars.iter().find(|v| v.name == name)) {
+                    (Some(c), _) if c.per_piece.is_some() => Some("a counter of each piece"),
+                    (Some(_), _) => Some("a counter of the whole game"),
+                    (None, Some(_)) => Some("a var"),
+                    (None, None) => None,
+                };
+                return Err(match what {
+                    Some(what) => format!("`{name}` is {what}, not a per-player counter: --score takes a per-player counter ({offer})"),
                     None => format!("the rulebook has no per-player counter `{name}` ({offer})"),
                 });
             }
