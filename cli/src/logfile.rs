@@ -90,14 +90,17 @@ pub fn open(path: &Path, root: &Root) -> Result<Opened, OpenError> {
         return Err(unusable(format!("`{}` names no rulebook file (its `rulebook` list is empty): a log names the rulebook and modules its game was played with", path.display())));
     }
     if log.sha256.is_empty() {
+        // The command offered writes a new file: the old log may hold a
+        // game played by hand, which a game of random players replaces.
+        let again = path.with_file_name(format!("{}-again.json", path.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default()));
         return Err(unusable(format!(
-            "`{}` records no SHA-256 of its rulebook files: it was written by an older Grimoire, before logs named their files relative to themselves, and cannot be checked. Record it again with this version: `grimoire play {} --players {}{} --seed {} --auto --log {}` for a game of random players, `grimoire validate` for a counterexample, `grimoire explore` for a lasso",
+            "`{}` records no SHA-256 of its rulebook files (an older Grimoire wrote none, before logs named their files relative to themselves; or they were taken out), so it cannot be checked. Record it again with this version: `grimoire play {} --players {}{} --seed {} --auto --log {}` for a game of random players, `grimoire validate` for a counterexample, `grimoire explore` for a lasso; a game played by hand is played again (its choices are the log's `steps`)",
             path.display(),
             log.rulebook.join(" "),
             log.players,
             log.options.iter().map(|o| format!(" --option {o}")).collect::<String>(),
             log.seed,
-            path.display()
+            again.display()
         )));
     }
     if log.sha256.len() != log.rulebook.len() {

@@ -356,10 +356,13 @@ fn a_log_names_its_files_from_its_folder_with_their_hashes_and_replays_from_anyw
     assert_eq!(out.status.code(), Some(1), "{}", said(&out));
     assert!(said(&out).contains("`sound.rules` has changed since the log was recorded"), "{}", said(&out));
     std::fs::write(sb.project().join("sound.rules"), &text).expect("restore");
-    // An old log without hashes is refused, with how to record it again.
+    // An old log without hashes is refused, with how to record it again,
+    // into another file: the command must not write a game of random
+    // players over a log that may hold a game played by hand.
     let out = replay_edited(&sb.project(), &log, |l| l.sha256.clear());
     assert_eq!(out.status.code(), Some(2), "{}", said(&out));
-    assert!(said(&out).contains("records no SHA-256") && said(&out).contains("grimoire play sound.rules --players 2 --seed 4 --auto --log"), "{}", said(&out));
+    assert!(said(&out).contains("records no SHA-256") && said(&out).contains("grimoire play sound.rules --players 2 --seed 4 --auto --log edited-again.json"), "{}", said(&out));
+    assert!(said(&out).contains("a game played by hand is played again"), "{}", said(&out));
 }
 
 /// A log whose list of rulebook files is empty says so, not that an older
