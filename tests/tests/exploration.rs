@@ -6,6 +6,7 @@
 use grimoire_interpreter::engine::{Game, State};
 use grimoire_interpreter::validate::cycles;
 use grimoire_interpreter::validate::explore::{explore, Budget};
+use grimoire_interpreter::validate::Stop;
 use grimoire_interpreter::{compile, Source};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -208,13 +209,20 @@ fn the_longest_game_is_the_depth_first_walks_whether_or_not_the_levels_prove_it(
     for (name, g, longest) in [("tic-tac-toe", game(&["rulebooks/classic/tic-tac-toe.rules"], 2), 9), ("the race", race, 9)] {
         let r = explore(&g, &[], Budget::default());
         assert!(r.exhausted && r.findings.is_empty(), "{name}: {}", r.verdict());
-        let walked = cycles::find(&g, &[], &all_states(&g), &HashSet::new(), 100_000, usize::MAX);
-        assert_eq!(walked.longest, Some(longest), "{name}");
+        let walked = cycles::find(&g, &[], &all_states(&g), &HashSet::new(), 100_000, usize::MAX, &Stop::default());
+        assert_eq!((walked.longest, walked.interrupted), (Some(longest), false), "{name}");
         assert_eq!(r.longest, walked.longest, "{name}");
         if name == "the race" {
             assert!(r.depth < longest, "the race's levels ({}) must not already show its longest game", r.depth);
         }
     }
+    // Asked to stop, the walk stops within a few thousand steps (tic-tac-
+    // toe's walk takes more) and proves nothing.
+    let g = game(&["rulebooks/classic/tic-tac-toe.rules"], 2);
+    let stop = Stop::default();
+    stop.request();
+    let walked = cycles::find(&g, &[], &all_states(&g), &HashSet::new(), 100_000, usize::MAX, &stop);
+    assert!(walked.interrupted && walked.longest.is_none(), "interrupted: {}, longest {:?}", walked.interrupted, walked.longest);
 }
 
 /// A search stopped by its budget walks the moves of the states it

@@ -41,6 +41,8 @@ pub struct CycleReport {
     /// The walk met more states inside `simultaneous` blocks than it may
     /// (`max_joint`) and stopped: it proves nothing, finds no more.
     pub gave_up: bool,
+    /// The walk was asked to stop (Ctrl-C) and did: it proves nothing.
+    pub interrupted: bool,
 }
 
 /// A state on the walk's path.
@@ -52,6 +54,10 @@ struct Step {
     /// Its options, and whether chance decides them.
     options: usize,
     chance: bool,
+    /// How many states of the path up to it, itself included, chance
+    /// decides: whether a loop back to a state of the path goes through
+    /// chance is a subtraction, not a walk of the path.
+    chances: u32,
     /// The option of its parent that led here.
     via: u32,
     /// The longest path below it found so far.
@@ -74,19 +80,37 @@ const ON_PATH: u32 = u32::MAX;
 /// combinations multiply; the explorer kept none of them, and the states
 /// it did not expand, at the edge of a budget, begin blocks it never
 /// tried: the walk spends there no more than the explorer did).
-pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>, unexpanded: &HashSet<u64, S>, max_joint: usize, max_joint_total: usize) -> CycleReport {
-    let mut report = CycleReport { longest: None, endless: None, chance: None, gave_up: false };
+#[allow(clippy::too_many_arguments, reason = "the explorer's sets and budgets, and its stop request")]
+pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<u64, S>, unexpanded: &HashSet<u64, S>, max_joint: usize, max_joint_total: usize, stop: &super::Stop) -> CycleReport {
+    let mut report = CycleReport { longest: None, endless: None, chance: None, gave_up: false, interrupted: false };
     let mut joint_total = 0usize;
     let Ok(root) = game.start_exploring() else { return report };
     let mut done: Fingerprints<u32> = Fingerprints::default();
+    // The place on the path of each state on it: a loop found is then its
+    // start at once (looking along the path for it made a game whose
+    // snakes loop back everywhere take minutes: each of millions of loops
+    // walked a path hundreds of thousands of states long).
+    let mut on_path: Fingerprints<usize> = Fingerprints::default();
     let fp = game.canonical_fingerprint(&root);
-    let mut path = vec![step(game, root, fp, 0, false)];
+    let mut path = vec![step(game, root, fp, 0, false, 0)];
     done.insert(fp, ON_PATH);
+    on_path.insert(fp, 0);
     let mut acyclic = true;
+    let mut steps = 0u32;
     while let Some(top) = path.last_mut() {
+        // Polled every few thousand steps: the walk of a large graph takes
+        // seconds, and Ctrl-C (or SIGTERM) must stop it too.
+        steps = steps.wrapping_add(1);
+        if steps.is_multiple_of(4096) && stop.requested() {
+            // A loop found so far is a real one; the longest game is unknown.
+            report.interrupted = true;
+            report.longest = None;
+            return report;
+        }
         if top.next >= top.options {
             let Some(finished) = path.pop() else { break };
             done.insert(finished.fp, finished.height);
+            on_path.remove(&finished.fp);
             if let Some(parent) = path.last_mut() {
                 parent.height = parent.height.max(finished.height.saturating_add(u32::from(!finished.joint)));
             } else {
@@ -129,14 +153,17 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
                     }
                 }
                 done.insert(fp, ON_PATH);
-                path.push(step(game, child, fp, choice as u32, joint));
+                on_path.insert(fp, path.len());
+                let before = path.last().map_or(0, |s| s.chances);
+                path.push(step(game, child, fp, choice as u32, joint, before));
             }
             Some(ON_PATH) => {
                 acyclic = false;
-                let Some(start) = path.iter().position(|s| s.fp == fp) else { continue };
+                let Some(start) = on_path.get(&fp).copied() else { continue };
                 // The loop: from the state met again, the options taken down
                 // the path, then this one.
-                let through_chance = path.get(start..).is_some_and(|l| l.iter().any(|s| s.chance));
+                let chances_before = path.get(start).map_or(0, |s| s.chances - u32::from(s.chance));
+                let through_chance = path.last().map_or(0, |s| s.chances) > chances_before;
                 let (slot, kind) = if through_chance { (&mut report.chance, Loop::Chance) } else { (&mut report.endless, Loop::Players) };
                 if slot.is_none() {
                     let choices: Vec<u32> = path.iter().skip(1).map(|s| s.via).chain([choice as u32]).collect();
@@ -157,7 +184,7 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
         // The players can make the game go on forever: that it ends with
         // probability 1 (a loop through chance met before) is not so.
         report.chance = None;
-    } else if report.chance.is_some() {
+    } else if report.chance.is_some() && !stop.requested() {
         // Every loop found goes through chance: can the players repeat one
         // whatever chance gives?
         match forced::players_can_go_on_forever(game, visited, max_joint_total) {
@@ -190,12 +217,13 @@ enum Loop {
     Chance,
 }
 
-fn step(game: &Game, state: State, fp: u64, via: u32, joint: bool) -> Step {
+/// A state put on the path, after `chances_before` states chance decides.
+fn step(game: &Game, state: State, fp: u64, via: u32, joint: bool, chances_before: u32) -> Step {
     let (options, chance) = match game.choices(&state) {
         Some((who, o)) => (o.len(), who == CHANCE),
         None => (0, false),
     };
-    Step { state, fp, next: 0, options, chance, via, height: 0, joint, joint_entered: 0 }
+    Step { state, fp, next: 0, options, chance, chances: chances_before + u32::from(chance), via, height: 0, joint, joint_entered: 0 }
 }
 
 /// The finding of a cycle, with its lasso as a replayable log.

@@ -416,8 +416,13 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     if layered && !report.interrupted {
         report.longest = Some(deepest);
     } else if !report.interrupted {
-        let cycles = super::cycles::find(game, rulebook, &visited, &unexpanded, budget.max_states.min(MAX_JOINT_TRIES), joint_work.saturating_add(visited.len()));
+        let cycles = super::cycles::find(game, rulebook, &visited, &unexpanded, budget.max_states.min(MAX_JOINT_TRIES), joint_work.saturating_add(visited.len()), stop);
         report.longest = cycles.longest;
+        if cycles.interrupted {
+            report.interrupted = true;
+            report.stopped_by.get_or_insert_with(|| INTERRUPTED.to_string());
+            report.exhausted = false;
+        }
         if cycles.gave_up && report.stopped_by.is_none() {
             // The walk could not go through every joint step: nothing is proven.
             report.stopped_by = Some("the walk that looks for endless games, which may go through no more states inside `simultaneous` blocks than the exploration tried".to_string());
