@@ -2825,6 +2825,29 @@ fn no_output_is_written_over_a_file_the_run_reads() {
     assert!(Path::new(&named("lp-V505-2p-explore-2.json")).exists(), "the counterexample takes the next name");
 }
 
+/// The counterexamples of a rulebook and of the same rulebook with a module
+/// are named apart (`lp-…` and `lp+house-…`), so that validating one and
+/// then the other keeps both (an outside author's second run replaced the
+/// first's).
+#[test]
+fn counterexamples_with_modules_are_named_apart() {
+    let looping = "rulebook lp { players 2..2 }\ncounter c 0..3\nround turn { for p in players { choose x from [1, 2] by p\n if x == 1 { c = 0 } else { c = 1 } } }\n";
+    let module = "module house extends \"lp.rules\" { }\ncounter spare 0..3 = 0\n";
+    let named = rulebook_folder("cx-modules", &[("lp.rules", looping), ("house.rules", module)]);
+    let dir = Path::new(&named("lp.rules")).parent().expect("its folder").join("cx");
+    let save = dir.display().to_string();
+    for files in [vec![named("lp.rules")], vec![named("lp.rules"), named("house.rules")]] {
+        let mut args = vec!["explore".to_string()];
+        args.extend(files);
+        args.extend(["-p", "2", "-j", "1", "--save", &save].map(String::from));
+        let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(1), "a V505: {}", stderr(&out));
+    }
+    for name in ["lp-V505-2p-explore.json", "lp+house-V505-2p-explore.json"] {
+        assert!(dir.join(name).exists(), "{name} in {:?}", std::fs::read_dir(&dir).map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>()));
+    }
+}
+
 /// The first rulebook of docs/language.md works as written: its source
 /// text and rulebook, saved side by side, validate with no finding, and
 /// explore visits the 60 positions the docs give.

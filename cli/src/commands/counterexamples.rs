@@ -7,6 +7,14 @@ use grimoire_interpreter::validate::Finding;
 use grimoire_interpreter::Source;
 use std::path::{Path, PathBuf};
 
+/// How the files of a run's counterexamples begin: the rulebook's name,
+/// then each module's joined with `+` (`pig+two_dice`), so that the
+/// counterexamples of a base and of the base with a module do not replace
+/// each other (an outside author's two runs did).
+pub fn stem_of(rulebook: &str, modules: &[String]) -> String {
+    std::iter::once(rulebook).chain(modules.iter().map(String::as_str)).collect::<Vec<_>>().join("+")
+}
+
 /// Write each finding's counterexample (its rulebook files named from the
 /// log's folder, with their hashes: it replays from any working directory)
 /// as `{rulebook}-{code}-{players}p-{run}.json` in `dir`, `run` naming the

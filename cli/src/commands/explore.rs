@@ -32,7 +32,8 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
     let mut report = explore_until(&game, &names(&sources), budget, &|states| bar.set_position(states as u64), &stop);
     let rulebook = game.model.name.clone();
     let inputs: Vec<std::path::PathBuf> = sources.iter().map(|s| std::path::PathBuf::from(&s.name)).collect();
-    let saved = super::counterexamples::save(&report.findings, &rulebook, &sources, &inputs, save, |_| "explore".to_string())?;
+    let stem = super::counterexamples::stem_of(&rulebook, &game.model.modules);
+    let saved = super::counterexamples::save(&report.findings, &stem, &sources, &inputs, save, |_| "explore".to_string())?;
     // Its lassos and counterexamples name their files from the working directory, with their hashes.
     grimoire_cli::logfile::stamp_in_place(report.findings.iter_mut().filter_map(|f| f.counterexample.as_mut()), &sources);
     let verb = if report.interrupted { "interrupted: explored" } else { "explored" };

@@ -109,7 +109,8 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
     }
     // Nor a source text the run read (a hostile tester's rulebook cited a
     // text named like a counterexample, which `--save .` wrote over).
-    let saved = super::counterexamples::save(&report.findings, &report.rulebook, &sources, &inputs, a.save, |f| f.seed.map_or_else(|| "explore".to_string(), |s| format!("seed{s}")))?;
+    let stem = super::counterexamples::stem_of(&report.rulebook, &model.modules);
+    let saved = super::counterexamples::save(&report.findings, &stem, &sources, &inputs, a.save, |f| f.seed.map_or_else(|| "explore".to_string(), |s| format!("seed{s}")))?;
     // The logs inside the JSON report name their files from the working directory, with their hashes.
     let mut report = report;
     grimoire_cli::logfile::stamp_in_place(report.findings.iter_mut().filter_map(|f| f.counterexample.as_mut()), &sources);
