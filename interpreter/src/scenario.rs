@@ -563,12 +563,6 @@ impl<'a> Runner<'a> {
     }
 
     fn set(&mut self, lv: &LValue, op: AssignOp, value: ExprId) -> Result<(), Miss> {
-        // Inside a block, what a turn sets is sealed and put back: a value
-        // set by hand would be blamed on the players (R0014) or written
-        // over when the block ends (a hostile tester's).
-        if self.st.sim.is_some() {
-            return Err(miss("no `simultaneous` block under way", "one is: what its turns set is sealed until it ends; `set` before the block or after it"));
-        }
         let v = self.eval(value)?;
         match lv {
             LValue::Var(var, idx) => {
