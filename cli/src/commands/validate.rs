@@ -107,9 +107,9 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
             grimoire_cli::esay!("side-by-side page written to {}", path.display());
         }
     }
-    // Nor a source text the run read (a hostile tester's rulebook cited a
-    // text named like a counterexample, which `--save .` wrote over).
     let stem = super::counterexamples::stem_of(&report.rulebook, &model.modules);
+    // `inputs` holds the source texts read too (a hostile tester's rulebook
+    // cited a text named like a counterexample, which `--save .` wrote over).
     let saved = super::counterexamples::save(&report.findings, &stem, &sources, &inputs, a.save, |f| f.seed.map_or_else(|| "explore".to_string(), |s| format!("seed{s}")))?;
     // The logs inside the JSON report name their files from the working directory, with their hashes.
     let mut report = report;

@@ -138,25 +138,7 @@ impl Geometry {
     pub(crate) fn cell(&self, t: TrackId, r: i64, c: i64) -> Option<u16> {
         self.grid(t)?.cell(r, c)
     }
-}
 
-/// The cells of a grid: zones `base..base + rows * cols`, row by row.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct GridCells {
-    pub(crate) base: u16,
-    pub(crate) rows: i64,
-    pub(crate) cols: i64,
-}
-
-impl GridCells {
-    /// The cell at row `r`, column `c` (from 1); `None` off the grid.
-    #[inline(always)]
-    pub(crate) fn cell(self, r: i64, c: i64) -> Option<u16> {
-        ((1..=self.rows).contains(&r) && (1..=self.cols).contains(&c)).then(|| self.base + ((r - 1) * self.cols + (c - 1)) as u16)
-    }
-}
-
-impl Geometry {
     /// The cell `dr` rows and `dc` columns from cell `z`; `None` off the grid.
     /// Inlined: a unit step is a table lookup, and breakthrough takes three
     /// for each of its pieces at every move.
@@ -217,6 +199,22 @@ fn merged(adjacent: Vec<(u16, u64)>) -> Vec<(u16, u64)> {
         }
     }
     out
+}
+
+/// The cells of a grid: zones `base..base + rows * cols`, row by row.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GridCells {
+    pub(crate) base: u16,
+    pub(crate) rows: i64,
+    pub(crate) cols: i64,
+}
+
+impl GridCells {
+    /// The cell at row `r`, column `c` (from 1); `None` off the grid.
+    #[inline(always)]
+    pub(crate) fn cell(self, r: i64, c: i64) -> Option<u16> {
+        ((1..=self.rows).contains(&r) && (1..=self.cols).contains(&c)).then(|| self.base + ((r - 1) * self.cols + (c - 1)) as u16)
+    }
 }
 
 #[cfg(test)]

@@ -16,10 +16,9 @@ fn is_negation(word: &str) -> bool {
     NEGATIONS.contains(&word) || word.starts_with("n'")
 }
 
-/// The words of normalised text, split at spaces and quotation marks,
-/// trimmed of what is not a letter, a digit or an apostrophe.
+/// The words of normalised text, as the coverage check counts them.
 fn words(text: &str) -> impl DoubleEndedIterator<Item = &str> {
-    text.split([' ', '"']).map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '\''))).filter(|w| !w.is_empty())
+    super::normalise::words_of(text).into_iter().filter_map(move |(a, b)| text.get(a..b))
 }
 
 /// Whether a (normalised) quote holds a negation of its own.

@@ -314,7 +314,6 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
                     if !q.is_empty() {
                         for (start, end, whole) in occurrences {
                             if some_whole && !whole {
-                                found = true;
                                 continue;
                             }
                             let lo = norm.line_of.get(start).copied().unwrap_or(0);
