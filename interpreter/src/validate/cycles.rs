@@ -45,9 +45,12 @@ pub struct CycleReport {
     pub interrupted: bool,
 }
 
-/// A state on the walk's path.
+/// A state on the walk's path: its bytes (`State::pack`) start at `at` in
+/// the path's byte buffer, and run to the next step's. A path can be as
+/// long as the game has states (a race whose snakes loop back everywhere:
+/// 900,000 levels), and a whole `State` a level held 1.2 GB there.
 struct Step {
-    state: State,
+    at: usize,
     fp: u64,
     /// The next option to try.
     next: usize,
@@ -85,6 +88,11 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
     let mut report = CycleReport { longest: None, endless: None, chance: None, gave_up: false, interrupted: false };
     let mut joint_total = 0usize;
     let Ok(root) = game.start_exploring() else { return report };
+    // The top of the path unpacked (`None` after a pop, until it is read
+    // again), and the state each option is tried in.
+    let (mut top_state, mut child): (Option<State>, State) = (Some(root.clone()), root.clone());
+    let mut bytes = Vec::new();
+    root.pack(&mut bytes);
     let mut done: Fingerprints<u32> = Fingerprints::default();
     // The place on the path of each state on it: a loop found is then its
     // start at once (looking along the path for it made a game whose
@@ -92,7 +100,7 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
     // walked a path hundreds of thousands of states long).
     let mut on_path: Fingerprints<usize> = Fingerprints::default();
     let fp = game.canonical_fingerprint(&root);
-    let mut path = vec![step(game, root, fp, 0, false, 0)];
+    let mut path = vec![step(game, &root, 0, fp, 0, false, 0)];
     done.insert(fp, ON_PATH);
     on_path.insert(fp, 0);
     let mut acyclic = true;
@@ -109,6 +117,11 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
         }
         if top.next >= top.options {
             let Some(finished) = path.pop() else { break };
+            bytes.truncate(finished.at);
+            if let Some(st) = top_state.take() {
+                // Kept as the spare for the next child.
+                child = st;
+            }
             done.insert(finished.fp, finished.height);
             on_path.remove(&finished.fp);
             if let Some(parent) = path.last_mut() {
@@ -120,7 +133,20 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
         }
         let choice = top.next;
         top.next += 1;
-        let (child, applied) = game.after(&top.state, choice);
+        let here = match top_state.as_mut() {
+            Some(st) => st,
+            None => {
+                let mut st = child.clone();
+                if st.unpack(bytes.get(top.at..).unwrap_or_default()).is_none() {
+                    // Cannot happen (the bytes are the walk's own): the
+                    // state is left out, as a rule error would be.
+                    top.next = top.options;
+                    continue;
+                }
+                top_state.insert(st)
+            }
+        };
+        let applied = game.apply_copy(here, &mut child, choice);
         if applied.is_err() {
             // A rule error is the explorer's finding, not a cycle.
             continue;
@@ -155,7 +181,13 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
                 done.insert(fp, ON_PATH);
                 on_path.insert(fp, path.len());
                 let before = path.last().map_or(0, |s| s.chances);
-                path.push(step(game, child, fp, choice as u32, joint, before));
+                let at = bytes.len();
+                child.pack(&mut bytes);
+                path.push(step(game, &child, at, fp, choice as u32, joint, before));
+                // The child is the new top: the old top's state becomes the spare.
+                if let Some(parent) = top_state.as_mut() {
+                    std::mem::swap(parent, &mut child);
+                }
             }
             Some(ON_PATH) => {
                 acyclic = false;
@@ -218,12 +250,12 @@ enum Loop {
 }
 
 /// A state put on the path, after `chances_before` states chance decides.
-fn step(game: &Game, state: State, fp: u64, via: u32, joint: bool, chances_before: u32) -> Step {
-    let (options, chance) = match game.choices(&state) {
+fn step(game: &Game, state: &State, at: usize, fp: u64, via: u32, joint: bool, chances_before: u32) -> Step {
+    let (options, chance) = match game.choices(state) {
         Some((who, o)) => (o.len(), who == CHANCE),
         None => (0, false),
     };
-    Step { state, fp, next: 0, options, chance, chances: chances_before + u32::from(chance), via, height: 0, joint, joint_entered: 0 }
+    Step { at, fp, next: 0, options, chance, chances: chances_before + u32::from(chance), via, height: 0, joint, joint_entered: 0 }
 }
 
 /// The finding of a cycle, with its lasso as a replayable log.
