@@ -348,3 +348,56 @@ fn a_label_several_different_options_share_is_refused() {
     assert!(f.found.contains("2 options read \"stone\" and are not the same move") && f.found.contains("`choose 1`"), "{}", f.found);
     passes(&game("w[top(pool)] = 5", "scenario by_number { choose 2 expect got == 5 }"));
 }
+
+/// Two players with a card each in a hand only its owner sees; the first
+/// player may show his card to the other; both then share the victory, or
+/// the first wins alone.
+const SHOW: &str = r#"rulebook show { players 2..2 }
+card gem per_player 1
+zone hand per_player of gem owner
+setup { for p in players { move 1 of gem from box to hand[p] } }
+round turn {
+  choose show from [true, false] by player(1) prompt "Show your gem?"
+  if show {
+    reveal top(hand[player(1)]) to player(2)
+    win [q in players where true]
+  } else {
+    win player(1)
+  }
+}
+"#;
+
+fn show_scenario(steps: &str) -> ScenarioResult {
+    let text = format!("{SHOW}scenario s players 2 {{\n{steps}\n}}\n");
+    let sources = vec![Source { name: "show.rules".into(), text }];
+    let model = compile(&sources).unwrap_or_else(|d| panic!("compiles: {d:#?}"));
+    let mut r = run_all(&model, &sources, |_| true);
+    assert_eq!(r.len(), 1, "one scenario");
+    r.remove(0)
+}
+
+#[test]
+fn sees_tells_what_a_player_is_shown() {
+    let hidden = "  expect sees(player(1), top(hand[player(1)])) and not sees(player(2), top(hand[player(1)]))";
+    passes(&show_scenario(hidden));
+    passes(&show_scenario("  choose \"yes\"\n  expect sees(player(2), top(hand[player(1)]))\n  expect not sees(player(1), top(hand[player(2)]))"));
+    // A card the rules never show: the expectation that the other sees it fails.
+    let f = show_scenario("  choose \"no\"\n  expect sees(player(2), top(hand[player(1)]))");
+    assert!(failure(&f).text.contains("sees") && failure(&f).step == 2, "{:?}", failure(&f));
+}
+
+#[test]
+fn won_names_every_winner_of_a_shared_victory() {
+    passes(&show_scenario("  expect not won(player(1))\n  choose \"yes\"\n  expect won(player(1)) and won(player(2))\n  expect winner == none"));
+    passes(&show_scenario("  choose \"no\"\n  expect won(player(1)) and not won(player(2))\n  expect winner == player(1)"));
+}
+
+#[test]
+fn sees_and_won_exist_only_in_scenarios() {
+    let text = SHOW.replace("win player(1)", "if won(player(1)) { win player(1) }");
+    let e = compile(&[Source { name: "show.rules".into(), text }]).err().unwrap_or_default();
+    assert!(e.iter().any(|d| d.code == "E0101" && d.help.as_deref().is_some_and(|h| h.contains("only in a scenario"))), "{e:?}");
+    // A rulebook's own `fn sees` keeps its meaning in the rules.
+    let own = SHOW.replace("round turn {", "fn won(p: player) = p == player(1)\nround turn {").replace("win player(1)", "if won(player(1)) { win player(1) }");
+    assert!(compile(&[Source { name: "show.rules".into(), text: own }]).is_ok());
+}

@@ -244,6 +244,8 @@ impl Game {
                 v?
             }
             Expr::Node(t, i) => Value::Zone(self.track_base[t.idx()] + *i),
+            // Scenarios only, which this engine never runs.
+            Expr::Sees(..) | Expr::Won(_) => return Err(self.err(ExecErrorKind::Type, "`sees` and `won` exist only in scenarios", e)),
             Expr::Linked(a, b, tag) => {
                 let za = self.eval_zone(st, scratch, cx, *a)?;
                 let zb = self.eval_zone(st, scratch, cx, *b)?;

@@ -114,6 +114,12 @@ pub enum Expr {
     Node(TrackId, u16),
     /// `linked(a, b)` or `linked(a, b, tag)`: an edge joins the two nodes.
     Linked(ExprId, ExprId, Option<TagId>),
+    /// `sees(player, piece)`, in scenarios only: the player is shown the
+    /// piece now (its zone is open to him, or he knows it).
+    Sees(ExprId, ExprId),
+    /// `won(player)`, in scenarios only: the game is over and the player
+    /// is among its winners (a shared victory included).
+    Won(ExprId),
     /// A call of a function.
     CallFn(FnId, Vec<ExprId>),
     /// A zone's contents as a collection (`for x in zone`).

@@ -333,8 +333,8 @@ impl Model {
         let mut g = |x: &ExprId| self.walk_expr(*x, f);
         match self.expr(id) {
             Expr::Zone(_, Some(i)) | Expr::Var(_, Some(i)) | Expr::Counter(_, Some(i)) | Expr::PieceOf(_, Some(i)) => g(i),
-            Expr::Attr(x, _) | Expr::Row(_, x) | Expr::Column(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Tagged(x, _) | Expr::Space(_, x) | Expr::Is(x, _) | Expr::IsKind(x, _) | Expr::Contents(x) | Expr::CellRow(x) | Expr::CellCol(x) | Expr::Neighbors(x) | Expr::PiecesOf(_, x) => g(x),
-            Expr::Bin(_, a, b) | Expr::Range(a, b) | Expr::Cell(_, a, b) | Expr::Region(_, a, b) | Expr::Linked(a, b, _) | Expr::InARow(_, a, b) => {
+            Expr::Attr(x, _) | Expr::Row(_, x) | Expr::Column(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Tagged(x, _) | Expr::Space(_, x) | Expr::Is(x, _) | Expr::IsKind(x, _) | Expr::Contents(x) | Expr::CellRow(x) | Expr::CellCol(x) | Expr::Neighbors(x) | Expr::PiecesOf(_, x) | Expr::Won(x) => g(x),
+            Expr::Bin(_, a, b) | Expr::Range(a, b) | Expr::Cell(_, a, b) | Expr::Region(_, a, b) | Expr::Linked(a, b, _) | Expr::Sees(a, b) | Expr::InARow(_, a, b) => {
                 g(a);
                 g(b);
             }

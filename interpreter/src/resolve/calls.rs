@@ -8,6 +8,9 @@ use crate::diagnostic::{codes, did_you_mean, Diagnostic};
 use crate::model::*;
 use grimoire_grammar::ast::{self, ExprKind, Quantifier};
 
+/// Functions that exist only in a scenario's steps.
+const SCENARIO_ONLY: &[&str] = &["sees", "won"];
+
 impl Resolver {
     /// A name argument that must be of one sort (a track, a kind, a tag...).
     fn sym_arg(&mut self, args: &[ast::Expr], i: usize, wanted: &str) -> Option<Sym> {
@@ -30,6 +33,30 @@ impl Resolver {
                 true
             }
         };
+        if self.in_scenario {
+            // Names of scenarios only: they hide the rulebook's own, as
+            // `decider` and `winner` do.
+            match name.name.as_str() {
+                "sees" => {
+                    if !arity(self, 2) {
+                        return self.bad(span);
+                    }
+                    let (Some(who), Some(p)) = (args.first(), args.get(1)) else { return self.bad(span) };
+                    let who = self.expect(sc, who, Ty::Player, "the player of `sees`");
+                    let p = self.expect(sc, p, Ty::Piece(None), "the piece of `sees`");
+                    return self.val(Expr::Sees(who, p), Ty::Bool, span);
+                }
+                "won" => {
+                    if !arity(self, 1) {
+                        return self.bad(span);
+                    }
+                    let Some(who) = args.first() else { return self.bad(span) };
+                    let who = self.expect(sc, who, Ty::Player, "the player of `won`");
+                    return self.val(Expr::Won(who), Ty::Bool, span);
+                }
+                _ => {}
+            }
+        }
         // A built-in added after a rulebook was written does not take its
         // own function's name away.
         if super::LATER_BUILTINS.contains(&name.name.as_str()) && matches!(self.globals.get(&name.name), Some((Sym::Fn(_), _))) {
@@ -277,6 +304,8 @@ impl Resolver {
                         let callable: Vec<&str> = self.globals.iter().filter(|(_, (s, _))| matches!(s, Sym::Table(_) | Sym::Fn(_))).map(|(n, _)| n.as_str()).collect();
                         if let Some(help) = self.removed_help(&name.name) {
                             d = d.help(help);
+                        } else if SCENARIO_ONLY.contains(&name.name.as_str()) {
+                            d = d.help(format!("`{}` exists only in a scenario's steps, to check what the rules did (docs/language.md, \"Scenarios\")", name.name));
                         } else if let Some(s) = did_you_mean(&name.name, builtins.iter().copied().chain(callable.iter().copied())) {
                             d = d.help(format!("did you mean `{s}`?"));
                         } else if let Some(r) = self.rule_meant(&name.name) {

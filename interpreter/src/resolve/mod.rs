@@ -98,6 +98,9 @@ pub(crate) struct Resolver {
     /// before it (E0305), in words, found as the blocks are resolved and
     /// reported with the block's other checks.
     pub(crate) outer_locals_set: Vec<(String, Loc)>,
+    /// While a scenario's steps are resolved: the names that exist only
+    /// there (`sees`, `won`) are the language's.
+    pub(crate) in_scenario: bool,
 }
 
 /// Resolve a base rulebook (first) and the modules that extend it (in order).
@@ -116,6 +119,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
         exception_target: None,
         players_at: None,
         outer_locals_set: Vec::new(),
+        in_scenario: false,
     };
     r.model.files = files.iter().map(|f| f.name.clone()).collect();
     r.header(files);

@@ -86,12 +86,14 @@ impl Resolver {
         let mut sc = Scope::default();
         sc.bind("decider", Ty::Player);
         sc.bind("winner", Ty::Player);
+        self.in_scenario = true;
         for step in &s.steps {
             let kind = self.step(&mut sc, step);
             let (cites, _) = self.provenance_of(&step.provenance);
             let at = self.loc(step.span);
             def.steps.push(ScenarioStep { step: kind, cites, at });
         }
+        self.in_scenario = false;
         def.locals = sc.next.max(SCENARIO_LOCALS);
         self.model.scenarios.push(def);
     }

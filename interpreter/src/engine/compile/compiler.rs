@@ -179,7 +179,7 @@ impl<'c> Compiler<'c> {
                 Builtin::Owner | Builtin::Holder | Builtin::NextPlayer | Builtin::PlayerNo => Native::Player,
                 Builtin::Opposite => Native::Val,
             },
-            Expr::Bool(_) | Expr::Not(_) | Expr::Tagged(..) | Expr::Enabled(_) | Expr::Is(..) | Expr::IsKind(..) | Expr::Linked(..) => Native::Bool,
+            Expr::Bool(_) | Expr::Not(_) | Expr::Tagged(..) | Expr::Enabled(_) | Expr::Is(..) | Expr::IsKind(..) | Expr::Linked(..) | Expr::Sees(..) | Expr::Won(_) => Native::Bool,
             Expr::Zone(..) | Expr::Box | Expr::Node(..) | Expr::Cell(..) | Expr::Space(..) | Expr::Step(..) => Native::Zone,
             Expr::PieceOf(..) | Expr::Leader(..) | Expr::Rearmost(..) => Native::Piece,
             Expr::Actor => Native::Player,

@@ -110,6 +110,24 @@ impl Compiler<'_> {
                     r.g.geometry.edge(za, zb).is_some_and(|mask| tag.is_none_or(|t| mask & (1u64 << (t.0 % 64)) != 0))
                 })
             }
+            Expr::Sees(who, p) => {
+                let (who, p) = (self.player_req(who), self.piece_req(p));
+                Box::new(move |r| {
+                    let (who, p) = (who.get(r), p.get(r));
+                    r.err.is_none() && r.g.sees_piece(r.st, who as u8, p)
+                })
+            }
+            Expr::Won(who) => {
+                let who = self.player_req(who);
+                Box::new(move |r| {
+                    let who = who.get(r);
+                    match r.st.outcome {
+                        Some(crate::engine::Outcome::Winner(w)) => u16::from(w) == who,
+                        Some(crate::engine::Outcome::Shared(mask)) => who < 16 && mask & (1 << who) != 0,
+                        _ => false,
+                    }
+                })
+            }
             _ => {
                 let _ = at;
                 self.mismatch(e)
