@@ -445,6 +445,19 @@ round turn { for p in players { choose x from [1, 2] by p
     assert_eq!(table.iter().filter(|l| l.trim_start().starts_with("mark of chip")).count(), 2, "both marks on the table: {screen}");
 }
 
+/// The values of alike pieces are one line, `×N`, with no number of its
+/// own for each piece (which would let a player follow one of them), and a
+/// per-piece var not set yet is not shown (a card tester's hand of ten
+/// cards showed ten lines "played by of 10 of clubs #4: none").
+#[test]
+fn play_shows_alike_pieces_values_once_and_no_unset_var() {
+    let alike = temp_rulebook("alike.rules", "rulebook alike { players 2..2 }\ncard cd 3 { sun x2 moon x1 }\ncounter power per_piece cd 0..9 = 4\nvar played_by per_piece cd : player\nzone hand per_player of cd owner\nsetup { move 3 of cd from box to hand[player(1)] }\nround turn { for p in players { choose k from [1, 2] by p } end }\n".as_bytes());
+    let text = stdout(&typing(&["play", &alike, "-p", "2", "-s", "1"], "1\n1\n"));
+    let screen = text.split(" to decide ").nth(1).unwrap_or_else(|| panic!("{text}"));
+    assert!(screen.contains("power of sun ×2: 4") && screen.contains("power of moon: 4"), "{screen}");
+    assert!(!screen.contains('#') && !screen.contains("played by") && !screen.contains("played_by"), "{screen}");
+}
+
 #[test]
 fn play_reads_choices_from_the_terminal() {
     let out = typing(&["play", GRAIL_CUP, "--players", "3", "--seed", "1"], "1\n99\n");

@@ -141,13 +141,16 @@ fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sec
     let m = &*game.model;
     for (c, def) in m.counters.iter().enumerate() {
         let base = game.counter_base.get(c).copied().unwrap_or(0);
+        let mut lines = Lines::default();
         for Slot { slot, whose, of, only_mine, .. } in slots(game, st, me, base, def.per_player, def.per_piece) {
             let value = st.counters.get(slot).copied().unwrap_or(0);
-            put(table, seats, whose, only_mine, format!("{}{of}: {value}", called(def.label.as_ref(), &def.name)));
+            lines.add(whose, only_mine, format!("{}{of}", called(def.label.as_ref(), &def.name)), value.to_string());
         }
+        lines.put(table, seats);
     }
     for (i, def) in m.vars.iter().enumerate() {
         let base = game.var_base.get(i).copied().unwrap_or(0);
+        let mut lines = Lines::default();
         for Slot { slot, whose, owner, of, only_mine } in slots(game, st, me, base, def.per_player, def.per_piece) {
             // An `owner` var is its owner's, wherever its piece lies.
             let whose = if def.visibility == Visibility::Owner { owner } else { whose };
@@ -156,8 +159,38 @@ fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sec
                 Visibility::Owner if owner == Some(me) => true,
                 _ => continue,
             };
-            let value = st.vars.get(slot).map_or_else(String::new, |v| value_words(game, st, me, *v, whose));
-            put(table, seats, whose, private, format!("{}{of}: {value}", called(def.label.as_ref(), &def.name)));
+            let value = st.vars.get(slot).copied().unwrap_or_default();
+            if def.per_piece.is_some() && value == Value::None {
+                // A card's value not set yet says nothing: a hand of ten
+                // cards showed ten lines of "none".
+                continue;
+            }
+            lines.add(whose, private, format!("{}{of}", called(def.label.as_ref(), &def.name)), value_words(game, st, me, value, whose));
+        }
+        lines.put(table, seats);
+    }
+}
+
+/// The lines of one counter or var, in order: the values of alike pieces
+/// side by side (the same name, the same value) are one line, `×N`, as
+/// their pieces are in a zone: a number of its own for each would let a
+/// player follow one of them, which he cannot (docs/language.md, "What
+/// players know").
+#[derive(Default)]
+struct Lines(Vec<(Option<u8>, bool, String, String, usize)>);
+
+impl Lines {
+    fn add(&mut self, whose: Option<u8>, private: bool, name: String, value: String) {
+        match self.0.last_mut() {
+            Some((w, p, n, v, count)) if *w == whose && *p == private && *n == name && *v == value => *count += 1,
+            _ => self.0.push((whose, private, name, value, 1)),
+        }
+    }
+
+    fn put(self, table: &mut Section, seats: &mut [Section]) {
+        for (whose, private, name, value, count) in self.0 {
+            let times = if count > 1 { format!(" ×{count}") } else { String::new() };
+            put(table, seats, whose, private, format!("{name}{times}: {value}"));
         }
     }
 }
@@ -181,7 +214,7 @@ fn put(table: &mut Section, seats: &mut [Section], whose: Option<u8>, private: b
 }
 
 /// The slots of a counter or var: slot, the player whose section shows
-/// it, what it is of (` of La Fée #2` for one of a piece), and whether it
+/// it, what it is of (` of La Fée` for one of a piece), and whether it
 /// is among what only `me` sees. A value of a piece is shown only while
 /// the piece is in play where `me` can see it (or knows it): the values of
 /// the cards of a face-down deck would fill the screen and say nothing. It
@@ -203,7 +236,7 @@ fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece
                     // table, whoever owns the piece.
                     let whose = zone.and_then(|z| z.owner);
                     let only_mine = zone.is_some_and(|z| z.visibility == Visibility::Owner && z.owner == Some(me));
-                    Slot { slot: base + usize::from(i), whose, owner, of: format!(" of {} #{}", piece(game, p, whose), i + 1), only_mine }
+                    Slot { slot: base + usize::from(i), whose, owner, of: format!(" of {}", piece(game, p, whose)), only_mine }
                 })
                 .collect()
         }
@@ -220,7 +253,7 @@ struct Slot {
     whose: Option<u8>,
     /// The player it belongs to, whom an `owner` var shows it to.
     owner: Option<u8>,
-    /// What it is of: ` of La Fée #2`, or nothing.
+    /// What it is of: ` of La Fée`, or nothing.
     of: String,
     /// Its piece lies in `me`'s own `owner` zone: among what only he sees.
     only_mine: bool,
