@@ -15,6 +15,11 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
             words.sort_unstable();
             words.dedup();
             let help = match keyword_at(text, start) {
+                // `win q in players where ...`: a shared victory is a list
+                // (`q in players` reads as a test, `where` cannot follow).
+                Some("where") if statement_with_name_before(text, start).is_some() => statement_with_name_before(text, start).map(|(word, walk)| {
+                    format!("`{word}` takes one value; for a list of players, write the comprehension in brackets: `{word} [{walk} where ...]`")
+                }),
                 Some("of") if filtered_aggregate_before(text, start) => {
                     Some("`sum`, `max` and `min` take no `where`: filter the collection first, `sum x in [x in C where COND] of EXPR`".to_string())
                 }
@@ -235,6 +240,18 @@ fn filtered_aggregate_before(text: &str, at: usize) -> bool {
     let Some(before) = text.get(..at) else { return false };
     let aggregate = ["sum ", "max ", "min "].iter().filter_map(|w| before.rfind(w)).max();
     aggregate.and_then(|i| before.get(i..)).is_some_and(|tail| tail.contains(" where "))
+}
+
+/// `win NAME in ...` just before `at`, alone on its line so far (a
+/// comprehension written without its brackets): the statement word and
+/// the walk (`q in players`).
+fn statement_with_name_before(text: &str, at: usize) -> Option<(&'static str, &str)> {
+    let line = text.get(..at)?.rsplit('\n').next()?.trim();
+    let (word, walk) = line.split_once(char::is_whitespace)?;
+    let walk = walk.trim();
+    let (name, _) = walk.split_once(" in ")?;
+    let word = ["win"].into_iter().find(|w| *w == word)?;
+    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).then_some((word, walk))
 }
 
 fn join_or(words: &[&str]) -> String {
