@@ -110,7 +110,11 @@ struct Chunk {
     /// `simultaneous` block multiplies the options of its players (checked
     /// per state, so that where it stops does not depend on how a level is
     /// cut up).
-    over_budget: Option<String>,
+    /// The children from that index on are not kept: they are those of
+    /// the state that passed it, and of the states after it (the chunk
+    /// stops there; a chunk after it on another thread is dropped whole,
+    /// so that where it stops does not depend on the threads).
+    over_budget: Option<(usize, String)>,
     /// Combinations of decisions tried in the current state's joint step.
     joint_tries: usize,
     /// Combinations tried in all the joint steps of this chunk.
@@ -133,6 +137,9 @@ struct Chunk {
     /// Buffers for the states inside a `simultaneous` block, reused.
     spare: Vec<State>,
     problems: Vec<Problem>,
+    /// A stop was requested in the middle of a state's options: the chunk
+    /// stopped there.
+    interrupted: bool,
     /// Branch runs of the options applied.
     branches: Vec<u32>,
     /// Procedure runs of the options applied.
@@ -249,15 +256,20 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         // memory, uncounted. The slices are merged in order, so the states
         // found and where a budget stops do not depend on the slicing.
         let mut slice_start = 0usize;
+        // How many states a slice expands: all their children are held
+        // until the slice is merged, so where states have many children
+        // (each with many options) fewer are expanded at once, from what
+        // the slice before gave a state (as many on any number of threads).
+        let mut slice_states = SLICE;
         while slice_start < level.ids.len() && report.stopped_by.is_none() {
             if stop.requested() {
                 report.interrupted = true;
                 report.stopped_by = Some(INTERRUPTED.to_string());
                 break;
             }
-            let slice_len = (level.ids.len() - slice_start).min(SLICE);
+            let slice_len = (level.ids.len() - slice_start).min(slice_states);
             // The children one state may add before the budget is full.
-            let room = Room { new: budget.max_states.saturating_sub(visited.len()).saturating_add(1), tries: budget.max_states.min(MAX_JOINT_TRIES), budget: budget.max_states, first: 0 };
+            let room = Room { new: budget.max_states.saturating_sub(visited.len()).saturating_add(1), tries: budget.max_states.min(MAX_JOINT_TRIES), budget: budget.max_states, max_bytes: budget.max_bytes, first: 0 };
             let blocks = u32::try_from(slice_len.div_ceil(BLOCK)).unwrap_or(u32::MAX);
             let chunks = in_chunks(
                 blocks,
@@ -283,6 +295,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     in_block: Visited::default(),
                     spare: Vec::new(),
                     problems: Vec::new(),
+                    interrupted: false,
                     branches: vec![0; game.sites().len()],
                     fired: vec![0; game.model.procs.len()],
                 },
@@ -290,7 +303,10 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     c.in_block.clear();
                     let first = slice_start + b as usize * BLOCK;
                     for i in first..(first + BLOCK).min(slice_start + slice_len) {
-                        expand(game, &base, &visited, &level, i, expand_children, room, c);
+                        if c.interrupted || c.over_budget.is_some() {
+                            break;
+                        }
+                        expand(game, &base, &visited, &level, i, expand_children, room, stop, c);
                     }
                 },
             );
@@ -299,7 +315,24 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
             // merged: more than is held once a chunk is freed, but the same
             // on any number of threads, so that the memory budget stops at
             // the same state whatever the chunks were.
+            // A chunk that stopped at a budget in the middle of a state is
+            // the last one merged (see `Chunk::over_budget`).
+            let last = chunks.iter().position(|c| c.over_budget.is_some()).map_or(chunks.len(), |i| i + 1);
+            let mut chunks = chunks;
+            chunks.truncate(last);
             let waiting: usize = chunks.iter().map(Chunk::bytes_waiting).sum();
+            let expanded: usize = chunks.iter().map(|c| c.expanded).sum();
+            // The next slice: its children within a quarter of the memory
+            // budget and within the states the budget has left, at the
+            // rate of this one's.
+            let children: usize = chunks.iter().map(|c| c.children.len()).sum();
+            let by_bytes = budget.max_bytes / 4 / (waiting / expanded.max(1)).max(1);
+            let by_states = budget.max_states.saturating_sub(visited.len()) / (children / expanded.max(1)).max(1);
+            slice_states = by_bytes.min(by_states).clamp(1, SLICE);
+            if chunks.iter().any(|c| c.interrupted) {
+                report.interrupted = true;
+                report.stopped_by = Some(INTERRUPTED.to_string());
+            }
             for c in chunks {
                 report.expanded += c.expanded;
                 report.terminal += c.terminal;
@@ -318,11 +351,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                         report.findings.push(finding(game, rulebook, &nodes, p.node, &p.path, &p.code, p.message, p.at));
                     }
                 }
-                if let Some(why) = &c.over_budget {
-                    if report.stopped_by.is_none() {
-                        report.stopped_by = Some(why.clone());
-                    }
-                }
+                let kept_children = c.over_budget.as_ref().map_or(c.children.len(), |(from, _)| *from);
                 if layered && !c.hits.iter().all(|fp| next_fps.contains(fp)) {
                     layered = false;
                     next_fps = Visited::default();
@@ -331,7 +360,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                 let mut reading = Reader::default();
                 // The chunk's child stored last in the next level.
                 let mut last_stored: Option<usize> = None;
-                for (child, (parent, path_end, fp)) in c.children.into_iter().enumerate() {
+                for (child, (parent, path_end, fp)) in c.children.into_iter().enumerate().take(kept_children) {
                     let path = c.paths.get(path_start as usize..path_end as usize).unwrap_or(&[]);
                     path_start = path_end;
                     if report.stopped_by.is_some() {
@@ -379,6 +408,9 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     if held > budget.max_bytes {
                         report.stopped_by = Some(format!("the memory budget ({} bytes)", budget.max_bytes));
                     }
+                }
+                if let Some((_, why)) = c.over_budget {
+                    report.stopped_by.get_or_insert(why);
                 }
             }
         }
@@ -493,7 +525,8 @@ fn memory(visited: &Visited, nodes: usize) -> usize {
 
 /// Expand state `i` of a level into the chunk.
 #[allow(clippy::too_many_arguments, reason = "the expansion of one state reads the whole exploration context")]
-fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usize, expand_children: bool, room: Room, c: &mut Chunk) {
+#[allow(clippy::too_many_arguments, reason = "a step of the expansion, with its context")]
+fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usize, expand_children: bool, room: Room, stop: &super::Stop, c: &mut Chunk) {
     let Some(&id) = level.ids.get(i) else { return };
     let unpacked = match c.reading.get(&level.states, i) {
         Some(bytes) => c.state.unpack(bytes).is_some(),
@@ -507,6 +540,7 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
     // Its children are stored as a group: their bytes do not depend on
     // which chunk the state fell in (the memory budget counts them).
     c.waiting.start_group();
+    let bytes_before = c.waiting.bytes_used();
     c.sampled |= c.state.sampled_shuffle;
     // Every other state was checked when it was reached (`keep`), so that
     // one the budget leaves unexpanded is checked too.
@@ -535,6 +569,20 @@ fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usi
     let room = Room { first: c.children.len(), ..room };
     c.joint_tries = 0;
     for choice in 0..options.len() {
+        // A state of many options, each child with as many, takes minutes:
+        // a stop request is heard within it, and its children alone may
+        // not pass the memory budget (a hostile tester's 10,000 options a
+        // decision grew past 4 GB and ignored SIGTERM).
+        if choice % 256 == 255 {
+            if stop.requested() {
+                c.interrupted = true;
+                return;
+            }
+            if c.waiting.bytes_used() - bytes_before > room.max_bytes {
+                c.over_budget = Some((room.first, format!("the memory budget ({} bytes), which the children of one state pass alone", room.max_bytes)));
+                return;
+            }
+        }
         let applied = game.apply_copy(&c.state, &mut c.child, choice);
         add(&mut c.branches, &c.child.branches);
         add(&mut c.fired, &c.child.fired);
@@ -570,6 +618,8 @@ struct Room {
     tries: usize,
     /// The state budget, for the message.
     budget: usize,
+    /// The memory budget: one state's children may not pass it.
+    max_bytes: usize,
 }
 
 /// `c.child`, reached from state `id` by `path`, as a child of the level,
@@ -582,7 +632,7 @@ fn keep(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &[u32], 
         c.joint_tries += 1;
         c.joint_total += 1;
         if c.joint_tries > room.tries {
-            c.over_budget = Some(format!("a `simultaneous` step with more than {} combinations of decisions from one state", room.tries));
+            c.over_budget = Some((room.first, format!("a `simultaneous` step with more than {} combinations of decisions from one state", room.tries)));
             return;
         }
     }
@@ -602,7 +652,7 @@ fn keep(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &[u32], 
         return;
     }
     if path.len() > 1 && c.children.len() - room.first >= room.new {
-        c.over_budget = Some(format!("the state budget ({} states), in a `simultaneous` step", room.budget));
+        c.over_budget = Some((room.first, format!("the state budget ({} states), in a `simultaneous` step", room.budget)));
         return;
     }
     c.packed.clear();
