@@ -525,7 +525,6 @@ fn memory(visited: &Visited, nodes: usize) -> usize {
 
 /// Expand state `i` of a level into the chunk.
 #[allow(clippy::too_many_arguments, reason = "the expansion of one state reads the whole exploration context")]
-#[allow(clippy::too_many_arguments, reason = "a step of the expansion, with its context")]
 fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usize, expand_children: bool, room: Room, stop: &super::Stop, c: &mut Chunk) {
     let Some(&id) = level.ids.get(i) else { return };
     let unpacked = match c.reading.get(&level.states, i) {
