@@ -78,7 +78,7 @@ impl GameLog {
     /// Record option `choice` of the decision pending in `st`, before it is applied.
     pub fn record(&mut self, game: &Game, st: &State, choice: usize) {
         if let Some((player, _)) = game.choices(st) {
-            let label = game.option_labels(st).into_iter().nth(choice).unwrap_or_default();
+            let label = game.option_label_at(st, choice);
             self.steps.push(LogStep { player: player_number(player), choice: choice as u32, label });
         }
     }
@@ -445,7 +445,7 @@ fn play_log(game: &Game, log: &GameLog) -> Result<(Option<State>, Option<Stop>),
         };
         // A log written before options that read alike were told apart by
         // their pieces' zones has the plain label: it replays too.
-        let label = game.option_labels(&st).into_iter().nth(step.choice as usize).unwrap_or_default();
+        let label = game.option_label_at(&st, step.choice as usize);
         if label != step.label && game.option_label(option) != step.label {
             return Err(mismatch(i + 1, format!("option {} (counted from 0) is \u{201c}{label}\u{201d}, the log says \u{201c}{}\u{201d}", step.choice, step.label)));
         }

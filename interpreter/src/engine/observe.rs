@@ -136,6 +136,22 @@ impl Game {
         labels
     }
 
+    /// The label of option `i` of the pending decision, as
+    /// [`Game::option_labels`] gives it, without labelling every option
+    /// when none can read like it: what logs record at each decision (a
+    /// decision of 100,000 numbers made the validator's games thousands of
+    /// times slower than `simulate`'s). Only pieces can read alike while
+    /// they differ; other options read alike only when they are equal.
+    pub fn option_label_at(&self, st: &State, i: usize) -> String {
+        let Some((_, options)) = self.choices(st) else { return String::new() };
+        let Some(chosen) = options.get(i) else { return String::new() };
+        let alike = |o: &[Value]| if chosen.iter().any(|v| matches!(v, Value::Piece(_))) { self.option_label(o) == self.option_label(chosen) } else { o == chosen };
+        if options.iter().enumerate().any(|(j, o)| j != i && alike(o)) {
+            return self.option_labels(st).into_iter().nth(i).unwrap_or_default();
+        }
+        self.option_label(chosen)
+    }
+
     /// The options pending in `st` as `player` is shown them ([`Game::observe`],
     /// the screen of `grimoire play`): each option's index among
     /// [`Game::choices`] and its label. The labels are those of
