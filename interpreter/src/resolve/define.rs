@@ -541,7 +541,11 @@ impl Resolver {
                         let loc = self.loc(r.span);
                         self.error(Diagnostic::new(codes::TABLE, format!("this row of `{}` has {} value{} for {} column{}", t.name.name, vals.len(), if vals.len() == 1 { "" } else { "s" }, t.columns.len(), if t.columns.len() == 1 { "" } else { "s" }), loc, "wrong width"));
                     }
-                    if ranges.range(..=r.hi).next_back().is_some_and(|(_, hi)| *hi >= r.lo) {
+                    if r.lo > r.hi {
+                        // `5..1` holds no key: no lookup could ever find the row.
+                        let loc = self.loc(r.span);
+                        self.error(Diagnostic::new(codes::TABLE, format!("this row of `{}` has the keys {}..{}, which hold none", t.name.name, r.lo, r.hi), loc, "empty key range").help(format!("a range of keys goes from the smaller to the larger: `{}..{}`", r.hi, r.lo)));
+                    } else if ranges.range(..=r.hi).next_back().is_some_and(|(_, hi)| *hi >= r.lo) {
                         let loc = self.loc(r.span);
                         self.error(Diagnostic::new(codes::TABLE, format!("this row of `{}` overlaps an earlier row", t.name.name), loc, "overlapping key"));
                     } else {
