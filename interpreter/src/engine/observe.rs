@@ -145,11 +145,13 @@ impl Game {
     pub fn option_label_at(&self, st: &State, i: usize) -> String {
         let Some((_, options)) = self.choices(st) else { return String::new() };
         let Some(chosen) = options.get(i) else { return String::new() };
-        let alike = |o: &[Value]| if chosen.iter().any(|v| matches!(v, Value::Piece(_))) { self.option_label(o) == self.option_label(chosen) } else { o == chosen };
+        let label = self.option_label(chosen);
+        let pieces = chosen.iter().any(|v| matches!(v, Value::Piece(_)));
+        let alike = |o: &[Value]| if pieces { self.option_label(o) == label } else { o == chosen };
         if options.iter().enumerate().any(|(j, o)| j != i && alike(o)) {
             return self.option_labels(st).into_iter().nth(i).unwrap_or_default();
         }
-        self.option_label(chosen)
+        label
     }
 
     /// The options pending in `st` as `player` is shown them ([`Game::observe`],

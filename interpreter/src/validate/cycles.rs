@@ -88,9 +88,9 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
     let mut report = CycleReport { longest: None, endless: None, chance: None, gave_up: false, interrupted: false };
     let mut joint_total = 0usize;
     let Ok(root) = game.start_exploring() else { return report };
-    // The top of the path unpacked (`None` after a pop, until it is read
+    // The top of the path unpacked (stale after a pop, until it is read
     // again), and the state each option is tried in.
-    let (mut top_state, mut child): (Option<State>, State) = (Some(root.clone()), root.clone());
+    let (mut top_state, mut top_fresh, mut child) = (root.clone(), true, root.clone());
     let mut bytes = Vec::new();
     root.pack(&mut bytes);
     let mut done: Fingerprints<u32> = Fingerprints::default();
@@ -118,10 +118,7 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
         if top.next >= top.options {
             let Some(finished) = path.pop() else { break };
             bytes.truncate(finished.at);
-            if let Some(st) = top_state.take() {
-                // Kept as the spare for the next child.
-                child = st;
-            }
+            top_fresh = false;
             done.insert(finished.fp, finished.height);
             on_path.remove(&finished.fp);
             if let Some(parent) = path.last_mut() {
@@ -133,20 +130,16 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
         }
         let choice = top.next;
         top.next += 1;
-        let here = match top_state.as_mut() {
-            Some(st) => st,
-            None => {
-                let mut st = child.clone();
-                if st.unpack(bytes.get(top.at..).unwrap_or_default()).is_none() {
-                    // Cannot happen (the bytes are the walk's own): the
-                    // state is left out, as a rule error would be.
-                    top.next = top.options;
-                    continue;
-                }
-                top_state.insert(st)
+        if !top_fresh {
+            if top_state.unpack(bytes.get(top.at..).unwrap_or_default()).is_none() {
+                // Cannot happen (the bytes are the walk's own): the state
+                // is left out, as a rule error would be.
+                top.next = top.options;
+                continue;
             }
-        };
-        let applied = game.apply_copy(here, &mut child, choice);
+            top_fresh = true;
+        }
+        let applied = game.apply_copy(&top_state, &mut child, choice);
         if applied.is_err() {
             // A rule error is the explorer's finding, not a cycle.
             continue;
@@ -185,9 +178,7 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
                 child.pack(&mut bytes);
                 path.push(step(game, &child, at, fp, choice as u32, joint, before));
                 // The child is the new top: the old top's state becomes the spare.
-                if let Some(parent) = top_state.as_mut() {
-                    std::mem::swap(parent, &mut child);
-                }
+                std::mem::swap(&mut top_state, &mut child);
             }
             Some(ON_PATH) => {
                 acyclic = false;

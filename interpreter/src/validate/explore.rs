@@ -106,14 +106,13 @@ struct Chunk {
     /// The options that lead to each child: one, or one per decision of a
     /// `simultaneous` block.
     paths: Vec<u32>,
-    /// Why one state's joint step went past the budget, if it did: a
-    /// `simultaneous` block multiplies the options of its players (checked
-    /// per state, so that where it stops does not depend on how a level is
-    /// cut up).
-    /// The children from that index on are not kept: they are those of
-    /// the state that passed it, and of the states after it (the chunk
-    /// stops there; a chunk after it on another thread is dropped whole,
-    /// so that where it stops does not depend on the threads).
+    /// Why one state went past a budget in the middle of its options, if
+    /// one did (a `simultaneous` block multiplies the options of its
+    /// players; a state's children alone may pass the memory budget), and
+    /// the index of its first child. The children from that index on are
+    /// not kept, nor those of the states after it: the chunk stops there,
+    /// and a chunk after it (on another thread) is dropped whole, so that
+    /// where it stops does not depend on the threads or on the slicing.
     over_budget: Option<(usize, String)>,
     /// Combinations of decisions tried in the current state's joint step.
     joint_tries: usize,
@@ -271,7 +270,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
             // The children one state may add before the budget is full.
             let room = Room { new: budget.max_states.saturating_sub(visited.len()).saturating_add(1), tries: budget.max_states.min(MAX_JOINT_TRIES), budget: budget.max_states, max_bytes: budget.max_bytes, first: 0 };
             let blocks = u32::try_from(slice_len.div_ceil(BLOCK)).unwrap_or(u32::MAX);
-            let chunks = in_chunks(
+            let mut chunks = in_chunks(
                 blocks,
                 jobs,
                 || Chunk {
@@ -311,15 +310,14 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                 },
             );
             slice_start += slice_len;
+            // A chunk that stopped at a budget in the middle of a state is
+            // the last one merged (see `Chunk::over_budget`).
+            let last = chunks.iter().position(|c| c.over_budget.is_some()).map_or(chunks.len(), |i| i + 1);
+            chunks.truncate(last);
             // The children of the whole slice count until the slice is
             // merged: more than is held once a chunk is freed, but the same
             // on any number of threads, so that the memory budget stops at
             // the same state whatever the chunks were.
-            // A chunk that stopped at a budget in the middle of a state is
-            // the last one merged (see `Chunk::over_budget`).
-            let last = chunks.iter().position(|c| c.over_budget.is_some()).map_or(chunks.len(), |i| i + 1);
-            let mut chunks = chunks;
-            chunks.truncate(last);
             let waiting: usize = chunks.iter().map(Chunk::bytes_waiting).sum();
             let expanded: usize = chunks.iter().map(|c| c.expanded).sum();
             // The next slice: its children within a quarter of the memory

@@ -121,11 +121,7 @@ impl Compiler<'_> {
                 let who = self.player_req(who);
                 Box::new(move |r| {
                     let who = who.get(r);
-                    match r.st.outcome {
-                        Some(crate::engine::Outcome::Winner(w)) => u16::from(w) == who,
-                        Some(crate::engine::Outcome::Shared(mask)) => who < 16 && mask & (1 << who) != 0,
-                        _ => false,
-                    }
+                    r.st.outcome.is_some_and(|o| o.winners().any(|w| u16::from(w) == who))
                 })
             }
             _ => {
