@@ -261,6 +261,69 @@ end e when {when} {{ win player(2) }}"
     }
 }
 
+/// A move into a zone that no end condition reads does not make them be
+/// checked again (so a condition is not re-tested after every move of a
+/// long turn), but a move into one they read does, however the condition
+/// names the zone: by name, through a local, a function's parameter,
+/// `zone_of`, `pos` or `top`. Each game moves a piece to `other` (checked,
+/// nothing holds), then one to `pile`: the game must end at that move,
+/// before `later` is set.
+#[test]
+fn an_end_condition_sees_a_move_into_a_zone_it_reads_however_it_names_it() {
+    let (pile, square) = ("pile", "space(t, 2)");
+    for (target, when) in [
+        (pile, "count(pile) >= 1"),
+        (pile, "any z in [pile, pile] where count(z) >= 1"),
+        (pile, "full(pile)"),
+        (pile, "any k in pieces(s) where zone_of(k) == pile"),
+        (pile, "top(pile) != none"),
+        (pile, "any k in pile where true"),
+        (square, "count(space(t, 2)) >= 1"),
+        (pile, "any k in pieces(s) where zone_of(k) == goal"),
+        (square, "any k in pieces(s) where pos(k) == 2"),
+    ] {
+        let text = format!(
+            "rulebook a {{ players 2..2 }}\npiece s 9\nzone pile of s\nzone other of s\ncounter later 0..9 = 0\nvar goal : zone = pile
+spacetype plain
+track t linear {{ 1..3: plain }}
+fn full(z: zone) = count(z) >= 1
+setup {{ pass }}
+round turn {{
+  move 1 of s from box to other
+  move 1 of s from box to {target}
+  later = 1
+}}
+end e when {when} {{ win player(2) }}"
+        );
+        let (g, st) = finished(&text, 2);
+        assert_eq!((st.outcome, value(&g, &st, "later").as_str()), (Some(Outcome::Winner(1)), "0"), "{when}");
+    }
+}
+
+/// The same check repeated after moves that cannot change its answer costs
+/// no steps: an end condition that walks 500 numbers, tested after each of
+/// 100 moves between zones it does not read, would take 50,000 steps, far
+/// over this rulebook's 5,000.
+#[test]
+fn an_end_condition_is_not_tested_again_after_moves_it_cannot_see() {
+    let text = "rulebook a { players 2..2 step_fuel 5000 }
+piece s 2
+zone here of s
+zone there of s
+counter x 0..100 = 0
+setup { move all of box to here }
+round turn {
+  for i in 1..50 {
+    move all of here to there
+    move all of there to here
+  }
+  x += 1
+}
+end e when any i in 1..500 where x == i + 1 { win player(1) }";
+    let (_, st) = finished(text, 2);
+    assert_eq!(st.outcome, Some(Outcome::Winner(0)));
+}
+
 #[test]
 fn no_end_condition_is_checked_before_setup_is_done() {
     // Kalah's "the game ends when a side is empty" holds while setup fills

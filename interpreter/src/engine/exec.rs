@@ -609,6 +609,9 @@ impl Game {
                 let new = combine(r, old);
                 if r.err.is_none() {
                     r.st.set_var(slot, new);
+                    if self.end_watch.var(slot) {
+                        r.st.ends_checked_for = None;
+                    }
                 }
             }
             Target::Counter(base, index, lo, hi, c) => {
@@ -627,6 +630,9 @@ impl Game {
                     return;
                 }
                 r.st.set_counter(slot, new);
+                if self.end_watch.counter(slot) {
+                    r.st.ends_checked_for = None;
+                }
             }
         }
     }

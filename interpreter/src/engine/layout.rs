@@ -141,6 +141,8 @@ pub struct Game {
     start_reveals: Arc<Vec<Revealed>>,
     /// What a state's canonical form keeps (exploration).
     pub(crate) canon: Arc<super::canonical::Canon>,
+    /// Which changes the end conditions can see.
+    pub(crate) end_watch: Arc<super::end_watch::EndWatch>,
     /// The rulebook's limits, or the engine's defaults.
     pub(crate) step_fuel: u64,
     pub(crate) trigger_depth: u8,
@@ -296,6 +298,7 @@ impl Game {
                 None => 0,
             })
             .collect();
+        let end_watch = Arc::new(super::end_watch::EndWatch::new(&model, &zones, box_zone, &counter_base, slots, &var_base, vslots));
         let mut game = Game {
             model,
             players,
@@ -323,6 +326,7 @@ impl Game {
             setup_failure: Arc::new(None),
             start_reveals: Arc::new(Vec::new()),
             canon: Arc::default(),
+            end_watch,
             step_fuel: if model_fuel == 0 { super::STEP_FUEL } else { model_fuel },
             trigger_depth: if model_depth == 0 { super::TRIGGER_DEPTH } else { model_depth },
         };

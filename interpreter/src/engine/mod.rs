@@ -10,6 +10,7 @@
 
 mod canonical;
 mod compile;
+mod end_watch;
 mod error;
 mod eval;
 mod calls;

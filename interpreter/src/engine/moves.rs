@@ -36,6 +36,9 @@ impl Game {
         }
         r.st.unlink(p);
         r.st.link(p, to, bottom);
+        if self.end_watch.zone(from) || self.end_watch.zone(to) {
+            r.st.ends_checked_for = None;
+        }
         self.fire_triggers(r, frame, p, to);
         if r.err.is_none() && !self.model.ends.is_empty() {
             self.check_ends(r, frame.actor);
@@ -316,6 +319,9 @@ impl Game {
             order.swap(start + i, start + j);
         }
         r.st.relink(z, &order[start..]);
+        if self.end_watch.zone(z) {
+            r.st.ends_checked_for = None;
+        }
         order.truncate(start);
         r.st.scratch = order;
     }
@@ -361,5 +367,8 @@ impl Game {
         };
         let order: Vec<Value> = positions.into_iter().filter_map(|i| pool.get(i).copied()).collect();
         st.relink(z, &order);
+        if self.end_watch.zone(z) {
+            st.ends_checked_for = None;
+        }
     }
 }

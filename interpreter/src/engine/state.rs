@@ -556,6 +556,7 @@ impl State {
         }
         let order: Vec<Value> = order.iter().map(|p| Value::piece(*p)).collect();
         self.relink(z, &order);
+        self.ends_checked_for = None;
         true
     }
 
@@ -617,14 +618,12 @@ impl State {
         }
         self.len[zi] += 1;
         self.loc[pi] = z;
-        self.ends_checked_for = None;
     }
 
     /// Write a counter slot.
     pub(crate) fn set_counter(&mut self, slot: usize, n: i64) {
         if let Some(x) = self.counters.get_mut(slot) {
             *x = n;
-            self.ends_checked_for = None;
         }
     }
 
@@ -632,7 +631,6 @@ impl State {
     pub(crate) fn set_var(&mut self, slot: usize, v: Value) {
         if let Some(x) = self.vars.get_mut(slot) {
             *x = v;
-            self.ends_checked_for = None;
         }
     }
 
