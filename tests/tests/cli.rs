@@ -2723,7 +2723,8 @@ fn the_html_page_locates_each_finding() {
 /// An output path that is one of the run's own inputs (the rulebook, a
 /// module, a source text it cites, by whatever path) is refused before the
 /// run, and the file is left as it was: `--html` over the rulebook had
-/// replaced it with the page.
+/// replaced it with the page, and `play --log` over the source text with
+/// the log.
 #[test]
 fn no_output_may_replace_a_file_the_run_reads() {
     let rules = "rulebook r { source \"text.txt\" players 2..2 cite \"Deux joueurs jouent.\" }\nround turn cite \"Deux joueurs jouent.\" { choose k from [1, 2] by player(1)\n win player(1) }\n";
@@ -2734,6 +2735,9 @@ fn no_output_may_replace_a_file_the_run_reads() {
         (vec!["validate", &book, "--games", "2", "--html", &book], &book),
         (vec!["validate", &book, "--games", "2", "--html", &roundabout(&text)], &text),
         (vec!["play", &book, "--players", "2", "--auto", "--log", &roundabout(&book)], &book),
+        // `play` reads no source text, but a log written over the one the
+        // rulebook cites would lose it all the same.
+        (vec!["play", &book, "--players", "2", "--auto", "--log", &roundabout(&text)], &text),
     ] {
         let before = std::fs::read_to_string(target).expect("readable");
         let out = run(&args);

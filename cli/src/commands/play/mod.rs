@@ -27,7 +27,11 @@ pub fn play(files: &[PathBuf], players: u8, seed: u64, options: &[String], auto:
     };
     let rulebook = names(&sources);
     if let Some(path) = log_path {
-        let inputs: Vec<PathBuf> = sources.iter().map(|s| PathBuf::from(&s.name)).collect();
+        // The rulebook's files, and the source texts it cites: a game reads
+        // none of those texts, but a log written over one would lose it.
+        let main = files.first().cloned().unwrap_or_default();
+        let cited = grimoire_cli::sources::lookup(&game.model, &sources, &main, &[]).read_from;
+        let inputs: Vec<PathBuf> = sources.iter().map(|s| PathBuf::from(&s.name)).chain(cited).collect();
         grimoire_cli::output::check_file(path, &inputs)?;
     }
     // `--auto` prints the dice with the decisions.
