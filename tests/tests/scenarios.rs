@@ -401,3 +401,47 @@ fn sees_and_won_exist_only_in_scenarios() {
     let own = SHOW.replace("round turn {", "fn won(p: player) = p == player(1)\nround turn {").replace("win player(1)", "if won(player(1)) { win player(1) }");
     assert!(compile(&[Source { name: "show.rules".into(), text: own }]).is_ok());
 }
+
+/// What a scenario's `set` and `place` change is seen by the next end
+/// check, though those steps check none themselves: the engine keeps its
+/// answer "no end condition holds" only across changes of its own that the
+/// conditions cannot read (an outside tester's scenarios went on playing
+/// with a score, or a zone, that made a condition hold).
+#[test]
+fn an_end_condition_sees_what_a_scenario_set_or_placed_at_the_next_check() {
+    let text = r#"rulebook hand_made { players 2..2 }
+token stone 20
+zone supply of stone
+zone pile of stone
+zone goal of stone
+counter vp per_player 0..100 = 0
+setup { move 20 of stone from box to supply }
+round turn {
+  for p in players {
+    choose n from [1, 2] by p prompt "How many?"
+    move n of stone from supply to pile
+  }
+}
+end three when vp[player(1)] >= 3 { win player(1) }
+end reached when count(goal) >= 1 { win player(2) }
+scenario by_set players 2 {
+  choose "1"
+  set vp[player(1)] = 5
+  expect not over
+  choose "1"
+  expect won(player(1))
+}
+scenario by_place players 2 {
+  choose "1"
+  place 1 of stone from supply at goal
+  expect not over
+  choose "1"
+  expect won(player(2))
+}
+"#;
+    let sources = vec![Source { name: "hand_made.rules".into(), text: text.into() }];
+    let model = compile(&sources).unwrap_or_else(|d| panic!("compiles: {d:#?}"));
+    let results = run_all(&model, &sources, |_| true);
+    assert_eq!(results.len(), 2);
+    results.iter().for_each(passes);
+}

@@ -3,9 +3,12 @@
 //!
 //! The engine remembers that it tested every end condition and none held
 //! (`State::ends_checked_for`); the next test can only repeat that answer
-//! until something a condition reads changes. Without this map every move
-//! and every counter set forgot the answer, and a game whose end condition
-//! reads one score tested it again after each of its hundreds of moves.
+//! until something a condition reads changes. Every write to the state
+//! forgets the answer (so do a scenario's `set` and `place`, and any tool's);
+//! the engine's own moves, shuffles and assignments keep it back when this
+//! map says no condition reads what they changed. Without it a game whose
+//! end condition reads one score tested it again after each of its
+//! hundreds of moves.
 //!
 //! The map is conservative: a zone whose contents a condition may read
 //! through something other than the zone's own name (`count(z)` of a local

@@ -608,9 +608,10 @@ impl Game {
                 let old = r.st.vars.get(slot).copied().unwrap_or_default();
                 let new = combine(r, old);
                 if r.err.is_none() {
+                    let checked = r.st.ends_checked_for;
                     r.st.set_var(slot, new);
-                    if self.end_watch.var(slot) {
-                        r.st.ends_checked_for = None;
+                    if !self.end_watch.var(slot) {
+                        r.st.ends_checked_for = checked;
                     }
                 }
             }
@@ -629,9 +630,10 @@ impl Game {
                     r.fail(ExecErrorKind::CounterBounds, format!("the counter `{name}` would become {new}, outside {lo}..{hi}"), *at);
                     return;
                 }
+                let checked = r.st.ends_checked_for;
                 r.st.set_counter(slot, new);
-                if self.end_watch.counter(slot) {
-                    r.st.ends_checked_for = None;
+                if !self.end_watch.counter(slot) {
+                    r.st.ends_checked_for = checked;
                 }
             }
         }

@@ -34,10 +34,13 @@ impl Game {
         if self.program.reveals && from != to {
             self.blur_alike(r.st, p, from);
         }
+        // The end conditions found not to hold still do not when they read
+        // neither zone (the state forgets that answer at every move).
+        let checked = r.st.ends_checked_for;
         r.st.unlink(p);
         r.st.link(p, to, bottom);
-        if self.end_watch.zone(from) || self.end_watch.zone(to) {
-            r.st.ends_checked_for = None;
+        if !self.end_watch.zone(from) && !self.end_watch.zone(to) {
+            r.st.ends_checked_for = checked;
         }
         self.fire_triggers(r, frame, p, to);
         if r.err.is_none() && !self.model.ends.is_empty() {
@@ -318,9 +321,10 @@ impl Game {
             let j = r.st.random_below(i as u64 + 1) as usize;
             order.swap(start + i, start + j);
         }
+        let checked = r.st.ends_checked_for;
         r.st.relink(z, &order[start..]);
-        if self.end_watch.zone(z) {
-            r.st.ends_checked_for = None;
+        if !self.end_watch.zone(z) {
+            r.st.ends_checked_for = checked;
         }
         order.truncate(start);
         r.st.scratch = order;
@@ -366,9 +370,10 @@ impl Game {
             super::shuffle_orders::nth_sampled_order(&codes, k as u64, SHUFFLE_SAMPLES)
         };
         let order: Vec<Value> = positions.into_iter().filter_map(|i| pool.get(i).copied()).collect();
+        let checked = st.ends_checked_for;
         st.relink(z, &order);
-        if self.end_watch.zone(z) {
-            st.ends_checked_for = None;
+        if !self.end_watch.zone(z) {
+            st.ends_checked_for = checked;
         }
     }
 }

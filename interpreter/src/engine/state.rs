@@ -556,7 +556,6 @@ impl State {
         }
         let order: Vec<Value> = order.iter().map(|p| Value::piece(*p)).collect();
         self.relink(z, &order);
-        self.ends_checked_for = None;
         true
     }
 
@@ -618,12 +617,16 @@ impl State {
         }
         self.len[zi] += 1;
         self.loc[pi] = z;
+        self.ends_checked_for = None;
     }
 
-    /// Write a counter slot.
+    /// Write a counter slot. Like every write here, it forgets that the end
+    /// conditions were found not to hold (the engine, which knows what they
+    /// read, keeps that answer back after a write they cannot see).
     pub(crate) fn set_counter(&mut self, slot: usize, n: i64) {
         if let Some(x) = self.counters.get_mut(slot) {
             *x = n;
+            self.ends_checked_for = None;
         }
     }
 
@@ -631,6 +634,7 @@ impl State {
     pub(crate) fn set_var(&mut self, slot: usize, v: Value) {
         if let Some(x) = self.vars.get_mut(slot) {
             *x = v;
+            self.ends_checked_for = None;
         }
     }
 
