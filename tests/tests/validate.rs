@@ -577,6 +577,29 @@ fn a_rule_the_search_ran_is_not_never_fired() {
     assert!(!report.findings.iter().any(|f| f.code == "V203" && f.message.contains("`rare`")), "{:#?}", report.findings);
 }
 
+/// The same for an end condition: one that only the exhaustive search
+/// saw hold is not reported as never fired (an outside tester's: the
+/// search counted the rules it ran, not the end conditions).
+#[test]
+fn an_end_condition_the_search_saw_fire_is_not_never_fired() {
+    let text = "rulebook rare_end { players 2..2 assume \"t\" }\n\
+        counter k 0..10 = 0 assume \"t\"\n\
+        round turn assume \"t\" {\n\
+          choose z from 1..50 by player(1) assume \"t\"\n\
+          if z == 50 { k += 1 } else { draw }\n\
+        }\n\
+        end e when k >= 3 assume \"t\" { win player(1) }\n";
+    let model = compiled("e.rules", text);
+    let searched = |explore_states: usize| {
+        let cfg = Config { games: 20, max_decisions: 50, explore_states, guided_games: 0, jobs: 1, rulebook: vec!["e.rules".into()], ..Config::default() };
+        let report = validate(model.clone(), &[], &cfg);
+        let e = report.coverage.iter().find(|c| c.rule == "e").expect("the end's coverage");
+        (report.findings.iter().any(|f| f.code == "V203" && f.message.contains("`e`")), e.fired, e.explored)
+    };
+    assert_eq!(searched(0), (true, 0, false), "20 random games never make `e` hold: without the search, V203");
+    assert_eq!(searched(1000), (false, 0, true), "the search reaches the state where `e` holds");
+}
+
 /// A finding of `explore` names the options its game was played with, in
 /// its JSON and its message, as one of `validate` does (its counterexample
 /// had them, the finding not: an outside adversary's finding).

@@ -153,10 +153,11 @@ fn print_human(r: &Report, with_modules: &str, sources: &[grimoire_interpreter::
         let opts = if run.options.is_empty() { "-".to_string() } else { run.options.join(",") };
         grimoire_cli::say!("  {:>7}  {:<20} {:>6}  {:>6}  {:>6}  {:>7}  {:>7.2}", run.players, opts, run.games, run.failed, run.median_decisions, run.max_decisions, run.seconds);
     }
-    let never: Vec<&str> = r.coverage.iter().filter(|c| c.fired == 0 && c.replaced_by.is_none()).map(|c| c.rule.as_str()).collect();
+    let ran = |c: &&grimoire_interpreter::validate::simulate::RuleCoverage| c.fired > 0 || c.explored;
+    let never: Vec<&str> = r.coverage.iter().filter(|c| !ran(c) && c.replaced_by.is_none()).map(|c| c.rule.as_str()).collect();
     let replaced: Vec<String> = r.coverage.iter().filter_map(|c| Some(format!("{} (`{}`)", c.rule, c.replaced_by.as_ref()?))).collect();
-    let fired = r.coverage.iter().filter(|c| c.fired > 0).count();
-    let mut coverage = format!("\n  rule coverage: {fired} of {} procedures and end conditions fired", r.coverage.len());
+    let fired = r.coverage.iter().filter(ran).count();
+    let mut coverage = format!("\n  rule coverage: {fired} of {} procedures and end conditions fired in the random games or the search", r.coverage.len());
     if !replaced.is_empty() {
         coverage.push_str(&format!("; replaced by a module's exception that always holds: {}", replaced.join(", ")));
     }

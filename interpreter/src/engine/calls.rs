@@ -133,6 +133,9 @@ impl Game {
             Some(i) => {
                 r.st.ends_fired[i] += 1;
                 let body = self.model.ends[i].body;
+                // Its body is a procedure run like any other: the search
+                // and the guided games, which count procedures, see it ran.
+                r.st.fired[body.idx()] += 1;
                 self.push_proc(r.st, body, &[], actor, 0, false, true);
             }
             None if r.err.is_none() => r.st.ends_checked_for = Some(actor),

@@ -293,6 +293,10 @@ pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Repo
     // game reaches, rule errors in the random games or not (they may have
     // met one first).
     for (p, _) in model.procs.iter().zip(&reached).filter(|(_, r)| **r) {
+        // An end condition's body is a procedure of the end's name.
+        for c in sim.coverage.iter_mut().filter(|c| c.rule == p.name) {
+            c.explored = true;
+        }
         if fired.insert(p.name.clone()) {
             findings.retain(|f| !(f.code == simulate::NEVER_FIRED && f.message.contains(&format!("`{}`", p.name))));
         }

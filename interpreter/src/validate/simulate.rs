@@ -62,6 +62,9 @@ pub struct RuleCoverage {
     /// to `replace`), so no finding says it never ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced_by: Option<String>,
+    /// The exhaustive search or the guided games ran it (set by
+    /// `validate`; `simulate` runs neither).
+    pub explored: bool,
 }
 
 /// How often a branch of the rules ran: an arm of an `if`, an `else`, the
@@ -391,11 +394,12 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
             games: fired_games[j],
             at: p.at,
             replaced_by: None,
+            explored: false,
         })
         .collect();
     for (j, e) in model.ends.iter().enumerate() {
         let at = model.proc(e.body).at;
-        coverage.push(RuleCoverage { rule: e.name.clone(), kind: "end".into(), fired: ends[j].0, games: ends[j].1, at, replaced_by: None });
+        coverage.push(RuleCoverage { rule: e.name.clone(), kind: "end".into(), fired: ends[j].0, games: ends[j].1, at, replaced_by: None, explored: false });
     }
     // End bodies are counted through `ends`; their procedure entries are internal.
     let end_bodies: Vec<String> = model.ends.iter().map(|e| e.name.clone()).collect();
