@@ -324,6 +324,24 @@ end e when any i in 1..500 where x == i + 1 { win player(1) }";
     assert_eq!(st.outcome, Some(Outcome::Winner(0)));
 }
 
+/// `move N of KIND from Z` looks through each piece of `Z` once: player
+/// 1's 600 stones lie under player 2's in the box, and each of player 1's
+/// was looked for from the top, past player 2's 600 (360,000 steps, and a
+/// setup of 3,500 stones each ran out of the default fuel: an outside
+/// tester's). Looked through once, the setup fits in 5,000 steps. (Which
+/// pieces are taken, the top-most of the kind each time, is checked
+/// against the previous engine by `engine_equivalence.rs`.)
+#[test]
+fn move_n_of_a_kind_looks_through_each_piece_once() {
+    let text = "rulebook a { players 2..2 step_fuel 5000 }
+piece stone per_player 600
+zone bowl per_player of stone
+setup { for p in players { move 600 of stone from box to bowl[p] } }
+round turn { draw }";
+    let (_, st) = finished(text, 2);
+    assert_eq!(st.outcome, Some(Outcome::Draw));
+}
+
 #[test]
 fn no_end_condition_is_checked_before_setup_is_done() {
     // Kalah's "the game ends when a side is empty" holds while setup fills

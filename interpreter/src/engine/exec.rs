@@ -351,14 +351,25 @@ impl Game {
             Op::MoveCountNext { kind, state, bottom, exit } => {
                 let (Value::Zone(f), Value::Zone(z), Value::Int(mut left)) = (r.local(*state), r.local(state + 1), r.local(state + 2)) else { return };
                 let (f, z) = (f as u16, z as u16);
+                // Where the next piece is looked for: from the top when the
+                // operation starts or comes back after triggers ran (they may
+                // have changed `F`); else from under the piece just taken,
+                // since the pieces above it were looked at and are not of the
+                // kind (a setup's `move 500 of stone from box` looked through
+                // the other player's 500 stones for each of its own). Not when
+                // the pieces go back into `F`: the one taken is on top again.
+                let mut below = None;
                 loop {
                     // A trigger may have taken the rest away meanwhile.
-                    let Some(p) = self.top_of_kind(r, *kind, f, z) else {
+                    let Some(p) = self.top_of_kind(r, *kind, f, z, below) else {
                         if r.err.is_none() {
                             Self::jump(r, index, *exit);
                         }
                         return;
                     };
+                    if f != z {
+                        below = Some(r.st.prev.get(p as usize).copied().unwrap_or(super::state::NIL));
+                    }
                     self.move_piece(r, frame, p, z, *bottom, at);
                     left -= 1;
                     if r.err.is_some() {

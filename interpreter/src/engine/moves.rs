@@ -187,10 +187,12 @@ impl Game {
         true
     }
 
-    /// The top-most piece of `F` that a `move N of KIND from F to Z` takes;
-    /// each piece looked at costs a step (`None` also when the fuel is gone).
-    pub(super) fn top_of_kind(&self, r: &mut Run, kind: KindId, f: u16, z: u16) -> Option<u16> {
-        let mut p = r.st.zone_top(f).unwrap_or(NIL);
+    /// The top-most piece of `F`, from piece `start` down (`None`: from the
+    /// top; `Some(NIL)`: below the bottom, so none), that a `move N of KIND
+    /// from F to Z` takes; each piece looked at costs a step (`None` also
+    /// when the fuel is gone).
+    pub(super) fn top_of_kind(&self, r: &mut Run, kind: KindId, f: u16, z: u16, start: Option<u16>) -> Option<u16> {
+        let mut p = start.unwrap_or_else(|| r.st.zone_top(f).unwrap_or(NIL));
         let mut looked = 1;
         while p != NIL && !self.takes(p, kind, f, z) {
             p = r.st.prev[p as usize];
