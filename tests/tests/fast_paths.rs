@@ -478,7 +478,8 @@ round turn {{ draw }}"#
 /// A walk over the spaces of a board (all of them, one row or column, a
 /// line through a cell for `in_a_row`, a run of cells holding a player's
 /// pieces) or over pieces whose condition is
-/// only tests read in place binds its name only where something can read
+/// only tests read in place (some inside functions, `top(z) == none` read
+/// as `count(z) == 0`) binds its name only where something can read
 /// it; the game must
 /// be the general walk's, state for state (the fingerprint includes every
 /// local): the same rulebook with `and k >= 0` added to each condition
@@ -496,6 +497,8 @@ counter seen 0..100 = 0
 fn has(z: space, q: player) = any d in z where owner(d) == q
 fn has_other(z: space, q: player) = any d in z where owner(d) != q
 fn has_none(z: space) = any d in z where owner(d) == none
+fn empty(z: space) = count(z) == 0
+fn not_empty(z: space) = not empty(z)
 setup {{ for p in players {{ move 6 of mark from box to pencil[p] }} }}
 round turn {{
   for p in players {{
@@ -511,6 +514,10 @@ round turn {{
     seen += in_a_row z through c where has(z, p){extra}
     seen += in_a_row z through c where has_other(z, next_player(p, clockwise)){extra}
     seen += in_a_row z through c where not has_none(z){extra}
+    seen += count z in spaces(board) where empty(z){extra}
+    seen += count z in spaces(board) where top(z) == none and not_empty(z){extra}
+    seen += count z in spaces(board) where none != top(z){extra}
+    let free = first z in spaces(board) where col(z) == 3 and empty(z){extra}
     if all z in spaces(board) where count(z) > 0{extra} {{ draw }}
   }}
 }}"
@@ -529,6 +536,41 @@ round turn {{
         }
         assert!(a.outcome.is_some() && a.outcome == b.outcome, "seed {seed}");
     }
+}
+
+/// A function whose body is a test of the space (`empty(z) = count(z) ==
+/// 0`), its `not`, and `top(z) == none` (read as `count(z) == 0`) give,
+/// read in place, what the general condition gives: the same counts with
+/// `k >= 0` first (a part that is not a test, so nothing is read in place),
+/// on a board half filled.
+#[test]
+fn tests_inside_functions_and_top_against_none_give_the_general_answers() {
+    let text = r#"rulebook a { players 2..2 }
+grid board 3 x 4
+token t 5
+counter fast 0..100000 = 0
+counter slow 0..100000 = 0
+fn empty(z: space) = count(z) == 0
+fn full(z: space) = not empty(z)
+fn in_column(z: space, c: int) = col(z) == c
+setup {
+  move 5 of t from box to cell(board, 1, 1)
+  let k = 0
+  for c in [cell(board, 2, 3), cell(board, 3, 3), cell(board, 1, 4)] { move top(cell(board, 1, 1)) to c }
+  fast = count z in spaces(board) where empty(z)
+  slow = count z in spaces(board) where k >= 0 and empty(z)
+  fast = fast * 10 + count z in spaces(board) where full(z)
+  slow = slow * 10 + count z in spaces(board) where k >= 0 and full(z)
+  fast = fast * 10 + count z in spaces(board) where top(z) == none
+  slow = slow * 10 + count z in spaces(board) where k >= 0 and top(z) == none
+  fast = fast * 10 + count z in spaces(board) where top(z) != none and in_column(z, 3)
+  slow = slow * 10 + count z in spaces(board) where k >= 0 and top(z) != none and in_column(z, 3)
+}
+round turn { draw }"#;
+    let (g, st) = started(text);
+    // 12 cells, 4 of them filled, 2 of those in column 3.
+    assert_eq!(value(&g, &st, "fast"), "8482");
+    assert_eq!(value(&g, &st, "slow"), "8482");
 }
 
 /// `any d in z where owner(d) == x` inside a function over the spaces of a

@@ -39,7 +39,7 @@ impl Game {
         let checked = r.st.ends_checked_for;
         r.st.unlink(p);
         r.st.link(p, to, bottom);
-        if !self.end_watch.zone(from) && !self.end_watch.zone(to) {
+        if checked.is_some() && !self.end_watch.zone(from) && !self.end_watch.zone(to) {
             r.st.ends_checked_for = checked;
         }
         self.fire_triggers(r, frame, p, to);

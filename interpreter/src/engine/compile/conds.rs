@@ -475,14 +475,16 @@ impl Compiler<'_> {
             return self.test(slot, a, walked).map(|t| Test::Not(Box::new(t)));
         }
         match walked {
+            // A function of the space or piece whose whole body is a test
+            // (`empty(z) = count(z) == 0`, `on_board(d) = zone_of(d) !=
+            // captured`, `mine(z, p) = any m in z where owner(m) == p`) is
+            // that test: a call counts as its body written in place.
             Walked::Spaces => match self.m.expr(e).clone() {
-                Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.any_piece_of(slot, body)),
+                Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.any_piece_of(slot, body).or_else(|| c.test(slot, body, walked))),
                 _ => self.space_test(slot, e),
             },
-            // A function of the piece whose whole body is a test
-            // (`on_board(d) = zone_of(d) != captured`) is that test.
             Walked::Pieces => match self.m.expr(e).clone() {
-                Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.piece_test(slot, body)),
+                Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.test(slot, body, walked)),
                 _ => self.piece_test(slot, e),
             },
             Walked::Numbers { lo, hi } => self.number_test(slot, e, lo, hi),
@@ -628,31 +630,39 @@ impl Compiler<'_> {
         Some(Test::Attr { table: Box::new(self.attr_table(attr, at)), cmp, rhs })
     }
 
-    /// `e` as a test of the space in `slot`, if it is one.
+    /// `e` as a test of the space in `slot`, if it is one. In the body of
+    /// a function being looked into, the space is the parameter that
+    /// stands for it.
     fn space_test(&mut self, slot: u16, e: ExprId) -> Option<Test> {
+        let of_space = |c: &mut Self, x: ExprId| c.local_slot(x) == Some(slot);
         if let Expr::Tagged(z, t) = *self.m.expr(e) {
-            return (self.plain_local(z) == Some(slot)).then_some(Test::Tagged(1u64 << (t.0 % 64)));
+            return of_space(self, z).then_some(Test::Tagged(1u64 << (t.0 % 64)));
         }
-        let Expr::Bin(op, a, b) = self.m.expr(e) else { return None };
-        let cmp = Cmp::of(op)?;
-        let of_space = |x: ExprId| self.plain_local(x) == Some(slot);
-        let constant = |x: ExprId| self.const_int(x);
-        match (self.m.expr(*a), constant(*b)) {
-            (Expr::Call(Builtin::Count, args), Some(k)) if args.len() == 1 && of_space(args[0]) => return Some(Test::Count(cmp, k)),
+        let Expr::Bin(op, a, b) = self.m.expr(e).clone() else { return None };
+        let cmp = Cmp::of(&op)?;
+        // `top(z) == none` holds just when `count(z) == 0` does (and `!=`
+        // when it does not): the front of an empty zone is `none`.
+        for (x, y) in [(a, b), (b, a)] {
+            if let (Expr::Call(Builtin::Top, args), Expr::None) = (self.m.expr(x).clone(), self.m.expr(y)) {
+                if matches!(cmp, Cmp::Eq | Cmp::Ne) && args.len() == 1 && of_space(self, args[0]) {
+                    return Some(Test::Count(cmp, 0));
+                }
+            }
+        }
+        match (self.m.expr(a).clone(), self.const_int(b)) {
+            (Expr::Call(Builtin::Count, args), Some(k)) if args.len() == 1 && of_space(self, args[0]) => Some(Test::Count(cmp, k)),
             // Only `==` and `!=`: an order needs a number, and `row(z)` off
             // a grid is `none`, an error there.
-            (Expr::CellRow(z) | Expr::CellCol(z), Some(k)) if matches!(cmp, Cmp::Eq | Cmp::Ne) && of_space(*z) => {
-                let column = matches!(self.m.expr(*a), Expr::CellCol(_));
-                return Some(Test::Line { column, cmp, k });
+            (Expr::CellRow(z) | Expr::CellCol(z), Some(k)) if matches!(cmp, Cmp::Eq | Cmp::Ne) && of_space(self, z) => {
+                let column = matches!(self.m.expr(a), Expr::CellCol(_));
+                Some(Test::Line { column, cmp, k })
             }
-            (Expr::CellRow(z) | Expr::CellCol(z), None) if cmp == Cmp::Eq && of_space(*z) => {
-                let (a, b) = (*a, *b);
+            (Expr::CellRow(z) | Expr::CellCol(z), None) if cmp == Cmp::Eq && of_space(self, z) => {
                 let column = matches!(self.m.expr(a), Expr::CellCol(_));
                 let other = self.local_slot(b).filter(|s| *s != slot)?;
-                return Some(Test::LineIsLocal { column, slot: other });
+                Some(Test::LineIsLocal { column, slot: other })
             }
-            _ => {}
+            _ => None,
         }
-        None
     }
 }
