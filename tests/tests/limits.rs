@@ -92,6 +92,25 @@ fn a_range_walks_at_most_100_000_items() {
     assert!(e.message.contains("1..100001"), "{}", e.message);
 }
 
+/// `x in a..b` tests the bounds and walks nothing: no limit on the range,
+/// and the answers of a walk (an outside tester's `x in 1..100001` failed
+/// as a range too long to walk).
+#[test]
+fn membership_in_a_range_walks_nothing() {
+    for (expr, n) in [
+        ("count x in [0, 1, 2, 3, 100001, 100002] where x in 1..100001", 4),
+        ("count x in [5, 1, 0] where x in 5..1", 0),
+        ("count x in [-3, 0, 3] where x in -3..-1", 1),
+        ("count x in [1, 2] where x in 2..2", 1),
+        ("count x in [1, 2] where x in 1..1000000000000", 2),
+    ] {
+        // The game is won when the count is the expected one, else drawn.
+        let text = evaluating(expr).replace("  win player(1)", &format!("  if n == {n} {{ win player(1) }} else {{ draw }}"));
+        let st = start(&text).unwrap_or_else(|e| panic!("{expr}: {}", e.message));
+        assert_eq!(st.outcome, Some(grimoire_interpreter::engine::Outcome::Winner(0)), "{expr}");
+    }
+}
+
 #[test]
 fn fuel_that_runs_out_inside_a_walk_points_at_the_statement() {
     let text = evaluating("sum a in 1..100000 of sum b in 1..100000 of 1");

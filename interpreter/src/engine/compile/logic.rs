@@ -49,6 +49,16 @@ impl Compiler<'_> {
                 // The comparison negated in its own closure: no closure around it.
                 BinOp::Ne => self.equal(a, b, true),
                 BinOp::In => {
+                    // In a range: a test of its bounds, nothing walked (so no
+                    // step per number, and no limit on the range's length).
+                    if let Expr::Range(lo, hi) = *self.m.expr(b) {
+                        let (x, lo, hi) = (self.val_op(a), self.int_req(lo), self.int_req(hi));
+                        return Box::new(move |r| {
+                            let v = x.get(r);
+                            let (lo, hi) = (lo.get(r), hi.get(r));
+                            matches!(v, Value::Int(i) if lo <= i && i <= hi)
+                        });
+                    }
                     let (x, items) = (self.val_op(a), self.items(b));
                     Box::new(move |r| {
                         let v = x.get(r);
