@@ -385,11 +385,25 @@ fn item(p: P) -> Result<Item, ParseError> {
             let name = ident(k.next()?);
             let (mut chosen, mut because) = (None, None);
             for part in k.rest() {
-                match part.as_rule() {
-                    Rule::provenance => provenance.push(self::provenance(part)?),
-                    Rule::chosen => chosen = Some(string(Kids::of(part).next()?)),
-                    _ => because = Some(string(Kids::of(part).next()?)),
+                let clause = match part.as_rule() {
+                    Rule::provenance => {
+                        provenance.push(self::provenance(part)?);
+                        continue;
+                    }
+                    Rule::chosen => "chosen",
+                    _ => "because",
+                };
+                let slot = if clause == "chosen" { &mut chosen } else { &mut because };
+                // Each once: with two, the last silently won and the first
+                // reading vanished from the report.
+                if slot.is_some() {
+                    return Err(ParseError {
+                        expected: format!("one `{clause}` in the discrepancy, not two"),
+                        span: span(&part),
+                        help: Some(format!("a discrepancy records one reading and why: keep the `{clause}` you mean, or write the other reading as a discrepancy of its own")),
+                    });
                 }
+                *slot = Some(string(Kids::of(part).next()?));
             }
             return Ok(Item { kind: ItemKind::Discrepancy { name, chosen, because }, provenance, span: sp });
         }
