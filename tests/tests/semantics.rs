@@ -122,6 +122,33 @@ round turn { draw }"#,
     assert_eq!(value(&g, &st, "r"), "k of player 1");
 }
 
+/// `leader` and `rearmost` are found the same way whether the track has
+/// more spaces than the kind has pieces (the pieces are looked at) or not
+/// (the spaces are walked): the furthest space and its earliest arrival,
+/// the nearest and its latest; pieces off the track do not count.
+#[test]
+fn leader_and_rearmost_on_long_and_short_tracks() {
+    for (spaces, moves, leader, rearmost) in [
+        (5, "move k[player(1)] to space(t, 2)  move k[player(2)] to space(t, 2)  move k[player(3)] to space(t, 4)", 3, 2),
+        (2, "move k[player(1)] to space(t, 1)  move k[player(2)] to space(t, 1)  move k[player(3)] to space(t, 2)", 3, 2),
+        (5, "move k[player(1)] to space(t, 3)  move k[player(2)] to space(t, 3)", 1, 2),
+        (2, "move k[player(2)] to space(t, 2)  move k[player(1)] to space(t, 2)", 2, 1),
+    ] {
+        let text = format!(
+            "rulebook a {{ players 3..3 }}\npiece k per_player 1\nspacetype s\ntrack t {{ 1..{spaces}: s }}\nvar l : piece\nvar r : piece
+setup {{
+  {moves}
+  l = leader(t, k)
+  r = rearmost(t, k)
+}}
+round turn {{ draw }}"
+        );
+        let (g, st) = finished(&text, 3);
+        assert_eq!(value(&g, &st, "l"), format!("k of player {leader}"), "{spaces} spaces: {moves}");
+        assert_eq!(value(&g, &st, "r"), format!("k of player {rearmost}"), "{spaces} spaces: {moves}");
+    }
+}
+
 #[test]
 fn before_and_after_exceptions_compose_in_declaration_order() {
     let (g, st) = finished(
