@@ -81,7 +81,11 @@ impl Game {
         let mut lost_p = 0;
         let mut blur = |st: &mut State, q: u16| {
             let known = st.known.get(q as usize).copied().unwrap_or(0);
-            let (forget_q, forget_p) = (known & unsure, knowing & !known);
+            // Who forgets `p` already does: only the others need a look at
+            // whether `q` is alike (the look is the costly part: a deck of
+            // 800 alike cards, peeked at before each draw, looked at them
+            // all at every draw, an outside tester's).
+            let (forget_q, forget_p) = (known & unsure, knowing & !known & !lost_p);
             if q != p && (forget_q | forget_p) != 0 && self.interchangeable(st, &[Value::piece(p)], &[Value::piece(q)]) {
                 if let Some(k) = st.known.get_mut(q as usize) {
                     *k &= !forget_q;
