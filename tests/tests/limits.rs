@@ -113,7 +113,7 @@ fn membership_in_a_range_walks_nothing() {
 
 #[test]
 fn fuel_that_runs_out_inside_a_walk_points_at_the_statement() {
-    let text = evaluating("sum a in 1..100000 of sum b in 1..100000 of 1");
+    let text = evaluating("sum a in 1..100000 of sum b in 1..100000 of a % 2");
     let e = start(&text).expect_err("ten billion items pass the default fuel");
     assert_eq!(e.kind.code(), "R0002");
     let at = e.at.expect("the statement that ran out of fuel");

@@ -10,8 +10,12 @@
 //! would give (a condition changes nothing, and what it reads is not
 //! written during the walk: a comprehension is walked whole inside one
 //! operation, and a `for` walks the items its collection had when it
-//! began), every reading is charged the steps the computation took (fuel
-//! runs out where it would have), and a computation that fails is not kept.
+//! began), and a computation that fails is not kept. Only the fuel differs:
+//! the steps are those the computation took, once; charging them again at
+//! every reading (as the walk written out would take them) made an outside
+//! tester's 10x10 draughts, choosing over pairs of squares with its
+//! compulsory capture in the condition, run out of fuel in 9 games of 200,
+//! reported as a rule that seems to loop, for work never done.
 //!
 //! The caches are not part of the state: each walk pushes its own, empty,
 //! on the state's scratch buffer (which regions use in the same last-in,
@@ -36,8 +40,7 @@ pub(crate) struct Hoist {
     /// Slots from here up are written by its evaluation too (the stored
     /// arguments of the functions it inlines).
     watermark: u16,
-    /// How many caches it has (each two values: the value, then the steps
-    /// it took).
+    /// How many caches it has (each one value).
     caches: u16,
 }
 
@@ -144,40 +147,29 @@ impl Compiler<'_> {
 pub(crate) fn with_caches<T>(r: &mut Run, caches: u16, walk: impl FnOnce(&mut Run) -> T) -> T {
     let outer = r.caches;
     r.caches = r.st.scratch.len();
-    r.st.scratch.resize(r.caches + 2 * usize::from(caches), Value::None);
+    r.st.scratch.resize(r.caches + usize::from(caches), Value::None);
     let result = walk(r);
     r.st.scratch.truncate(r.caches);
     r.caches = outer;
     result
 }
 
-/// The value kept in cache `cache` of the running walk (and the steps it
-/// took), or computed and kept there when it is empty. `none` is never
-/// kept: a computation that gives it runs again at the next reading.
+/// The value kept in cache `cache` of the running walk, or computed and
+/// kept there when it is empty. `none` is never kept: a computation that
+/// gives it runs again at the next reading.
 #[inline]
 fn cached(r: &mut Run, cache: u16, compute: impl FnOnce(&mut Run) -> Value) -> Value {
-    let at = r.caches + 2 * usize::from(cache);
+    let at = r.caches + usize::from(cache);
     match r.st.scratch.get(at).copied().unwrap_or(Value::None) {
         Value::None => {
-            let before = r.fuel;
             let v = compute(r);
             if r.err.is_none() {
-                let steps = Value::Int(i64::try_from(before.saturating_sub(r.fuel)).unwrap_or(i64::MAX));
-                if let Some([value, took]) = r.st.scratch.get_mut(at..at + 2) {
-                    (*value, *took) = (v, steps);
+                if let Some(kept) = r.st.scratch.get_mut(at) {
+                    *kept = v;
                 }
             }
             v
         }
-        v => {
-            let steps = match r.st.scratch.get(at + 1) {
-                Some(Value::Int(n)) => u64::try_from(*n).unwrap_or(0),
-                _ => 0,
-            };
-            // Out of fuel where the computation would have run out: the
-            // error is set, and the operation stops.
-            r.spend(steps);
-            v
-        }
+        v => v,
     }
 }
