@@ -243,6 +243,27 @@ fn a_quote_of_punctuation_only_is_empty_and_the_help_says_to_cite_its_line() {
     assert_eq!(report.not_found, 0, "{findings:#?}");
 }
 
+/// A word joined by an apostrophe or a slash is one word (« n'entre »,
+/// « l'épée », « 1/2 »): a quote that starts after the apostrophe drops the
+/// elided negation or article, and is T013 with the whole word shown (an
+/// outside tester's « entre dans la zone rouge » from « n'entre » passed
+/// unremarked, saying the opposite of the source). Other punctuation parts
+/// words, even glued by the extraction (« normalement.Le »), and a quote
+/// that takes the whole word is no finding.
+#[test]
+fn a_quote_that_drops_an_elided_word_is_t013() {
+    let text = "Le pion n'entre dans la zone rouge.\n\nIl se défend normalement.Le joueur paie la solde.\n\nPrenez 1/2 des pièces d'or.\n";
+    for (quote, cut) in [("entre dans la zone rouge", Some("« n'entre dans la zone rouge »")), ("2 des pièces d", Some("« 1/2 des pièces d'or »")), ("Le joueur paie la solde", None), ("n'entre dans la zone rouge", None), ("Prenez 1/2 des pièces d'or", None)] {
+        let (report, findings) = check(&rulebook(&[&format!("cite \"{quote}\"")]), &[("source.txt", text)]);
+        assert_eq!(report.not_found, 0, "{quote}: {findings:#?}");
+        let t013 = findings.iter().find(|f| f.code == "T013");
+        match cut {
+            Some(words) => assert!(t013.is_some_and(|f| f.message.contains(words)), "{quote}: {findings:#?}"),
+            None => assert!(t013.is_none(), "{quote}: {findings:#?}"),
+        }
+    }
+}
+
 /// A quote found in the source only inside longer words is found (T001
 /// does not fire) but warned about (T013), with the words it cuts; where a
 /// quote is found as whole words, the places where it cuts a word reach

@@ -138,14 +138,23 @@ pub(super) fn words_of(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// Whether `text[start..end]` (normalised text) begins and ends at the
-/// edges of words: no letter or digit runs on into it from either side
-/// when its own first or last character is one.
+/// edges of words: when its own first (or last) character is a letter or
+/// digit, no letter or digit runs on into it from that side, directly or
+/// across an apostrophe or a slash (« l'épée » and « 1/2 » are one word
+/// each, as [`words_of`] counts them): « entre » in « n'entre » and
+/// « épée » in « l'épée » cut a word (the elided negation or article is
+/// dropped). Other punctuation parts words: « Le » after « normalement. »
+/// glued to it by the extraction starts a word.
 pub(super) fn whole_words(text: &str, start: usize, end: usize) -> bool {
     let inner = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let joins = |c: Option<char>| matches!(c, Some('\'' | '/'));
     let (first, last) = (text.get(start..).and_then(|t| t.chars().next()), text.get(..end).and_then(|t| t.chars().next_back()));
-    let (before, after) = (text.get(..start).and_then(|t| t.chars().next_back()), text.get(end..).and_then(|t| t.chars().next()));
-    let cuts_at_start = inner(first) && inner(before);
-    let cuts_at_end = inner(last) && inner(after);
+    let mut before = text.get(..start).map(|t| t.chars().rev()).into_iter().flatten();
+    let mut after = text.get(end..).map(|t| t.chars()).into_iter().flatten();
+    let (b1, a1) = (before.next(), after.next());
+    let runs_in = |next: Option<char>, then: Option<char>| inner(next) || (joins(next) && inner(then));
+    let cuts_at_start = inner(first) && runs_in(b1, before.next());
+    let cuts_at_end = inner(last) && runs_in(a1, after.next());
     !(cuts_at_start || cuts_at_end)
 }
 
@@ -153,9 +162,22 @@ pub(super) fn whole_words(text: &str, start: usize, end: usize) -> bool {
 /// the edges of the words it cuts (what a quote found inside words is
 /// part of).
 pub(super) fn around(text: &str, start: usize, end: usize) -> String {
-    let word = |c: &char| c.is_alphanumeric();
-    let from = text.get(..start).map_or(start, |t| t.len() - t.chars().rev().take_while(word).map(char::len_utf8).sum::<usize>());
-    let to = text.get(end..).map_or(end, |t| end + t.chars().take_while(word).map(char::len_utf8).sum::<usize>());
+    // Letters and digits, and an apostrophe or a slash between two of them
+    // (« n'entre », « 1/2 »), as `whole_words` reads a word.
+    let reach = |chars: &mut dyn Iterator<Item = char>| {
+        let mut chars = chars.peekable();
+        let mut bytes = 0;
+        while let Some(c) = chars.next() {
+            let joined = matches!(c, '\'' | '/') && chars.peek().is_some_and(|n| n.is_alphanumeric());
+            if !c.is_alphanumeric() && !joined {
+                break;
+            }
+            bytes += c.len_utf8();
+        }
+        bytes
+    };
+    let from = text.get(..start).map_or(start, |t| start - reach(&mut t.chars().rev()));
+    let to = text.get(end..).map_or(end, |t| end + reach(&mut t.chars()));
     text.get(from..to).unwrap_or_default().to_string()
 }
 
