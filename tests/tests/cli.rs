@@ -458,6 +458,21 @@ fn play_shows_alike_pieces_values_once_and_no_unset_var() {
     assert!(!screen.contains('#') && !screen.contains("played by") && !screen.contains("played_by"), "{screen}");
 }
 
+/// Two pieces alike but for a per-piece value: their values are listed in
+/// the order of the options that offer them, the zone front first (they
+/// were listed by instance, the second option's first: an outside tester
+/// picked option 1 for the value read first, and played the other card).
+#[test]
+fn play_lists_piece_values_in_the_order_of_the_options() {
+    let lab = temp_rulebook("lab.rules", "rulebook lab { players 2..2 }\ncard court 4 { king x2 guard x2 }\nzone hand per_player of court owner\nzone played of court public\ncounter power per_piece court 0..9 = 1\nsetup { move 2 of court from box to hand[player(1)]\n move 2 of court from box to hand[player(2)] }\nround turn {\n power[top(hand[player(1)])] = 5\n choose c from hand[player(1)] by player(1)\n move c to played\n win player(1) }\n".as_bytes());
+    let text = stdout(&typing(&["play", &lab, "-p", "2", "-s", "1"], "1\n"));
+    let (screen, end) = text.split_once("the game is over").unwrap_or_else(|| panic!("{text}"));
+    let powers: Vec<&str> = screen.lines().map(str::trim).filter(|l| l.starts_with("power of")).collect();
+    // The front guard (option 1) keeps 1; the top one (option 2) was set to 5.
+    assert_eq!(powers, ["power of guard: 1", "power of guard: 5"], "{screen}");
+    assert!(end.contains("played: guard\n  power of guard: 1"), "option 1 was the card of power 1: {text}");
+}
+
 #[test]
 fn play_reads_choices_from_the_terminal() {
     let out = typing(&["play", GRAIL_CUP, "--players", "3", "--seed", "1"], "1\n99\n");

@@ -225,11 +225,18 @@ fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece
     match per_piece {
         Some(k) => {
             let (first, n) = game.kind_range.get(k.idx()).copied().unwrap_or((0, 0));
-            let in_sight = |p: u16| st.loc.get(usize::from(p)).is_some_and(|&z| z != game.box_zone) && game.sees_piece(st, me, p);
-            (0..n)
-                .filter(|i| in_sight(first + i))
-                .map(|i| {
-                    let p = first + i;
+            let in_sight = |p: &u16| (first..first + n).contains(p) && game.sees_piece(st, me, *p);
+            // Zone by zone, each front first: the order a `choose` from the
+            // zone offers them in, so that the values of two pieces alike
+            // but for them read in the order of their options (instance
+            // order listed the second option's value first, an outside
+            // tester's).
+            let box_zone = game.box_zone;
+            (0..game.zones.len() as u16)
+                .filter(|z| *z != box_zone)
+                .flat_map(|z| st.zone_pieces(z).filter(in_sight).collect::<Vec<_>>())
+                .map(|p| {
+                    let i = p - first;
                     let zone = st.loc.get(usize::from(p)).and_then(|z| game.zones.get(usize::from(*z)));
                     let owner = game.inst_owner.get(usize::from(p)).copied().flatten();
                     // With the pieces of its zone: a shared zone's on the
