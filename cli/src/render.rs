@@ -67,8 +67,13 @@ fn report(handler: &GraphicalReportHandler, mut d: MietteDiagnostic, src: Option
     let result = match src {
         Some(s) => {
             let mark = if style.format == ErrorFormat::Plain { crate::clip::ASCII_MARK } else { crate::clip::MARK };
-            let shown = printable(&s.text);
-            let (clipped, labels) = crate::clip::Clipped::new(&s.name, &shown, d.labels.as_deref().unwrap_or(&[]), mark);
+            // A byte order mark is no column: the text is drawn without it,
+            // and the labels are moved back by its three bytes.
+            let body = s.text.strip_prefix('\u{feff}').unwrap_or(&s.text);
+            let skip = s.text.len() - body.len();
+            let moved: Vec<LabeledSpan> = d.labels.as_deref().unwrap_or(&[]).iter().map(|l| LabeledSpan::new(l.label().map(str::to_owned), l.offset().saturating_sub(skip), l.len())).collect();
+            let shown = printable(body);
+            let (clipped, labels) = crate::clip::Clipped::new(&s.name, &shown, &moved, mark);
             d.labels = d.labels.is_some().then_some(labels);
             let report = miette::Report::new(d).with_source_code(clipped);
             handler.render_report(&mut out, report.as_ref())

@@ -11,7 +11,9 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = text.get(..offset).unwrap_or("");
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
-    (line, col)
+    // A byte order mark is no column: editors do not show it.
+    let bom = usize::from(line == 1 && before.starts_with('\u{feff}'));
+    (line, col - bom)
 }
 
 #[cfg(test)]
@@ -24,5 +26,7 @@ mod tests {
         assert_eq!(line_col("ab\ncdé f", 3), (2, 1));
         assert_eq!(line_col("ab\ncdé f", 8), (2, 5));
         assert_eq!(line_col("ab\ncdé f", 6), (2, 3), "inside a character: its start");
+        assert_eq!(line_col("\u{feff}ab\ncd", 4), (1, 2), "a byte order mark is no column");
+        assert_eq!(line_col("\u{feff}ab\ncd", 7), (2, 2));
     }
 }

@@ -473,6 +473,20 @@ fn play_lists_piece_values_in_the_order_of_the_options() {
     assert!(end.contains("played: guard\n  power of guard: 1"), "option 1 was the card of power 1: {text}");
 }
 
+/// A byte order mark is no column: a diagnostic on the first line of a
+/// file saved "UTF-8 with BOM" points where an editor shows the text (it
+/// pointed one column too far, in both formats: an outside tester's).
+#[test]
+fn a_byte_order_mark_is_no_column() {
+    let with = temp_rulebook("bom.rules", "\u{feff}rulebook r { players 2..2 bogus }\n".as_bytes());
+    let short = run(&["check", &with, "--error-format", "short"]);
+    assert!(stdout(&short).contains("bom.rules:1:27: E0001") || stderr(&short).contains("bom.rules:1:27: E0001"), "{}{}", stdout(&short), stderr(&short));
+    let drawn = run(&["check", &with]);
+    let text = format!("{}{}", stdout(&drawn), stderr(&drawn));
+    assert!(text.contains("bom.rules:1:27]"), "{text}");
+    assert!(!text.contains('\u{feff}'), "the mark is not drawn: {text}");
+}
+
 #[test]
 fn play_reads_choices_from_the_terminal() {
     let out = typing(&["play", GRAIL_CUP, "--players", "3", "--seed", "1"], "1\n99\n");
