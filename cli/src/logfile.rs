@@ -86,6 +86,13 @@ pub fn open(path: &Path, root: &Root) -> Result<Opened, OpenError> {
     let unusable = OpenError::Unusable;
     let text = files::read_text(path).map_err(|e| unusable(format!("cannot read `{}`: {e}", path.display())))?;
     let log: GameLog = serde_json::from_str(&text).map_err(|e| unusable(format!("`{}` is not a game log: {e}", path.display())))?;
+    // A fingerprint is 16 hexadecimal digits (none when setup failed):
+    // anything else was never written by Grimoire.
+    let fp = &log.final_fingerprint;
+    let written = fp.is_empty() || (fp.len() == 16 && fp.bytes().all(|b| b.is_ascii_hexdigit()));
+    if !written {
+        return Err(unusable(format!("`{}` is not a game log: its `final_fingerprint` is not 16 hexadecimal digits", path.display())));
+    }
     if log.rulebook.is_empty() {
         return Err(unusable(format!("`{}` names no rulebook file (its `rulebook` list is empty): a log names the rulebook and modules its game was played with", path.display())));
     }

@@ -246,7 +246,7 @@ pub enum ReplayError {
         at: Option<crate::model::Loc>,
     },
     /// The game differs from the log.
-    #[error("step {step}: {message}")]
+    #[error("{}{message}", if *step == 0 { String::new() } else { format!("step {step}: ") })]
     Mismatch {
         /// Step index (from 1; 0: before the first step, or the log as a whole).
         step: usize,
@@ -379,7 +379,9 @@ pub fn replay(game: &Game, log: &GameLog) -> Result<State, ReplayError> {
                 format!("the game ends as \u{201c}{}\u{201d}, the log says \u{201c}{}\u{201d}", words(ends), words(said))
             }
         };
-        return Err(mismatch(n, message));
+        // Steps missing: the first one missing is where the replay differs.
+        let at = if outcome.is_none() { n + 1 } else { n };
+        return Err(mismatch(at, message));
     }
     let fp = format!("{:016x}", st.fingerprint());
     // A game that fails during setup has no final state of its own: its

@@ -420,7 +420,10 @@ fn replay_checks_every_fact_the_log_records() {
     assert!(log.outcome.is_some() && log.error.is_none(), "{log:?}");
     assert_differs(&replay_edited(&dir, &log, |l| l.outcome = Some("player 1 wins and player 2 wins".into())), "outcome", "the game ends as");
     assert_differs(&replay_edited(&dir, &log, |l| l.outcome = None), "no outcome", "not finished");
-    assert_differs(&replay_edited(&dir, &log, |l| drop(l.steps.pop())), "last step cut", "steps are missing from the log");
+    // The first step missing is where they differ (it said the last one
+    // left, an outside tester's).
+    let cut = log.steps.len();
+    assert_differs(&replay_edited(&dir, &log, |l| drop(l.steps.pop())), "last step cut", &format!("step {cut}: after the log's {} step(s) the game is not over", cut - 1));
     assert_differs(&replay_edited(&dir, &log, |l| l.error = Some("an invented error".into())), "invented error", "records the error");
     assert_differs(&replay_edited(&dir, &log, |l| l.final_fingerprint = "0123456789abcdef".into()), "fingerprint", "fingerprint");
     assert_differs(&replay_edited(&dir, &log, |l| l.seed += 1), "seed", "step");
@@ -428,7 +431,11 @@ fn replay_checks_every_fact_the_log_records() {
     assert_differs(&replay_edited(&dir, &log, |l| l.steps[0].player = 2), "player", "player 1 must decide, the log says player 2");
     assert_differs(&replay_edited(&dir, &log, |l| l.steps[0].choice = 999), "choice", "the log takes option 999");
     assert_differs(&replay_edited(&dir, &log, |l| l.loop_from = Some(0)), "invented loop", "loop");
-    assert_differs(&replay_edited(&dir, &log, |l| l.loop_from = Some(10_000)), "loop past the end", "`loop_from` is 10000, but its steps, counted from 0 there, end at");
+    assert_differs(&replay_edited(&dir, &log, |l| l.loop_from = Some(10_000)), "loop past the end", "from the log: the log's `loop_from` is 10000, but its steps, counted from 0 there, end at");
+    // A fingerprint Grimoire never writes: not a game log (exit 2).
+    let out = replay_edited(&dir, &log, |l| l.final_fingerprint = "zz".into());
+    assert_eq!(out.status.code(), Some(2), "{}", said(&out));
+    assert!(said(&out).contains("`final_fingerprint` is not 16 hexadecimal digits"), "{}", said(&out));
     let out = replay_edited(&dir, &log, |l| l.options = vec!["no_such_option".into()]);
     assert_eq!(out.status.code(), Some(2), "{}", said(&out));
     assert!(said(&out).contains("no_such_option"), "{}", said(&out));
