@@ -117,7 +117,7 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         let unfound = unfound.iter().map(|u| (format!("the scenario `{}` cites « {} », which is not in `{}`", u.scenario, u.quote, u.source), u.at));
         let unchecked = unchecked.iter().map(|u| {
             let n = grimoire_cli::ui::plural(u.quotes as u64, "quote");
-            (format!("the source text `{}` cannot be found or may not be read, so the scenarios' {n} from it are not checked: give its folder with `--sources DIR`", u.source), u.at)
+            (format!("the source text `{}` cannot be found or may not be read, so the scenarios' {n} from it {} not checked: give its folder with `--sources DIR`", u.source, if u.quotes == 1 { "is" } else { "are" }), u.at)
         });
         for (warning, at) in unfound.chain(unchecked) {
             if ui.format == ErrorFormat::Short {

@@ -171,8 +171,10 @@ impl Game {
         let Some(i) = self.end_that_holds(r, super::state::NO_ACTOR) else { return };
         let end = &self.model.ends[i];
         let msg = format!("the end condition `{}` already holds when setup is done: the game would end before it starts", end.name);
+        // What ran is the setup (the message names the condition, which
+        // did not run: "while running `e`" said it had).
         let mut e = ExecError::new(ExecErrorKind::EndInSetup, msg, Some(self.model.proc(end.body).at));
-        e.rule = Some(end.name.clone());
+        e.rule = Some(self.model.setup.map_or_else(|| "setup".to_string(), |s| self.model.proc(s).name.clone()));
         r.err = Some(Box::new(e));
     }
 

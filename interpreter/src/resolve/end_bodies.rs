@@ -22,7 +22,7 @@ impl Resolver {
         for (name, at) in found {
             self.error(
                 Diagnostic::new(codes::END_BODY, format!("the body of the end condition `{name}` never ends the game"), at, "no `win`, `draw` or `end`")
-                    .help("an end condition's body must end the game: add `win ...`, `draw` or `end` to it (or to a rule it runs)"),
+                    .help("an end condition's body must end the game: add `win ...`, `draw` or `end` to it (or to a rule it runs, or to a trigger its moves fire)"),
             );
         }
     }

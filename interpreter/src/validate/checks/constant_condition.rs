@@ -126,7 +126,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
             }),
             Stmt::Simultaneous(_, collection, _) if always_empty(model, *collection) => empty.push(Empty {
                 collection: *collection,
-                message: "the players of this `simultaneous` block are always none: its body never runs",
+                message: "the players of this `simultaneous` block are always an empty collection: its body never runs",
                 help: "write the players the source gives (`players`, or those it names), or remove the block",
             }),
             _ => {}
