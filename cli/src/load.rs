@@ -119,6 +119,11 @@ fn add_with_bases(given: &Path, real: Option<&Path>, root: Option<&Root>, out: &
             let base = crate::files::lexical_join(shown_folder, &extends.value).unwrap_or_else(|_| shown_folder.join(&extends.value));
             let module = grimoire_interpreter::diagnostic::codes::MODULE;
             let Some(root) = root else { return Err(LoadError::Root("no root to read the base of a module under".into())) };
+            if extends.value.trim().is_empty() {
+                // It named the module's own folder, "a folder": say what is wrong.
+                let message = "this module extends `\"\"`: the base's path is empty".to_string();
+                return Err(invalid(path, text, module, message, extends.span, "an empty path", "name the base rulebook's file, relative to the module's folder: `extends \"base.rules\"`"));
+            }
             let real = match root.admit(&folder, &extends.value) {
                 Ok(real) => real,
                 Err(why) if why.is_outside() => {

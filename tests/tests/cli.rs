@@ -487,6 +487,17 @@ fn a_byte_order_mark_is_no_column() {
     assert!(!text.contains('\u{feff}'), "the mark is not drawn: {text}");
 }
 
+/// A module that extends `""` is told its base's path is empty (it was
+/// told the base is a folder, the module's own: an outside tester's).
+#[test]
+fn a_module_extending_an_empty_path_is_told_so() {
+    let module = temp_rulebook("empty-base.rules", b"module empty_base extends \"\" { }\n");
+    let out = run(&["check", &module]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(said.contains("E0402") && said.contains("the base's path is empty") && !said.contains("folder, not"), "{said}");
+}
+
 #[test]
 fn play_reads_choices_from_the_terminal() {
     let out = typing(&["play", GRAIL_CUP, "--players", "3", "--seed", "1"], "1\n99\n");
