@@ -18,8 +18,25 @@
 //! end of a `simultaneous` block forget the answer on their own (calls.rs,
 //! simultaneous.rs).
 
-use super::layout::ZoneInfo;
+use super::layout::{Game, ZoneInfo};
+use super::state::State;
 use crate::model::{Builtin, Expr, ExprId, Model};
+
+impl Game {
+    /// Make `write` to the state, which forgets that no end condition held,
+    /// and keep that answer back when `seen` says no condition reads what
+    /// it changed: every move, shuffle and assignment of the engine goes
+    /// through here.
+    #[inline]
+    pub(super) fn write_unseen_by_ends<T>(&self, st: &mut State, seen: impl FnOnce(&EndWatch) -> bool, write: impl FnOnce(&mut State) -> T) -> T {
+        let checked = st.ends_checked_for;
+        let out = write(st);
+        if checked.is_some() && !seen(&self.end_watch) {
+            st.ends_checked_for = checked;
+        }
+        out
+    }
+}
 
 /// Per zone number and per counter and var slot: whether a change there can
 /// change what an end condition finds.

@@ -626,11 +626,7 @@ impl Game {
                 let old = r.st.vars.get(slot).copied().unwrap_or_default();
                 let new = combine(r, old);
                 if r.err.is_none() {
-                    let checked = r.st.ends_checked_for;
-                    r.st.set_var(slot, new);
-                    if !self.end_watch.var(slot) {
-                        r.st.ends_checked_for = checked;
-                    }
+                    self.write_unseen_by_ends(r.st, |ends| ends.var(slot), |st| st.set_var(slot, new));
                 }
             }
             Target::Counter(base, index, lo, hi, c) => {
@@ -648,11 +644,7 @@ impl Game {
                     r.fail(ExecErrorKind::CounterBounds, format!("the counter `{name}` would become {new}, outside {lo}..{hi}"), *at);
                     return;
                 }
-                let checked = r.st.ends_checked_for;
-                r.st.set_counter(slot, new);
-                if !self.end_watch.counter(slot) {
-                    r.st.ends_checked_for = checked;
-                }
+                self.write_unseen_by_ends(r.st, |ends| ends.counter(slot), |st| st.set_counter(slot, new));
             }
         }
     }

@@ -34,14 +34,14 @@ impl Game {
         if self.program.reveals && from != to {
             self.blur_alike(r.st, p, from);
         }
-        // The end conditions found not to hold still do not when they read
-        // neither zone (the state forgets that answer at every move).
-        let checked = r.st.ends_checked_for;
-        r.st.unlink(p);
-        r.st.link(p, to, bottom);
-        if checked.is_some() && !self.end_watch.zone(from) && !self.end_watch.zone(to) {
-            r.st.ends_checked_for = checked;
-        }
+        self.write_unseen_by_ends(
+            r.st,
+            |ends| ends.zone(from) || ends.zone(to),
+            |st| {
+                st.unlink(p);
+                st.link(p, to, bottom);
+            },
+        );
         self.fire_triggers(r, frame, p, to);
         if r.err.is_none() && !self.model.ends.is_empty() {
             self.check_ends(r, frame.actor);
@@ -327,11 +327,7 @@ impl Game {
             let j = r.st.random_below(i as u64 + 1) as usize;
             order.swap(start + i, start + j);
         }
-        let checked = r.st.ends_checked_for;
-        r.st.relink(z, &order[start..]);
-        if !self.end_watch.zone(z) {
-            r.st.ends_checked_for = checked;
-        }
+        self.write_unseen_by_ends(r.st, |ends| ends.zone(z), |st| st.relink(z, &order[start..]));
         order.truncate(start);
         r.st.scratch = order;
     }
@@ -376,10 +372,6 @@ impl Game {
             super::shuffle_orders::nth_sampled_order(&codes, k as u64, SHUFFLE_SAMPLES)
         };
         let order: Vec<Value> = positions.into_iter().filter_map(|i| pool.get(i).copied()).collect();
-        let checked = st.ends_checked_for;
-        st.relink(z, &order);
-        if !self.end_watch.zone(z) {
-            st.ends_checked_for = checked;
-        }
+        self.write_unseen_by_ends(st, |ends| ends.zone(z), |st| st.relink(z, &order));
     }
 }
