@@ -137,6 +137,12 @@ pub(super) fn words_of(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// A character that joins the letters or digits on its two sides into one
+/// word: « l'épée », « 1/2 » (normalising has made every apostrophe `'`).
+fn joins_a_word(c: char) -> bool {
+    matches!(c, '\'' | '/')
+}
+
 /// Whether `text[start..end]` (normalised text) begins and ends at the
 /// edges of words: when its own first (or last) character is a letter or
 /// digit, no letter or digit runs on into it from that side, directly or
@@ -147,7 +153,7 @@ pub(super) fn words_of(text: &str) -> Vec<(usize, usize)> {
 /// glued to it by the extraction starts a word.
 pub(super) fn whole_words(text: &str, start: usize, end: usize) -> bool {
     let inner = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
-    let joins = |c: Option<char>| matches!(c, Some('\'' | '/'));
+    let joins = |c: Option<char>| c.is_some_and(joins_a_word);
     let (first, last) = (text.get(start..).and_then(|t| t.chars().next()), text.get(..end).and_then(|t| t.chars().next_back()));
     let mut before = text.get(..start).map(|t| t.chars().rev()).into_iter().flatten();
     let mut after = text.get(end..).map(|t| t.chars()).into_iter().flatten();
@@ -168,7 +174,7 @@ pub(super) fn around(text: &str, start: usize, end: usize) -> String {
         let mut chars = chars.peekable();
         let mut bytes = 0;
         while let Some(c) = chars.next() {
-            let joined = matches!(c, '\'' | '/') && chars.peek().is_some_and(|n| n.is_alphanumeric());
+            let joined = joins_a_word(c) && chars.peek().is_some_and(|n| n.is_alphanumeric());
             if !c.is_alphanumeric() && !joined {
                 break;
             }
