@@ -18,9 +18,8 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 // A space that is not one, or a character that shows as
                 // nothing (pasted from a word processor): the line looks
                 // right, so say what is there.
-                _ if invisible_at(text, start).is_some() => invisible_at(text, start).map(|(c, what)| {
-                    let looks = if what.starts_with("a zero") || what.contains("joiner") || what.contains("hyphen") { "shows as nothing" } else { "looks like a space but is not one" };
-                    format!("the text holds {what} (U+{:04X}) here, which {looks}: retype it as a plain space, or remove it", u32::from(c))
+                _ if invisible_at(text, start).is_some() => invisible_at(text, start).map(|(c, what, shows)| {
+                    format!("the text holds {what} (U+{:04X}) here, which {shows}: retype it as a plain space, or remove it", u32::from(c))
                 }),
                 // `win q in players where ...`: a shared victory is a list
                 // (`q in players` reads as a test, `where` cannot follow).
@@ -142,22 +141,25 @@ fn keyword_at(text: &str, at: usize) -> Option<&str> {
 /// The letter at `at`, when it is not one a name may hold and the text just
 /// before it is a name's letters.
 /// A character that shows as a space, or as nothing, at `at` or just
-/// before it (where a name stopped), with what it is called.
-fn invisible_at(text: &str, at: usize) -> Option<(char, &'static str)> {
+/// before it (where a name stopped), with what it is called and how it
+/// shows.
+fn invisible_at(text: &str, at: usize) -> Option<(char, &'static str, &'static str)> {
+    const SPACE: &str = "looks like a space but is not one";
+    const NOTHING: &str = "shows as nothing";
     let what = |c: char| match c {
-        '\u{a0}' => Some("a no-break space"),
-        '\u{202f}' => Some("a narrow no-break space"),
-        '\u{2000}'..='\u{200a}' | '\u{3000}' | '\u{205f}' => Some("a typographic space"),
-        '\u{200b}' => Some("a zero-width space"),
-        '\u{200c}' | '\u{200d}' => Some("a zero-width joiner"),
-        '\u{2060}' => Some("a word joiner"),
-        '\u{feff}' => Some("a zero-width no-break space"),
-        '\u{ad}' => Some("a soft hyphen"),
+        '\u{a0}' => Some(("a no-break space", SPACE)),
+        '\u{202f}' => Some(("a narrow no-break space", SPACE)),
+        '\u{2000}'..='\u{200a}' | '\u{3000}' | '\u{205f}' => Some(("a typographic space", SPACE)),
+        '\u{200b}' => Some(("a zero-width space", NOTHING)),
+        '\u{200c}' | '\u{200d}' => Some(("a zero-width joiner", NOTHING)),
+        '\u{2060}' => Some(("a word joiner", NOTHING)),
+        '\u{feff}' => Some(("a zero-width no-break space", NOTHING)),
+        '\u{ad}' => Some(("a soft hyphen", NOTHING)),
         _ => None,
     };
     let here = text.get(at..)?.chars().next();
     let before = text.get(..at)?.chars().next_back();
-    [here, before].into_iter().flatten().find_map(|c| what(c).map(|w| (c, w)))
+    [here, before].into_iter().flatten().find_map(|c| what(c).map(|(name, shows)| (c, name, shows)))
 }
 
 fn letter_in_name(text: &str, at: usize) -> Option<char> {
