@@ -234,7 +234,7 @@ fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece
             let box_zone = game.box_zone;
             (0..game.zones.len() as u16)
                 .filter(|z| *z != box_zone)
-                .flat_map(|z| st.zone_pieces(z).filter(in_sight).collect::<Vec<_>>())
+                .flat_map(|z| st.zone_pieces(z).filter(&in_sight))
                 .map(|p| {
                     let i = p - first;
                     let zone = st.loc.get(usize::from(p)).and_then(|z| game.zones.get(usize::from(*z)));
