@@ -256,12 +256,12 @@ impl Game {
     /// Whether the move just made left something to run before the next
     /// one: a trigger or an end condition's body pushed above the frame at
     /// `index`, the end of the game, or a decision.
-    fn arrival_fired(r: &Run, index: usize) -> bool {
+    pub(super) fn arrival_fired(r: &Run, index: usize) -> bool {
         r.st.frames.len() != index + 1 || r.st.outcome.is_some() || r.st.pending.is_some()
     }
 
     /// Set the next operation of the frame at `index` of the stack.
-    fn jump(r: &mut Run, index: usize, target: u32) {
+    pub(super) fn jump(r: &mut Run, index: usize, target: u32) {
         if let Some(f) = r.st.frames.get_mut(index) {
             f.pc = target;
         }
@@ -553,50 +553,6 @@ impl Game {
             Op::Draw => r.st.outcome = Some(Outcome::Draw),
             Op::End => r.st.outcome = Some(Outcome::Ended),
             Op::Pass => {}
-        }
-    }
-
-    /// The next pieces of a `move N of KIND` (`Op::MoveCountNext`), kept out
-    /// of the step machine's loop: it runs in setups, rarely in play, and
-    /// its code inlined there made the loop slower for every operation.
-    #[allow(clippy::too_many_arguments, reason = "an operation runs in the context of its frame")]
-    #[inline(never)]
-    fn move_count_next(&self, r: &mut Run, frame: Frame, index: usize, pc: u32, kind: KindId, state: u16, bottom: bool, exit: u32, at: &Loc) {
-        let (Value::Zone(f), Value::Zone(z), Value::Int(mut left)) = (r.local(state), r.local(state + 1), r.local(state + 2)) else { return };
-        let (f, z) = (f as u16, z as u16);
-        // Where the next piece is looked for: from the top when the
-        // operation starts or comes back after triggers ran (they may
-        // have changed `F`); else from under the piece just taken,
-        // since the pieces above it were looked at and are not of the
-        // kind (a setup's `move 500 of stone from box` looked through
-        // the other player's 500 stones for each of its own). Not when
-        // the pieces go back into `F`: the one taken is on top again.
-        let mut below = None;
-        loop {
-            // A trigger may have taken the rest away meanwhile.
-            let Some(p) = self.top_of_kind(r, kind, f, z, below) else {
-                if r.err.is_none() {
-                    Self::jump(r, index, exit);
-                }
-                return;
-            };
-            if f != z {
-                below = Some(r.st.prev.get(p as usize).copied().unwrap_or(super::state::NIL));
-            }
-            self.move_piece(r, frame, p, z, bottom, at);
-            left -= 1;
-            if r.err.is_some() {
-                return;
-            }
-            if left <= 0 {
-                Self::jump(r, index, exit);
-                return;
-            }
-            if Self::arrival_fired(r, index) {
-                r.set_local(state + 2, Value::Int(left));
-                Self::jump(r, index, pc);
-                return;
-            }
         }
     }
 
