@@ -477,14 +477,14 @@ round turn {{ draw }}"#
 
 /// A walk over the spaces of a board (all of them, one row or column, a
 /// line through a cell for `in_a_row`, a run of cells holding a player's
-/// pieces) or over pieces whose condition is
-/// only tests read in place (some inside functions, `top(z) == none` read
-/// as `count(z) == 0`) binds its name only where something can read
-/// it; the game must
-/// be the general walk's, state for state (the fingerprint includes every
-/// local): the same rulebook with `and k >= 0` added to each condition
-/// (a part that is not a test, so that the general walk runs) plays the
-/// same games with the same fingerprints at every decision.
+/// pieces), over pieces or over numbers between constants, whose condition
+/// is only tests read in place (some inside functions, `top(z) == none`
+/// read as `count(z) == 0`), binds its name only where something can read
+/// it, for `all` as for the others; the game must be the general walk's,
+/// state for state (the fingerprint includes every local): the same
+/// rulebook with `and k >= 0` added to each condition (a part that is not
+/// a test, so that the general walk runs) plays the same games with the
+/// same fingerprints at every decision.
 #[test]
 fn walks_of_tests_only_leave_the_state_of_the_general_walk() {
     let rules = |extra: &str| {
@@ -518,6 +518,11 @@ round turn {{
     seen += count z in spaces(board) where top(z) == none and not_empty(z){extra}
     seen += count z in spaces(board) where none != top(z){extra}
     let free = first z in spaces(board) where col(z) == 3 and empty(z){extra}
+    seen += count i in 1..4 where count(cell(board, 1, i)) == 0{extra}
+    let open_column = first i in 2..4 where count(cell(board, 3, i)) == 0{extra}
+    let top_row_full = all i in 1..4 where count(cell(board, 1, i)) > 0{extra}
+    let all_placed = all m in pieces(mark, p) where zone_of(m) != box{extra}
+    let none_left = all m in pieces(mark) where zone_of(m) == box{extra}
     if all z in spaces(board) where count(z) > 0{extra} {{ draw }}
   }}
 }}"

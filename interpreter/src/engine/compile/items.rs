@@ -132,24 +132,65 @@ impl Items {
             }
         }
         if let Some((slot, tests)) = cond.bare() {
-            let all = |r: &mut Run, x: u16| all_hold(tests, r, i64::from(x));
-            match *self {
-                Items::Spaces { base, len } => {
-                    return match *tests {
-                        // The usual "an empty space": one load and a compare per space.
-                        [Test::Count(cmp, k)] => walk_bare(r, base..base + len, Value::zone, slot, |r, z| cmp.holds(r.st.len.get(usize::from(z)).map_or(0, |n| i64::from(*n)), k), &mut visit),
-                        _ => walk_bare(r, base..base + len, Value::zone, slot, all, &mut visit),
-                    };
-                }
-                Items::Pieces { first, n } => return walk_bare(r, first..first + n, Value::piece, slot, all, &mut visit),
-                Items::PiecesOf { first, n, each, ref player } => {
-                    let ids = pieces_of(r, first, n, each, player);
-                    return walk_bare(r, ids, Value::piece, slot, all, &mut visit);
-                }
-                _ => {}
+            if let Some(done) = self.walk_tested::<true>(r, slot, tests, &mut visit) {
+                return done;
             }
         }
         self.walk(r, |r, item| if cond.holds(r, item) { visit(r, item) } else { true })
+    }
+
+    /// `all`: whether the condition holds for every item, walking them in
+    /// order up to the first that fails, each costing its step and binding
+    /// the walk's name, as in [`walk`]; with a condition of tests only, the
+    /// name is bound only where it can be read, as in [`walk_kept`].
+    ///
+    /// [`walk`]: Items::walk
+    /// [`walk_kept`]: Items::walk_kept
+    #[inline(always)]
+    pub(crate) fn every<C: ItemTest>(&self, r: &mut Run, cond: &C) -> bool {
+        let mut failed = false;
+        if let Some((slot, tests)) = cond.bare() {
+            let mut stop = |_: &mut Run, _: Value| {
+                failed = true;
+                false
+            };
+            if self.walk_tested::<false>(r, slot, tests, &mut stop).is_some() {
+                return !failed;
+            }
+        }
+        self.walk(r, |r, item| {
+            failed = !cond.holds(r, item);
+            !failed
+        });
+        !failed
+    }
+
+    /// The walk of a condition of tests only (`tests`, the name bound to
+    /// `slot`) over spaces, pieces or numbers between constants, visiting
+    /// the items for which the tests give `HOLDING` (`false`: those that
+    /// fail, for `all`); `None` for the other collections.
+    #[inline(always)]
+    fn walk_tested<const HOLDING: bool>(&self, r: &mut Run, slot: u16, tests: &[Test], visit: &mut impl FnMut(&mut Run, Value) -> bool) -> Option<bool> {
+        let all = |r: &mut Run, x: u16| all_hold(tests, r, i64::from(x)) == HOLDING;
+        Some(match *self {
+            Items::Spaces { base, len } => match *tests {
+                // The usual "an empty space": one load and a compare per space.
+                [Test::Count(cmp, k)] => walk_bare(r, base..base + len, Value::zone, slot, |r, z| cmp.holds(r.st.len.get(usize::from(z)).map_or(0, |n| i64::from(*n)), k) == HOLDING, visit),
+                _ => walk_bare(r, base..base + len, Value::zone, slot, all, visit),
+            },
+            Items::Pieces { first, n } => walk_bare(r, first..first + n, Value::piece, slot, all, visit),
+            Items::PiecesOf { first, n, each, ref player } => {
+                let ids = pieces_of(r, first, n, each, player);
+                walk_bare(r, ids, Value::piece, slot, all, visit)
+            }
+            // Numbers between constants (`choose column from 1..7 where
+            // count(cell(frame, 6, column)) == 0`); a range too long to
+            // walk is left to the general walk, which says so.
+            Items::Range(IntOp::Const(lo), IntOp::Const(hi), _) if hi.saturating_sub(lo) < super::collections::MAX_RANGE => {
+                walk_bare(r, lo..=hi, Value::Int, slot, |r, i| all_hold(tests, r, i) == HOLDING, visit)
+            }
+            _ => return None,
+        })
     }
 
     /// What every item is, when the tests of `conds.rs` apply to it.
@@ -185,13 +226,13 @@ fn pieces_of(r: &mut Run, first: u16, n: u16, each: u16, player: &IdOp) -> std::
     from..(from + each).min(first + n)
 }
 
-/// [`Items::walk_kept`] over the spaces or pieces `ids` (each the value
+/// [`Items::walk_kept`] over the spaces, pieces or numbers `ids` (each the value
 /// `item` makes of it) with a condition of tests only
 /// ([`ItemTest::bare`]): the fuel and what is visited are the general
 /// walk's, and so is the name's value whenever anything can read it: while
 /// an item is visited, and after the walk (the last item tried).
 #[inline(always)]
-fn walk_bare(r: &mut Run, ids: std::ops::Range<u16>, item: fn(u16) -> Value, slot: u16, holds: impl Fn(&mut Run, u16) -> bool, visit: &mut impl FnMut(&mut Run, Value) -> bool) -> bool {
+fn walk_bare<X: Copy>(r: &mut Run, ids: impl Iterator<Item = X>, item: fn(X) -> Value, slot: u16, holds: impl Fn(&mut Run, X) -> bool, visit: &mut impl FnMut(&mut Run, Value) -> bool) -> bool {
     let mut tried = None;
     let mut done = true;
     for x in ids {

@@ -1,7 +1,7 @@
 //! Truth values: comparisons, `and`, `or`, `not`, `any`, `all`, `in`,
 //! `tagged`, `is`, `linked`, and equality on unboxed values.
 
-use super::conds::{with_cond, ItemTest};
+use super::conds::with_cond;
 use super::compiler::{Compiler, Native};
 use super::operands::IntOp;
 use super::{BoolF, NONE_INT, NO_PLAYER};
@@ -157,11 +157,7 @@ impl Compiler<'_> {
                 return hit;
             }
             // `all` stops at the first that fails.
-            items.walk(r, |r, item| {
-                hit = !cond.holds(r, item);
-                !hit
-            });
-            !hit
+            items.every(r, &cond)
         }))
     }
 
