@@ -125,6 +125,35 @@ fn a_module_that_removes_what_another_replaces_is_refused_in_either_order() {
     compile(&[source("d.rules", GAME_D), source("safe.rules", remover), source("again.rules", anew)]).expect("declared anew");
 }
 
+/// A module built on one that removed a rule declares it anew, and another
+/// module, unrelated to it, removes the rule from the base: refused in
+/// either order of the files, and the message says what the first module
+/// did (it declares the rule, it replaces nothing), with nothing besides
+/// (the base's use of the rule is not an unknown name).
+#[test]
+fn removing_what_an_unrelated_module_declares_anew_is_one_problem_named_as_it_is() {
+    let remover = "module safe extends \"d.rules\" { }\nremove rule gain\n";
+    let anew = "module again extends \"safe.rules\" { }\nrule gain assume \"x\" { score += 3 }\n";
+    let other = "module other extends \"d.rules\" { }\nremove rule gain\n";
+    let base = [source("d.rules", GAME_D), source("safe.rules", remover)];
+    // The other remover after the module that declares anew...
+    let files: Vec<_> = base.iter().cloned().chain([source("again.rules", anew), source("other.rules", other)]).collect();
+    let errs = compile(&files).expect_err("one removes what the other declares");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!(errs[0].code, "E0401");
+    assert!(errs[0].message.contains("`gain` is declared anew by the module `again.rules` and removed by this one"), "{}", errs[0].message);
+    assert!(errs[0].related.iter().any(|(at, label)| at.file.idx() == 2 && label == "declared here"), "{:#?}", errs[0].related);
+    // ... and before it.
+    let files: Vec<_> = base.iter().cloned().chain([source("other.rules", other), source("again.rules", anew)]).collect();
+    let errs = compile(&files).expect_err("one removes what the other declares");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!(errs[0].code, "E0401");
+    assert!(errs[0].message.contains("`gain` is removed by the module `other.rules` and declared anew by this one"), "{}", errs[0].message);
+    // Built only on the module that removed it, declaring it anew is allowed.
+    let files: Vec<_> = base.iter().cloned().chain([source("again.rules", anew)]).collect();
+    compile(&files).expect("declared anew on top of its removal");
+}
+
 /// Two modules that remove one declaration mean the same: it is removed
 /// once, whether neither extends the other or one is built on the other
 /// (E0401 said the second `remove` named nothing, naming no module; an

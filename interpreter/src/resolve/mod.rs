@@ -79,7 +79,7 @@ pub(crate) struct Resolver {
     pub(crate) reserved_declared: std::collections::HashSet<String>,
     /// Declarations a module removed, with that module's file: a use left
     /// behind is an unknown name, whose help names the module.
-    pub(crate) removed: HashMap<String, (String, Loc)>,
+    pub(crate) removed: HashMap<String, Vec<(String, Loc)>>,
     pub(crate) attrs: HashMap<String, u16>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) file: FileId,
@@ -355,7 +355,7 @@ impl Resolver {
 
     /// The help for a name a module's `remove` took away, if it did.
     pub(crate) fn removed_help(&self, name: &str) -> Option<String> {
-        let (module, _) = self.removed.get(name)?;
+        let (module, _) = self.removed.get(name)?.first()?;
         Some(format!("`{name}` was removed by the module `{module}` (`remove`): remove or replace what still uses it too"))
     }
 

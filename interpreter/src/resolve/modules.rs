@@ -62,7 +62,7 @@ impl Resolver {
                                 let d = match name {
                                     // `replace setup { ... }`, `replace round ...`: no name to find.
                                     None => Diagnostic::new(codes::MODULE_TARGET, "`replace` needs a declaration with a name, and this one has none", at, "nothing named").help("the setup has no name: a module changes it by an exception to it, `exception NAME to setup when COND instead { ... }` (the round is replaced by its name: `replace round NAME ...`)"),
-                                    Some(n) => match self.removed.get(&n.name) {
+                                    Some(n) => match self.removed.get(&n.name).and_then(|by| by.first()) {
                                         Some((_, removed_at)) if removed_at.file == file => self.changed_in_own_file(Some(n), "replace", inner.span, *removed_at, true),
                                         // This module is built on the one that removed it:
                                         // there is nothing left to replace, but it may be
@@ -125,34 +125,44 @@ impl Resolver {
                                 self.error(d);
                             }
                             Some(pos) => {
-                                let replaced_by = items.get(pos).map(|p| p.file).filter(|by| unrelated_modules(files, i, *by));
-                                if let Some(by) = replaced_by {
-                                    // One module replaces it, another removes it:
-                                    // which one counts would depend on how their
-                                    // files are named, as for two replacements.
+                                let changed_by = items.get(pos).map(|p| (p.file, p.item)).filter(|(by, _)| unrelated_modules(files, i, *by));
+                                if let Some((by, placed)) = changed_by {
+                                    // One module replaces it (or declares it anew
+                                    // after its own base removed it), another
+                                    // removes it: which one counts would depend on
+                                    // how their files are named, as for two
+                                    // replacements. The declaration is kept, so
+                                    // that its uses are not reported as unknown
+                                    // names besides.
                                     let at = self.loc(name.span);
                                     let other = files.get(by.idx()).map_or("another module", |f| f.name.as_str());
-                                    let span = items.get(pos).map(|p| p.item.span).unwrap_or(name.span);
+                                    let declared = files.get(by.idx()).is_some_and(|f| f.file.items.iter().any(|it| std::ptr::eq(it, placed)));
+                                    let (did, there) = if declared { ("declared anew", "declared here") } else { ("replaced", "replaced here") };
                                     self.error(
-                                        Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is replaced by the module `{other}` and removed by this one, and neither extends the other: only one change can count", name.name), at, "removed here")
-                                            .related(Loc { file: by, span }, "replaced here")
+                                        Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is {did} by the module `{other}` and removed by this one, and neither extends the other: only one change can count", name.name), at, "removed here")
+                                            .related(Loc { file: by, span: placed.span }, there)
                                             .help(CHANGED_BY_TWO_MODULES),
                                     );
+                                    continue;
                                 }
                                 items.remove(pos);
                                 let removed_at = self.loc(name.span);
-                                self.removed.insert(name.name.clone(), (f.name.clone(), removed_at));
+                                self.removed.entry(name.name.clone()).or_default().push((f.name.clone(), removed_at));
                                 self.record_removal(what, name, item);
                             }
                             // Removed already, by another module or the one this
                             // one extends: both mean the same, and the
                             // declaration is gone once whatever the order.
-                            None if self.removed.get(&name.name).is_some_and(|(_, removed_at)| removed_at.file == file) => {
-                                let earlier = self.removed.get(&name.name).map_or(self.loc(name.span), |(_, removed_at)| *removed_at);
+                            None if self.removed.get(&name.name).is_some_and(|by| by.iter().any(|(_, removed_at)| removed_at.file == file)) => {
+                                let earlier = self.removed.get(&name.name).and_then(|by| by.iter().find(|(_, removed_at)| removed_at.file == file)).map_or(self.loc(name.span), |(_, removed_at)| *removed_at);
                                 let d = self.changed_in_own_file(Some(name), "remove", name.span, earlier, true);
                                 self.error(d);
                             }
-                            None if self.removed.contains_key(&name.name) => self.record_removal(what, name, item),
+                            None if self.removed.contains_key(&name.name) => {
+                                let removed_at = self.loc(name.span);
+                                self.removed.entry(name.name.clone()).or_default().push((f.name.clone(), removed_at));
+                                self.record_removal(what, name, item);
+                            }
                             None => {
                                 let at = self.loc(name.span);
                                 let mut d = Diagnostic::new(codes::MODULE_TARGET, format!("`remove {} {}` names nothing the base rulebook `{}` declares", what.name, name.name, base_name(files)), at, "unknown");
@@ -165,11 +175,30 @@ impl Resolver {
                             }
                         }
                     }
-                    _ => items.push(Placed { file, item }),
+                    _ => {
+                        self.declared_anew_after_unrelated_removal(files, i, item);
+                        items.push(Placed { file, item });
+                    }
                 }
             }
         }
         items
+    }
+
+    /// A plain declaration in file `i` of a name that a module unrelated to
+    /// it removed (the other order of "removed by one module, declared
+    /// anew by another": which counts would depend on the order of the
+    /// files). A module built on the one that removed it may declare it.
+    fn declared_anew_after_unrelated_removal(&mut self, files: &[Parsed], i: usize, item: &ast::Item) {
+        let Some(name) = item_name(&item.kind) else { return };
+        let unrelated = self.removed.get(&name.name).and_then(|by| by.iter().find(|(_, removed_at)| unrelated_modules(files, i, removed_at.file)));
+        let Some((by, removed_at)) = unrelated.cloned() else { return };
+        let at = self.loc(name.span);
+        self.error(
+            Diagnostic::new(codes::MODULE_TARGET, format!("`{}` is removed by the module `{by}` and declared anew by this one, and neither extends the other: only one change can count", name.name), at, "declared here")
+                .related(removed_at, "removed here")
+                .help(CHANGED_BY_TWO_MODULES),
+        );
     }
 
     /// Why a module removes a declaration (a house rule, a text that drops
