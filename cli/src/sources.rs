@@ -63,15 +63,25 @@ pub fn check_folders(extra: &[PathBuf]) -> Result<(), String> {
 pub fn lookup(model: &Model, sources: &[Source], rulebook: &Path, extra: &[PathBuf]) -> Lookup {
     let mut names: Vec<String> = model.records.iter().flat_map(|r| r.cites.iter()).map(|c| source_of(c).to_string()).collect();
     names.extend(model.source.clone());
-    look_up(model, sources, names, rulebook, extra)
+    let mut found = look_up(model, sources, names, rulebook, extra);
+    // A source only the scenarios quote is refused on the same terms (an
+    // absolute path is one in a scenario too), but its text is not one of
+    // the rulebook's: the trace never covers it.
+    let only_scenarios: Vec<String> = scenario_cites(model).map(|c| source_of(c).to_string()).filter(|n| !found.texts.iter().any(|t| t.name == *n)).collect();
+    found.refused.extend(look_up(model, sources, only_scenarios, rulebook, extra).refused);
+    found
+}
+
+/// The citations of the scenarios and of their steps.
+fn scenario_cites(model: &Model) -> impl Iterator<Item = &Citation> {
+    model.scenarios.iter().flat_map(|d| d.cites.iter().chain(d.steps.iter().flat_map(|s| s.cites.iter())))
 }
 
 /// The texts of the sources the scenarios cite (those of the rules are
 /// [`lookup`]'s): a text only a scenario quotes is found in the same
 /// places, `--sources` first.
 pub fn find_scenario_sources(model: &Model, rulebook: &Path, extra: &[PathBuf]) -> Vec<SourceText> {
-    let cites = model.scenarios.iter().flat_map(|d| d.cites.iter().chain(d.steps.iter().flat_map(|s| s.cites.iter())));
-    let names = cites.map(|c| source_of(c).to_string()).collect();
+    let names = scenario_cites(model).map(|c| source_of(c).to_string()).collect();
     look_up(model, &[], names, rulebook, extra).texts
 }
 
@@ -192,9 +202,10 @@ fn first_citation(model: &Model, name: &str) -> Option<Loc> {
     citations_of(model, name).next()
 }
 
-/// Where the citations of source `name` are, in the order of the records.
+/// Where the citations of source `name` are, in the order of the records,
+/// then the scenarios'.
 fn citations_of<'a>(model: &'a Model, name: &'a str) -> impl Iterator<Item = Loc> + 'a {
-    model.records.iter().flat_map(|r| r.cites.iter()).filter(move |c| source_of(c) == name).map(|c| match c {
+    model.records.iter().flat_map(|r| r.cites.iter()).chain(scenario_cites(model)).filter(move |c| source_of(c) == name).map(|c| match c {
         Citation::Quote { at, .. } | Citation::Lines { at, .. } => *at,
     })
 }

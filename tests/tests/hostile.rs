@@ -243,6 +243,8 @@ fn source_texts_are_found_only_in_their_folders() {
         ("up.rules", book("../secret.txt", None)),
         ("cite_in.rules", book("source.txt", Some("../secret.txt"))),
         ("passwd.rules", book("/etc/passwd", None)),
+        // A scenario's citation is refused on the same terms as a rule's.
+        ("scenario.rules", book("source.txt", None) + "\nscenario peek cite \"root\" in \"/etc/passwd\" { }\n"),
     ] {
         sb.write(&format!("project/{file}"), &text);
         sb.write("project/source.txt", &source);

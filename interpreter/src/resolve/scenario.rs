@@ -36,6 +36,15 @@ impl Resolver {
         let mut missing = Vec::new();
         for w in &s.with {
             match modules.iter().position(|m| *m == w.name) {
+                Some(0) => {
+                    // The base rulebook is not a module: every scenario
+                    // runs on it already.
+                    let loc = self.loc(w.span);
+                    self.error(
+                        Diagnostic::new(codes::MODULE, format!("`with {}` names the base rulebook, not a module", w.name), loc, "the rulebook")
+                            .help(format!("every scenario runs on the base rulebook `{}`: leave it out of `with`, which names the modules to add", w.name)),
+                    );
+                }
                 Some(i) => {
                     needs.push(FileId(i as u16));
                     needs.extend(bases_of(FileId(i as u16)));
