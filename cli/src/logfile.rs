@@ -115,6 +115,7 @@ pub fn open(path: &Path, root: &Root) -> Result<Opened, OpenError> {
     }
     let folder = std::fs::canonicalize(path).ok().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_else(|| PathBuf::from("."));
     let mut sources = Vec::new();
+    let mut read: Vec<PathBuf> = Vec::new();
     for (name, hash) in log.rulebook.iter().zip(&log.sha256) {
         let real = root.admit(&folder, name).map_err(|why| {
             let hint = if why.is_outside() {
@@ -124,6 +125,12 @@ pub fn open(path: &Path, root: &Root) -> Result<Opened, OpenError> {
             };
             unusable(format!("`{}` names the rulebook file `{name}`, which is not read: {}{hint}", path.display(), why.reason(name)))
         })?;
+        // Grimoire names each file of a game once: a list that repeats
+        // one (by whatever path) was edited, and is no game's.
+        if read.contains(&real) {
+            return Err(unusable(format!("`{}` is not a game log: it names the rulebook file `{name}` twice (a log names each file of its game once)", path.display())));
+        }
+        read.push(real.clone());
         let bytes = files::read(&real).map_err(|e| unusable(format!("cannot read `{name}`, a rulebook file of `{}`: {e}", path.display())))?;
         if sha256_hex(&bytes) != hash.to_ascii_lowercase() {
             return Err(OpenError::Changed(format!("the rulebook file `{}` has changed since the log was recorded (its SHA-256 is not the one the log records)", files::shown(&real))));

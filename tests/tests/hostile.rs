@@ -381,6 +381,22 @@ fn a_log_that_names_no_rulebook_says_so() {
     assert!(said(&out).contains("names no rulebook file") && !said(&out).contains("older Grimoire"), "{}", said(&out));
 }
 
+/// A log that names one rulebook file twice (by the same path or another)
+/// is not a game log (exit 2): Grimoire never writes one.
+#[test]
+fn a_log_that_names_a_file_twice_is_not_a_game_log() {
+    let sb = Sandbox::new("log-twice");
+    let (_, log) = played_log(&sb.project());
+    for other in ["sound.rules", "./sound.rules"] {
+        let out = replay_edited(&sb.project(), &log, |l| {
+            l.rulebook.push(other.into());
+            l.sha256.push(l.sha256[0].clone());
+        });
+        assert_eq!(out.status.code(), Some(2), "{other}: {}", said(&out));
+        assert!(said(&out).contains("names the rulebook file") && said(&out).contains("twice"), "{other}: {}", said(&out));
+    }
+}
+
 #[test]
 fn a_log_cannot_name_a_file_outside_its_root() {
     let sb = Sandbox::new("log-root");
