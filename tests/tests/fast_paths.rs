@@ -487,19 +487,27 @@ round turn {{ draw }}"#
 /// same fingerprints at every decision.
 #[test]
 fn walks_of_tests_only_leave_the_state_of_the_general_walk() {
-    let rules = |extra: &str| {
+    // `lead`: a part that is not a test first, for the tests that must be
+    // compared with the closures they replace.
+    let rules = |extra: &str, lead: &str| {
         format!(
             "rulebook a {{ players 2..2 }}
 grid board 3 x 4
 piece mark per_player 6
 zone pencil per_player of mark
+token dot 4
+zone shadow per_space board of dot
 counter seen 0..100 = 0
 fn has(z: space, q: player) = any d in z where owner(d) == q
 fn has_other(z: space, q: player) = any d in z where owner(d) != q
 fn has_none(z: space) = any d in z where owner(d) == none
 fn empty(z: space) = count(z) == 0
 fn not_empty(z: space) = not empty(z)
-setup {{ for p in players {{ move 6 of mark from box to pencil[p] }} }}
+setup {{
+  for p in players {{ move 6 of mark from box to pencil[p] }}
+  move 2 of dot from box to shadow[cell(board, 2, 2)]
+  move 2 of dot from box to shadow[cell(board, 1, 3)]
+}}
 round turn {{
   for p in players {{
     let k = 0
@@ -523,12 +531,16 @@ round turn {{
     let top_row_full = all i in 1..4 where count(cell(board, 1, i)) > 0{extra}
     let all_placed = all m in pieces(mark, p) where zone_of(m) != box{extra}
     let none_left = all m in pieces(mark) where zone_of(m) == box{extra}
+    seen += count z in spaces(board) where {lead}any d in z where owner(d) == p{extra}
+    seen += count z in spaces(board) where {lead}not (any d in z where true){extra}
+    let unshaded = count z in spaces(board) where {lead}count(shadow[z]) == 0{extra}
+    let shaded_free = first z in spaces(board) where {lead}count(shadow[z]) > 0 and count(z) == 0{extra}
     if all z in spaces(board) where count(z) > 0{extra} {{ draw }}
   }}
 }}"
         )
     };
-    let (bare, general) = (two_players(rules("")), two_players(rules(" and k >= 0")));
+    let (bare, general) = (two_players(rules("", "")), two_players(rules(" and k >= 0", "k >= 0 and ")));
     for seed in 0..20u64 {
         let (mut a, mut b) = (bare.start(seed).expect("starts"), general.start(seed).expect("starts"));
         let mut picks = grimoire_interpreter::log::RandomAgent::new(seed);
@@ -541,6 +553,33 @@ round turn {{
         }
         assert!(a.outcome.is_some() && a.outcome == b.outcome, "seed {seed}");
     }
+}
+
+/// `count(zone[z])` of a zone declared `per_space` of a board, read in
+/// place over the spaces of another board, fails as the general expression
+/// does: the same error, at the same place.
+#[test]
+fn a_per_space_zone_of_another_board_is_the_general_error() {
+    let text = |extra: &str| {
+        format!(
+            "rulebook a {{ players 2..2 }}
+grid board 2 x 2
+grid other 2 x 2
+token dot 1
+zone shadow per_space board of dot
+counter n 0..100 = 0
+setup {{
+  let k = 0
+  n = count z in spaces(other) where {extra}count(shadow[z]) == 0
+}}
+round turn {{ draw }}"
+        )
+    };
+    let (fast, general) = (failure(&text("")), failure(&text("k >= 0 and ")));
+    assert_eq!(fast.kind.code(), general.kind.code());
+    assert_eq!(fast.message, general.message);
+    assert!(fast.message.contains("a space of `board` was needed"), "{}", fast.message);
+    assert_eq!(fast.at.map(|l| l.span), general.at.map(|l| l.span));
 }
 
 /// A function whose body is a test of the space (`empty(z) = count(z) ==

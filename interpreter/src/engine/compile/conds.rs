@@ -26,6 +26,7 @@
 use super::compiler::Compiler;
 use super::operands::{AttrRead, AttrTable};
 use super::{BoolF, NONE_INT};
+use crate::engine::error::ExecErrorKind;
 use crate::engine::run::Run;
 use crate::engine::value::Value;
 use crate::model::*;
@@ -124,6 +125,11 @@ pub(crate) enum Test {
     /// are the item or constants, and always name a cell of the grid (its
     /// first zone `base`, `cols` columns).
     CellCount { base: u16, cols: i64, row: Coord, col: Coord, cmp: Cmp, k: i64 },
+    /// `count(zone[z]) <cmp> k` for a zone declared `per_space` of a board,
+    /// indexed by the space being tried: the zone of the space's place on
+    /// that board. A space of another board is the error the general
+    /// expression gives.
+    PerSpaceCount(Box<PerSpaceCount>),
     /// `tagged(z, t)`: the tag's bit.
     Tagged(u64),
     /// `not <test>`.
@@ -136,6 +142,18 @@ pub(crate) enum Test {
     /// the space are walked here, each bound to `slot` and costing a step,
     /// as the `any` would.
     AnyPiece { slot: u16, tests: Box<[Test]> },
+}
+
+/// [`Test::PerSpaceCount`]: the board, the first of its zones, the
+/// comparison, and what the error names.
+#[derive(Debug)]
+pub(crate) struct PerSpaceCount {
+    track: crate::model::TrackId,
+    base: u16,
+    cmp: Cmp,
+    k: i64,
+    board: String,
+    at: Loc,
 }
 
 /// What an attribute of the item is compared with.
@@ -193,7 +211,7 @@ impl Test {
                 cmp.holds(r.st.len.get(cell as usize).map(|n| i64::from(*n)).unwrap_or(0), k)
             }
             Test::AnyPiece { slot, ref tests } => any_piece(r, z, slot, tests),
-            Test::Tagged(_) | Test::Not(_) | Test::Attr { .. } => self.holds_out_of_line(r, x),
+            Test::Tagged(_) | Test::Not(_) | Test::Attr { .. } | Test::PerSpaceCount(_) => self.holds_out_of_line(r, x),
         }
     }
 
@@ -205,6 +223,14 @@ impl Test {
         match *self {
             Test::Tagged(bit) => r.g.zone_tags.get(z as usize).is_some_and(|tags| tags & bit != 0),
             Test::Not(ref t) => !t.holds(r, x),
+            Test::PerSpaceCount(ref t) => match r.g.geometry.place.get(z as usize).copied().flatten() {
+                Some(place) if place.track == t.track => t.cmp.holds(r.st.len.get(usize::from(t.base + place.index)).map_or(0, |n| i64::from(*n)), t.k),
+                _ => {
+                    let msg = format!("a space of `{}` was needed, found {}", t.board, r.g.label(Value::zone(z)));
+                    r.fail(ExecErrorKind::Type, msg, t.at);
+                    false
+                }
+            },
             Test::Attr { ref table, cmp, ref rhs } => {
                 let a = match table.by_piece.get(z as usize) {
                     Some(Some(a)) => *a,
@@ -486,7 +512,7 @@ impl Compiler<'_> {
             // that test: a call counts as its body written in place.
             Walked::Spaces => match self.m.expr(e).clone() {
                 Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.any_piece_of(slot, body).or_else(|| c.test(slot, body, walked))),
-                _ => self.space_test(slot, e),
+                _ => self.any_piece_of(slot, e).or_else(|| self.space_test(slot, e)),
             },
             Walked::Pieces => match self.m.expr(e).clone() {
                 Expr::CallFn(f, args) => self.peek_inline(f, &args, |c, body| c.test(slot, body, walked)),
@@ -526,14 +552,18 @@ impl Compiler<'_> {
 
     /// `any d in z where <tests of d>`, `z` being the space in `slot`.
     fn any_piece_of(&mut self, slot: u16, e: ExprId) -> Option<Test> {
-        let Expr::Comp(Quantifier::Any, d, coll, Some(cond)) = *self.m.expr(e) else { return None };
+        let Expr::Comp(Quantifier::Any, d, coll, cond) = *self.m.expr(e) else { return None };
         let Expr::Contents(z) = *self.m.expr(coll) else { return None };
         if self.local_slot(z) != Some(slot) {
             return None;
         }
         let d = self.slot(d);
         let mut parts = Vec::new();
-        self.chain(BinOp::And, cond, &mut parts);
+        if let Some(cond) = cond {
+            self.chain(BinOp::And, cond, &mut parts);
+        }
+        // `where true` tests nothing: the first piece holds.
+        parts.retain(|p| !matches!(self.m.expr(*p), Expr::Bool(true)));
         let tests: Option<Vec<Test>> = parts.iter().map(|p| self.piece_test(d, *p)).collect();
         Some(Test::AnyPiece { slot: d, tests: tests?.into() })
     }
@@ -635,6 +665,22 @@ impl Compiler<'_> {
         Some(Test::Attr { table: Box::new(self.attr_table(attr, at)), cmp, rhs })
     }
 
+    /// `count(zone[z]) <cmp> k`, `zone` declared `per_space` of a board
+    /// and `z` the space in `slot`.
+    fn per_space_count(&mut self, slot: u16, zone: ExprId, cmp: Cmp, k: i64) -> Option<Test> {
+        if self.argument(zone).is_some() {
+            return None;
+        }
+        let Expr::Zone(d, Some(i)) = *self.m.expr(zone) else { return None };
+        let ZoneMult::PerSpace(track) = self.m.zones.get(d.idx())?.mult else { return None };
+        if self.local_slot(i) != Some(slot) {
+            return None;
+        }
+        let board = self.m.tracks.get(track.idx())?.name.clone();
+        let (base, at) = (self.g.zone_base[d.idx()], self.at(zone));
+        Some(Test::PerSpaceCount(Box::new(PerSpaceCount { track, base, cmp, k, board, at })))
+    }
+
     /// `e` as a test of the space in `slot`, if it is one. In the body of
     /// a function being looked into, the space is the parameter that
     /// stands for it.
@@ -656,6 +702,7 @@ impl Compiler<'_> {
         }
         match (self.m.expr(a).clone(), self.const_int(b)) {
             (Expr::Call(Builtin::Count, args), Some(k)) if args.len() == 1 && of_space(self, args[0]) => Some(Test::Count(cmp, k)),
+            (Expr::Call(Builtin::Count, args), Some(k)) if args.len() == 1 => self.per_space_count(slot, args[0], cmp, k),
             // Only `==` and `!=`: an order needs a number, and `row(z)` off
             // a grid is `none`, an error there.
             (Expr::CellRow(z) | Expr::CellCol(z), Some(k)) if matches!(cmp, Cmp::Eq | Cmp::Ne) && of_space(self, z) => {
