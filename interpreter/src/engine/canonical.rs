@@ -29,7 +29,7 @@
 
 use super::compile::Op;
 use super::layout::Game;
-use super::state::{State, NIL};
+use super::state::State;
 use super::value::Value;
 use crate::model::{Expr, KindId, LValue, Stmt};
 use grimoire_grammar::ast::AssignOp;
@@ -157,26 +157,27 @@ pub(super) enum PieceCode {
 const WIDE: u16 = u16::MAX - 1;
 const SELF: u16 = u16::MAX;
 
-/// 16-bit codes gathered four to a word before they are hashed.
-#[derive(Default)]
+/// 16-bit codes gathered four to a word before they are hashed into `h`.
 struct Codes {
+    h: Fingerprint,
     word: u64,
     held: u8,
 }
 
 impl Codes {
     #[inline]
-    fn push(&mut self, h: &mut Fingerprint, code: u16) {
+    fn push(&mut self, code: u16) {
         self.word = self.word << 16 | u64::from(code);
         self.held += 1;
         if self.held == 4 {
-            h.word(self.word);
+            self.h.word(self.word);
             (self.word, self.held) = (0, 0);
         }
     }
-    fn finish(self, h: &mut Fingerprint) {
-        h.word(self.word);
-        h.word(u64::from(self.held));
+    fn finish(mut self) -> Fingerprint {
+        self.h.word(self.word);
+        self.h.word(u64::from(self.held));
+        self.h
     }
 }
 
@@ -244,43 +245,7 @@ impl Game {
         // anonymous piece with per-piece values), or `SELF` and its
         // instance number; a 0 ends the zones. Every stream reads back one
         // way only, so equal streams are equal positions.
-        let mut codes = Codes::default();
-        for (z, (&len, &head)) in st.len.iter().zip(&st.head).enumerate() {
-            if len == 0 {
-                continue;
-            }
-            codes.push(&mut h, (z as u16).wrapping_add(1));
-            codes.push(&mut h, len);
-            // The zone's list, front first, `len` links long.
-            let mut p = head;
-            for _ in 0..len {
-                let plain = c.plain_code.get(p as usize).copied().unwrap_or(SELF);
-                let here = p;
-                p = st.next.get(p as usize).copied().unwrap_or(NIL);
-                if plain != SELF {
-                    codes.push(&mut h, plain);
-                    continue;
-                }
-                if usize::from(here) >= st.loc.len() {
-                    break;
-                }
-                match self.piece_code(st, here) {
-                    PieceCode::Class(k) => codes.push(&mut h, k),
-                    PieceCode::Wide(w) => {
-                        codes.push(&mut h, WIDE);
-                        for i in (0..4).rev() {
-                            codes.push(&mut h, (w >> (16 * i)) as u16);
-                        }
-                    }
-                    PieceCode::Itself(p) => {
-                        codes.push(&mut h, SELF);
-                        codes.push(&mut h, p);
-                    }
-                }
-            }
-        }
-        codes.push(&mut h, 0);
-        codes.finish(&mut h);
+        self.piece_stream(st, &mut h);
         for (k, slots) in c.per_piece.iter().enumerate() {
             // Anonymous pieces carry theirs in their class.
             let (first, n) = self.kind_range[k];
@@ -336,6 +301,52 @@ impl Game {
         h.finish()
     }
 
+    /// The stream of pieces of [`Game::canonical_fingerprint`], folded
+    /// into `h`. Most of a fingerprint's time: the hash, the word being
+    /// filled and the tables are locals here, so that the loop over the
+    /// pieces keeps them in registers (as fields behind `&mut` they were
+    /// stored and reloaded at every piece).
+    fn piece_stream(&self, st: &State, h: &mut Fingerprint) {
+        let (plain, next) = (self.canon.plain_code.as_slice(), st.next.as_slice());
+        let mut codes = Codes { h: Fingerprint(h.0), word: 0, held: 0 };
+        for (z, (&len, &head)) in st.len.iter().zip(&st.head).enumerate() {
+            if len == 0 {
+                continue;
+            }
+            codes.push((z as u16).wrapping_add(1));
+            codes.push(len);
+            // The zone's list, front first, `len` links long.
+            let mut p = head;
+            for _ in 0..len {
+                let i = usize::from(p);
+                let (Some(&code), Some(&after)) = (plain.get(i), next.get(i)) else { break };
+                if code != SELF {
+                    codes.push(code);
+                } else {
+                    // Out of line, and returning its code rather than
+                    // pushing it: `codes` must not escape, or it leaves
+                    // the registers.
+                    match self.piece_code(st, p) {
+                        PieceCode::Class(k) => codes.push(k),
+                        PieceCode::Wide(w) => {
+                            codes.push(WIDE);
+                            for i in (0..4).rev() {
+                                codes.push((w >> (16 * i)) as u16);
+                            }
+                        }
+                        PieceCode::Itself(p) => {
+                            codes.push(SELF);
+                            codes.push(p);
+                        }
+                    }
+                }
+                p = after;
+            }
+        }
+        codes.push(0);
+        *h = codes.finish();
+    }
+
     /// The codes of a zone's pieces, front first: pieces of one code are
     /// interchangeable, and orders that differ only by them are one
     /// position (a shuffle explores the orders it can tell apart).
@@ -344,6 +355,7 @@ impl Game {
     }
 
     /// How a piece is written in the stream of positions.
+    #[inline(never)]
     fn piece_code(&self, st: &State, p: u16) -> PieceCode {
         let c = &*self.canon;
         match c.class[p as usize] {
