@@ -111,6 +111,8 @@ impl Frontier {
 #[derive(Default)]
 pub(crate) struct Reader {
     state: Vec<u8>,
+    /// Where a state of another length is rebuilt.
+    spare: Vec<u8>,
     /// The index of the next record, and where it starts.
     next: usize,
     at: usize,
@@ -175,10 +177,15 @@ impl Reader {
                 let prefix = usize::try_from(input.var()?).ok()?;
                 let suffix = usize::try_from(input.var()?).ok()?;
                 let middle = input.take(len.checked_sub(prefix)?.checked_sub(suffix)?)?;
-                let old = std::mem::take(&mut self.state);
-                self.state.extend_from_slice(old.get(..prefix)?);
-                self.state.extend_from_slice(middle);
-                self.state.extend_from_slice(old.get(old.len().checked_sub(suffix)?..)?);
+                // Built in the spare buffer, then swapped in: no
+                // allocation once both have grown to a state's length (a
+                // new buffer per state was 2 % of exploring tic-tac-toe).
+                let (old, new) = (&self.state, &mut self.spare);
+                new.clear();
+                new.extend_from_slice(old.get(..prefix)?);
+                new.extend_from_slice(middle);
+                new.extend_from_slice(old.get(old.len().checked_sub(suffix)?..)?);
+                std::mem::swap(&mut self.state, &mut self.spare);
             }
             _ => return None,
         }
