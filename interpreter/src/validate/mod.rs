@@ -15,6 +15,7 @@ mod closest;
 pub mod cycles;
 pub mod explore;
 pub mod forced;
+mod expand;
 mod explore_report;
 mod frontier;
 pub mod invariants;
