@@ -723,6 +723,9 @@ fn walks_over_one_line_of_a_grid_cost_bind_and_find_what_the_whole_walk_does() {
 /// with a number that cannot be read (`none` arithmetic) where those parts
 /// turn every cell down first. The general walk is forced by a part that
 /// reads the second binding first and is not such a test (`b != none`).
+/// The number may be a name alone: bound by the first collection (one of
+/// whose values is off the grid), or a local holding `none` every other
+/// time (no cell is on its line).
 #[test]
 fn a_pair_of_cells_kept_to_one_line_is_the_general_walk() {
     // 0: the line's part first; 1: after tests of the cell; 2: general.
@@ -761,6 +764,9 @@ round turn {{
     choose a from spaces(board), b from spaces(board) where count(a) == 0 and {b}row(b) == 9 by p else {{ moves += 1 }}
     let t = taken[p]
     choose a from spaces(board), b from spaces(board) where {g}count(b) == 99 and row(b) == row(a) + col(t) by p else {{ moves += 1 }}
+    choose k from 1..6, b from spaces(board) where {b}col(b) == k and count(b) == 0 by p else {{ moves += 1 }}
+    let r = if moves % 2 == 0 {{ row(src) }} else {{ none }}
+    choose a from spaces(board), b from spaces(board) where count(a) == 0 and {b}row(b) == r by p else {{ moves += 1 }}
     if row(dest) == 5 or row(dest) == 1 or moves > 30 {{ win p }}
   }}
 }}"
