@@ -44,6 +44,21 @@ pub(crate) enum Cmp {
     Ge,
 }
 
+/// [`Cmp::band`]: the numbers a comparison with a constant holds for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Band {
+    low: i64,
+    width: u64,
+    outside: bool,
+}
+
+impl Band {
+    #[inline(always)]
+    pub(crate) fn holds(self, x: i64) -> bool {
+        (x.wrapping_sub(self.low) as u64 <= self.width) != self.outside
+    }
+}
+
 impl Cmp {
     /// The comparison a binary operator makes, if it is one.
     fn of(op: &BinOp) -> Option<Cmp> {
@@ -67,6 +82,31 @@ impl Cmp {
             Cmp::Ge => Cmp::Le,
             same => same,
         }
+    }
+
+    /// The numbers `x` for which `x <cmp> k` holds, as a band: they are
+    /// those with `x - low` (wrapping) at most `width`, or (`outside`)
+    /// all the others. One subtraction and one compare, with no branch on
+    /// the comparison: what a walk tests at every space of a board.
+    pub(crate) fn band(self, k: i64) -> Band {
+        // No number is below the least one or above the greatest: then
+        // the band is the whole line, and the numbers are outside it.
+        const NOTHING: Band = Band { low: 0, width: u64::MAX, outside: true };
+        let (low, high, outside) = match self {
+            Cmp::Eq => (k, k, false),
+            Cmp::Ne => (k, k, true),
+            Cmp::Lt => match k.checked_sub(1) {
+                Some(high) => (i64::MIN, high, false),
+                None => return NOTHING,
+            },
+            Cmp::Le => (i64::MIN, k, false),
+            Cmp::Gt => match k.checked_add(1) {
+                Some(low) => (low, i64::MAX, false),
+                None => return NOTHING,
+            },
+            Cmp::Ge => (k, i64::MAX, false),
+        };
+        Band { low, width: high.wrapping_sub(low) as u64, outside }
     }
 
     #[inline(always)]
@@ -715,6 +755,26 @@ impl Compiler<'_> {
                 Some(Test::LineIsLocal { column, slot: other })
             }
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cmp;
+
+    /// A band holds for exactly the numbers its comparison holds for,
+    /// at the ends of the line too.
+    #[test]
+    fn a_band_is_its_comparison() {
+        let edges = [i64::MIN, i64::MIN + 1, -2, -1, 0, 1, 2, 3, 65_535, i64::MAX - 1, i64::MAX];
+        for cmp in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge] {
+            for k in edges {
+                let band = cmp.band(k);
+                for x in edges {
+                    assert_eq!(band.holds(x), cmp.holds(x, k), "{x} {cmp:?} {k}");
+                }
+            }
         }
     }
 }
