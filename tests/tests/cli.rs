@@ -600,6 +600,41 @@ fn simulate_json_reports_every_game() {
     assert!(lo <= med && med <= hi && lo > Some(0), "{v}");
 }
 
+/// An end condition that ends every game is counted once per game, in the
+/// JSON report and in the table: its body was counted twice (once as the
+/// procedure it is, once as the end), 20 times in 10 games.
+#[test]
+fn simulate_counts_an_end_condition_once_per_game() {
+    let file = work_file("nim-end.rules");
+    let text = "rulebook nim { players 2..2 }
+token stone 10
+zone pile of stone
+zone taken per_player of stone
+var last_taker : player
+setup { move 10 of stone from box to pile }
+end empty when count(pile) == 0 { win last_taker }
+round turn {
+  for p in players {
+    choose n from 1..3 where n <= count(pile) by p
+    last_taker = p
+    move n of stone from pile to taken[p]
+  }
+}
+";
+    std::fs::write(&file, text).expect("written");
+    let path = file.to_str().expect("utf-8");
+    let out = run(&["simulate", path, "-p", "2", "-g", "10", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = report_of(&out);
+    let rules = v["rules"].as_array().expect("rules fired");
+    let end = rules.iter().find(|r| r["rule"] == "empty").expect("the end condition is listed");
+    assert_eq!((end["fired"].as_u64(), end["games"].as_u64()), (Some(10), Some(10)), "{end}");
+    let out = run(&["simulate", path, "-p", "2", "-g", "10"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    let row = table.lines().find(|l| l.split_whitespace().next() == Some("empty")).unwrap_or_else(|| panic!("{table}"));
+    assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["empty", "10", "10"], "{table}");
+}
+
 /// A JSON report without the fields that measure time, which differ from one
 /// run to the next.
 fn without_timings(mut v: serde_json::Value) -> serde_json::Value {

@@ -151,13 +151,13 @@ impl Tally {
             Err(failed) => {
                 // No game: only the rules its setup ran count.
                 let (state, e) = *failed;
-                self.count_fired(game, &state);
+                self.count_fired(&state);
                 self.failures.push((s, e.clone()));
                 self.first_error.get_or_insert(e);
                 return;
             }
         };
-        self.count_fired(game, &state);
+        self.count_fired(&state);
         self.decisions.add(i64::from(state.decisions));
         self.plies.add(i64::from(state.plies));
         if let Some(base) = score_slot {
@@ -183,18 +183,13 @@ impl Tally {
         }
     }
 
-    /// Count the rules a game ran, up to where it stopped.
-    fn count_fired(&mut self, game: &Game, state: &State) {
+    /// Count the rules a game ran, up to where it stopped. An end
+    /// condition's body is among them: the engine counts it as the
+    /// procedure it is (`ends_fired` says which end it was, apart).
+    fn count_fired(&mut self, state: &State) {
         for (f, n) in self.fired.iter_mut().zip(&state.fired) {
             f.0 += u64::from(*n);
             f.1 += u32::from(*n > 0);
-        }
-        // An end condition's body is a procedure the engine counts apart.
-        for (end, n) in game.model.ends.iter().zip(&state.ends_fired) {
-            if let Some(f) = self.fired.get_mut(end.body.idx()) {
-                f.0 += u64::from(*n);
-                f.1 += u32::from(*n > 0);
-            }
         }
     }
 
