@@ -305,3 +305,25 @@ fn a_quote_cut_just_after_a_negation_is_t014() {
         assert_eq!(t014(quiet), None, "{quiet}");
     }
 }
+
+#[test]
+fn a_match_arm_cites_after_its_braces_as_a_for_does() {
+    // `x => { ... } cite "..."` was a syntax error ("expected a pattern"
+    // at the `cite`), where `for ... { ... } cite "..."` is accepted: the
+    // provenance is the arm's, with any written before its braces.
+    let rules = "rulebook t { source \"source.txt\" players 2..2 cite \"Chaque joueur prend deux jetons.\" }
+die coin 2 { heads x1 tails x1 }
+counter n 0..9 = 0
+round turn {
+  roll x = coin
+  match x {
+    heads => cite \"Le premier joueur lance le dé et avance son pion.\" { n += 1 } cite \"Le premier arrivé au bout de la piste gagne.\"
+    _ => { draw } cite \"On pioche une carte du paquet.\"
+  }
+}
+";
+    let (report, findings) = check(rules, &[("source.txt", TEXT)]);
+    assert_eq!(report.not_found, 0, "{findings:#?}");
+    let s = source(&report, "source.txt");
+    assert_eq!(s.covered, 4, "each quote covers its paragraph: {s:#?}");
+}

@@ -26,6 +26,11 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 Some("where") if statement_with_name_before(text, start).is_some() => statement_with_name_before(text, start).map(|(word, walk)| {
                     format!("`{word}` takes one value; for a list of players, write the comprehension in brackets: `{word} [{walk} where ...]`")
                 }),
+                // `choose a from A where ..., b from B`: one `where`,
+                // after the last collection.
+                _ if where_before_another_binding(text, start) => Some(
+                    "a `choose` has one `where`, after its last collection: `choose a from A, b from B where COND`; the parts of COND about `a` alone are tested once for each `a`, not once for each pair".to_string(),
+                ),
                 Some("of") if filtered_aggregate_before(text, start) => {
                     Some("`sum`, `max` and `min` take no `where`: filter the collection first, `sum x in [x in C where COND] of EXPR`".to_string())
                 }
@@ -280,6 +285,20 @@ fn statement_with_name_before(text: &str, at: usize) -> Option<(&'static str, &s
     let (name, _) = walk.split_once(" in ")?;
     let word = ["win"].into_iter().find(|w| *w == word)?;
     (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).then_some((word, walk))
+}
+
+/// Whether `at` is a `,` that starts another binding (`, NAME from`) of a
+/// `choose` whose `where` was written before it, in the same statement.
+fn where_before_another_binding(text: &str, at: usize) -> bool {
+    let Some(after) = text.get(at..).and_then(|t| t.strip_prefix(',')) else { return false };
+    let mut words = after.split_whitespace();
+    let binds = words.next().is_some_and(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) && words.next() == Some("from");
+    // The statement so far: back to the `choose` that starts it, within
+    // the block (no brace between).
+    let Some(before) = text.get(..at) else { return false };
+    let Some(choose) = before.rfind("choose") else { return false };
+    let statement = &before[choose..];
+    binds && !statement.contains(['{', '}']) && statement.split_whitespace().any(|w| w == "where")
 }
 
 fn join_or(words: &[&str]) -> String {

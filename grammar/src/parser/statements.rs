@@ -144,7 +144,12 @@ fn stmt(p: P) -> Result<Stmt, ParseError> {
                 };
                 let body = ak.next()?;
                 let body = if body.as_rule() == Rule::block {
-                    block(body)?
+                    // Provenance after the braces (`x => { ... } cite
+                    // "..."`), as a `for` or `if` may have it after its
+                    // block: the arm's, with any written before them.
+                    let mut b = block(body)?;
+                    b.provenance.extend(provenances(&mut ak)?);
+                    b
                 } else {
                     let bs = span(&body);
                     Block { provenance: Vec::new(), stmts: vec![stmt(body)?], span: bs }
