@@ -782,6 +782,54 @@ round turn {{
     }
 }
 
+/// A `choose` over tuples whose whole condition is tests of the last
+/// binding's item (`count(dest) == 0`, `zone_of(d) != box`, a cell of the
+/// grid by a number) keeps the last binding's items in place, as a
+/// `choose` of one binding does: the same options in the same order, the
+/// same locals at every decision (the last binding left on the last item
+/// tried) and the same errors as the general walk, which a first part
+/// that is no such test (`dest != none`) forces. Over neighbours, cells,
+/// pieces and numbers between constants.
+#[test]
+fn a_last_binding_of_tests_only_is_the_general_walk() {
+    let rules = |general: bool| {
+        let g = |name: &str| if general { format!("{name} != none and ") } else { String::new() };
+        format!(
+            "rulebook a {{ players 2..2 }}
+spacetype rim
+grid board 5 x 5
+piece pawn per_player 6
+counter moves 0..1000 = 0
+setup {{
+  for p in players {{
+    for c in 1..5 {{
+      move first x in pieces(pawn, p) where zone_of(x) == box to cell(board, if p == player(1) {{ 1 }} else {{ 5 }}, c)
+    }}
+  }}
+}}
+round turn {{
+  for p in players {{
+    choose m from pieces(pawn, p), dest from neighbors(zone_of(m)) where {n}count(dest) == 0 by p else {{ draw }}
+    move m to dest
+    choose k from 1..2, c from spaces(board) where {c}count(c) > 0 and not tagged(c, rim) and col(c) != 3 by p
+    choose c from spaces(board), d from pieces(pawn, p) where {d}zone_of(d) != box by p
+    choose a from [1, 2], col from 1..5 where {col}count(cell(board, 3, col)) == 0 by p else {{ moves += 1 }}
+    moves += 1
+    if moves >= 40 {{ draw }}
+  }}
+}}",
+            n = g("dest"),
+            c = g("c"),
+            d = g("d"),
+            col = if general { "col != 0 and ".to_string() } else { String::new() },
+        )
+    };
+    let (fast, general) = (two_players(rules(false)), two_players(rules(true)));
+    for seed in 0..40u64 {
+        side_by_side(&fast, &general, seed, true);
+    }
+}
+
 /// Games `a` and `b` played side by side from `seed` with the same random
 /// picks: at each decision the same options in the same order (and, with
 /// `same_states`, the same raw fingerprint, every local included), the

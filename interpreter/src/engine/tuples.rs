@@ -11,6 +11,7 @@
 //! the tuples that share those values, and when it failed, the later
 //! collections are not walked further for them.
 
+use super::compile::conds::ItemTest;
 use super::compile::{with_cond, BoolF, Cond, IntF, Items};
 use super::error::{ExecError, ExecErrorKind};
 use super::run::Run;
@@ -55,6 +56,10 @@ pub(crate) struct Staged {
     /// it), or comes after parts that only test the cell (`count(b) == 0`):
     /// the line only is walked ([`last_on_line`]).
     pub(crate) line: Option<LastLine>,
+    /// The last binding's parts, when they start with tests of its item
+    /// read in place (`count(dest) == 0`, conds.rs): then `last` is
+    /// `None`, and the last binding's walk tests each item in place.
+    pub(crate) last_tested: Option<Cond>,
 }
 
 /// The row or column of a grid that the first part reading the last
@@ -67,7 +72,7 @@ pub(crate) struct LastLine {
 impl Staged {
     /// A condition tested whole, for each tuple.
     pub(crate) fn whole(cond: Option<BoolF>) -> Self {
-        Staged { early: Vec::new(), last: cond, line: None }
+        Staged { early: Vec::new(), last: cond, line: None, last_tested: None }
     }
 }
 
@@ -116,7 +121,7 @@ pub(crate) fn collect_tuples(r: &mut Run, binds: &[(u16, Items)], cond: &Staged,
         }
         return;
     }
-    if cond.early.is_empty() && cond.line.is_none() {
+    if cond.early.is_empty() && cond.line.is_none() && cond.last_tested.is_none() {
         every_tuple(r, binds, 0, cond.last.as_ref());
     } else {
         walk(r, binds, 0, cond, &mut Known::default());
@@ -158,6 +163,10 @@ fn walk(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: &Staged, known:
         return leaf(r, binds, cond, known);
     };
     let slot = *slot;
+    if let (Some(tested), true) = (&cond.last_tested, depth + 1 == binds.len()) {
+        with_cond!(tested, c => last_in_place(r, binds, items, c));
+        return None;
+    }
     if let (Some(line), Items::Spaces { base, len }, true) = (&cond.line, items, depth + 1 == binds.len()) {
         if let Some(failed) = last_on_line(r, binds, slot, *base, *len, line, cond, known) {
             return failed;
@@ -176,6 +185,19 @@ fn walk(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: &Staged, known:
         }
     });
     failed
+}
+
+/// The last binding's walk when the whole condition is tests of its item
+/// read in place (`Staged::last_tested`): the walk of a `choose` of one
+/// binding, each item kept pushed with the values of the bindings before
+/// it. No part of an earlier binding waits to be tested, and no test reads
+/// the walk's name, so what the general walk would do differs only in the
+/// bindings no one reads (conds.rs, `ItemTest::bare`).
+fn last_in_place<C: ItemTest>(r: &mut Run, binds: &[(u16, Items)], items: &Items, tested: &C) {
+    items.walk_kept(r, tested, |r, _| {
+        push_tuple(r, binds);
+        r.err.is_none()
+    });
 }
 
 /// Every binding holds a value: test the parts not yet tested, in order.

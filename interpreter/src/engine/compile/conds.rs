@@ -537,8 +537,19 @@ impl Compiler<'_> {
         Cond::Tested(Tested { slot, tests: tests.into_boxed_slice(), rest })
     }
 
+    /// The condition of a walk made of `tests` read in place (at least
+    /// one), then the parts in `rest`, in order: the last binding's part
+    /// of a `choose` over tuples (tuples.rs), compiled part by part where
+    /// each is written.
+    pub(crate) fn tested_cond(slot: u16, tests: Vec<Test>, rest: Vec<BoolF>) -> Option<Cond> {
+        if tests.is_empty() {
+            return None;
+        }
+        Some(Cond::Tested(Tested { slot, tests: tests.into_boxed_slice(), rest: super::logic::all_tests(rest) }))
+    }
+
     /// `e` as a test of the item in `slot`, if it is one.
-    fn test(&mut self, slot: u16, e: ExprId, walked: Walked) -> Option<Test> {
+    pub(crate) fn test(&mut self, slot: u16, e: ExprId, walked: Walked) -> Option<Test> {
         if self.argument(e).is_some() {
             return None;
         }

@@ -166,7 +166,7 @@ impl Items {
     }
 
     /// The walk of a condition of tests only (`tests`, the name bound to
-    /// `slot`) over spaces, pieces or numbers between constants, visiting
+    /// `slot`) over spaces, neighbours, pieces or numbers between constants, visiting
     /// the items for which the tests give `HOLDING` (`false`: those that
     /// fail, for `all`); `None` for the other collections.
     #[inline(always)]
@@ -184,6 +184,16 @@ impl Items {
                 }
                 _ => walk_bare(r, base..base + len, Value::zone, slot, all, visit),
             },
+            // A space's neighbours (`to from neighbors(zone_of(m)) where
+            // count(to) == 0`), in the order of its adjacency list.
+            Items::Neighbors(ref z) => {
+                let z = z.get(r);
+                let g = r.g;
+                match g.geometry.adjacent.get(z as usize) {
+                    Some(list) => walk_bare(r, list.iter().map(|(x, _)| *x), Value::zone, slot, all, visit),
+                    None => true,
+                }
+            }
             Items::Pieces { first, n } => walk_bare(r, first..first + n, Value::piece, slot, all, visit),
             Items::PiecesOf { first, n, each, ref player } => {
                 let ids = pieces_of(r, first, n, each, player);

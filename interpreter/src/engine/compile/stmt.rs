@@ -439,7 +439,7 @@ impl Emit<'_, '_> {
     /// simple (the bindings, constants) is opened: the parts of its body
     /// are parts too, as if it were written in place (`can_step(k, dr, dc)`
     /// tests `may_go(k, dr)` once per `k` and `dr`).
-    fn staged(&mut self, slots: &[u16], cond: ExprId) -> Staged {
+    fn staged(&mut self, slots: &[u16], cond: ExprId, last_walked: Option<super::conds::Walked>) -> Staged {
         let n = slots.len();
         // Which binding each part waits for, looked at before anything is
         // compiled (the slots the opened calls take are given back).
@@ -474,6 +474,30 @@ impl Emit<'_, '_> {
             index += 1;
         });
         self.c.frame = frame;
+        // Every part tests the last binding's item only, each a test read
+        // in place (`count(c) == 0`): the last walk keeps its items without
+        // a closure call each, as a `choose` of one binding does. With a
+        // part of an earlier binding, or one that is no such test, the
+        // parts stay closures: tested one by one at each tuple, the tests
+        // read in place measured no faster than the closures (0.91x).
+        if let (None, Some(walked), Some(slot), true) = (&line, last_walked, last_slot, n <= 64 && waits.iter().all(|w| *w + 1 == n)) {
+            let mut tests = Vec::new();
+            let mut all = true;
+            self.c.and_parts(cond, &mut |c, part| {
+                if all {
+                    match c.test(slot, part, walked) {
+                        Some(t) => tests.push(t),
+                        None => all = false,
+                    }
+                }
+            });
+            self.c.frame = frame;
+            if all {
+                if let Some(tested) = super::compiler::Compiler::tested_cond(slot, tests, Vec::new()) {
+                    return Staged { last_tested: Some(tested), ..Staged::whole(None) };
+                }
+            }
+        }
         // Nothing to test early: the condition whole, for each tuple, as
         // compiled anywhere else (one closure fewer per tuple).
         if n > 64 || waits.iter().all(|w| *w + 1 == n) {
@@ -489,7 +513,7 @@ impl Emit<'_, '_> {
         });
         let mut compiled: Vec<Option<BoolF>> = groups.into_iter().map(super::logic::all_tests).collect();
         let last = compiled.pop().flatten();
-        Staged { early: compiled, last, line }
+        Staged { early: compiled, last, line, last_tested: None }
     }
 
     /// A `choose`: the operation, then (if there is an `else`) a jump over
@@ -516,7 +540,10 @@ impl Emit<'_, '_> {
                 let walked = items.gives();
                 (Staged::whole(None), Some(self.c.cond(*slot, Some(x), walked)))
             }
-            (_, Some(x)) => (self.staged(&slots, x), None),
+            (_, Some(x)) => {
+                let last_walked = binds.last().and_then(|(_, items)| items.gives());
+                (self.staged(&slots, x, last_walked), None)
+            }
             (_, None) => (Staged::whole(None), None),
         };
         let caches = self.c.hoisted();
