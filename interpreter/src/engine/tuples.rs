@@ -56,9 +56,10 @@ pub(crate) struct Staged {
     /// it), or comes after parts that only test the cell (`count(b) == 0`):
     /// the line only is walked ([`last_on_line`]).
     pub(crate) line: Option<LastLine>,
-    /// The last binding's parts, when they start with tests of its item
-    /// read in place (`count(dest) == 0`, conds.rs): then `last` is
-    /// `None`, and the last binding's walk tests each item in place.
+    /// The whole condition, when it is tests of the last binding's item
+    /// read in place (`count(dest) == 0`, conds.rs): then nothing else is
+    /// set, and the last binding is walked as a `choose` of one binding
+    /// ([`last_in_place`]).
     pub(crate) last_tested: Option<Cond>,
 }
 

@@ -537,15 +537,15 @@ impl Compiler<'_> {
         Cond::Tested(Tested { slot, tests: tests.into_boxed_slice(), rest })
     }
 
-    /// The condition of a walk made of `tests` read in place (at least
-    /// one), then the parts in `rest`, in order: the last binding's part
-    /// of a `choose` over tuples (tuples.rs), compiled part by part where
-    /// each is written.
-    pub(crate) fn tested_cond(slot: u16, tests: Vec<Test>, rest: Vec<BoolF>) -> Option<Cond> {
+    /// The condition of a walk made of `tests` read in place and nothing
+    /// else (`None` without one): the condition of a `choose` over tuples
+    /// that only tests its last binding's item (tuples.rs), compiled part
+    /// by part where each is written.
+    pub(crate) fn tested_cond(slot: u16, tests: Vec<Test>) -> Option<Cond> {
         if tests.is_empty() {
             return None;
         }
-        Some(Cond::Tested(Tested { slot, tests: tests.into_boxed_slice(), rest: super::logic::all_tests(rest) }))
+        Some(Cond::Tested(Tested { slot, tests: tests.into_boxed_slice(), rest: None }))
     }
 
     /// `e` as a test of the item in `slot`, if it is one.

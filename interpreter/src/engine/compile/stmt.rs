@@ -493,7 +493,7 @@ impl Emit<'_, '_> {
             });
             self.c.frame = frame;
             if all {
-                if let Some(tested) = super::compiler::Compiler::tested_cond(slot, tests, Vec::new()) {
+                if let Some(tested) = super::compiler::Compiler::tested_cond(slot, tests) {
                     return Staged { last_tested: Some(tested), ..Staged::whole(None) };
                 }
             }
