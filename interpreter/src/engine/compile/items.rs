@@ -11,7 +11,7 @@
 //! spaces of the board runs several times per ply, the visitor call per item
 //! was the largest single cost of a random game.
 
-use super::conds::{all_hold, ItemTest, OneLine, Test};
+use super::conds::{all_hold, Coord, ItemTest, OneLine, Test};
 use super::operands::{IdOp, IntOp, ValOp};
 use super::{CollF, Visit, NO_PLAYER};
 use crate::engine::error::ExecErrorKind;
@@ -202,9 +202,17 @@ impl Items {
             // Numbers between constants (`choose column from 1..7 where
             // count(cell(frame, 6, column)) == 0`); a range too long to
             // walk is left to the general walk, which says so.
-            Items::Range(IntOp::Const(lo), IntOp::Const(hi), _) if hi.saturating_sub(lo) < super::collections::MAX_RANGE => {
-                walk_bare(r, lo..=hi, Value::Int, slot, |r, i| all_hold(tests, r, i) == HOLDING, visit)
-            }
+            Items::Range(IntOp::Const(lo), IntOp::Const(hi), _) if hi.saturating_sub(lo) < super::collections::MAX_RANGE => match *tests {
+                // The cells of one row by their column (connect four's
+                // "a column that is not full"): the row's first cell
+                // worked out once, then one load and a compare a number.
+                // The compiler made sure every number names a cell.
+                [Test::CellCount { base, cols, row: Coord::Const(row), col: Coord::Item, cmp, k }] => {
+                    let (band, before) = (cmp.band(k), i64::from(base) + (row - 1) * cols - 1);
+                    walk_bare(r, lo..=hi, Value::Int, slot, |r, i| band.holds(r.st.len.get((before + i) as usize).map_or(0, |n| i64::from(*n))) == HOLDING, visit)
+                }
+                _ => walk_bare(r, lo..=hi, Value::Int, slot, |r, i| all_hold(tests, r, i) == HOLDING, visit),
+            },
             _ => return None,
         })
     }
