@@ -394,6 +394,14 @@ pub(crate) trait ItemTest: Send + Sync + 'static {
         None
     }
 
+    /// [`holds`](ItemTest::holds) for a cell of the line [`line`] gave: the
+    /// test that keeps the line is not tested again.
+    ///
+    /// [`line`]: ItemTest::line
+    fn holds_on_line(&self, r: &mut Run, item: Value) -> bool {
+        self.holds(r, item)
+    }
+
     /// The walk's name and its tests, when the condition is nothing but
     /// tests read in place: the walk then binds the name only to the items
     /// that hold (before what is done with them) and, at the end, to the
@@ -453,6 +461,14 @@ impl ItemTest for Tested {
             return false;
         }
         self.rest_holds(r)
+    }
+
+    #[inline(always)]
+    fn holds_on_line(&self, r: &mut Run, item: Value) -> bool {
+        r.set_local(self.slot, item);
+        let Value::Zone(x) = item else { return self.holds(r, item) };
+        // The first test keeps the line, and holds on its cells.
+        all_hold(self.tests.get(1..).unwrap_or_default(), r, x as i64) && self.rest_holds(r)
     }
 
     #[inline(always)]

@@ -304,7 +304,7 @@ fn walk_line<C: ItemTest>(r: &mut Run, base: u16, len: u16, line: OneLine, cond:
         }
         walked = place + 1;
         let item = Value::zone(base + place as u16);
-        if cond.holds(r, item) && !visit(r, item) {
+        if cond.holds_on_line(r, item) && !visit(r, item) {
             return Some(false);
         }
     }
