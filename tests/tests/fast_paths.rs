@@ -535,6 +535,10 @@ round turn {{
     seen += count z in spaces(board) where {lead}not (any d in z where true){extra}
     let unshaded = count z in spaces(board) where {lead}count(shadow[z]) == 0{extra}
     let shaded_free = first z in spaces(board) where {lead}count(shadow[z]) > 0 and count(z) == 0{extra}
+    seen += count z in neighbors(c) where count(z) > 0{extra}
+    let free_next = first z in neighbors(c) where count(z) == 0{extra}
+    let boxed_in = all z in neighbors(c) where count(z) > 0{extra}
+    let next_to_mine = any z in neighbors(c) where has(z, p){extra}
     if all z in spaces(board) where count(z) > 0{extra} {{ draw }}
   }}
 }}"
