@@ -793,7 +793,8 @@ round turn {{
 /// same locals at every decision (the last binding left on the last item
 /// tried) and the same errors as the general walk, which a first part
 /// that is no such test (`dest != none`) forces. Over neighbours, cells,
-/// pieces and numbers between constants.
+/// pieces and numbers between constants, a cell named by the number
+/// walked and by an earlier binding's (`count(cell(board, r, k)) == 0`).
 #[test]
 fn a_last_binding_of_tests_only_is_the_general_walk() {
     let rules = |general: bool| {
@@ -818,6 +819,8 @@ round turn {{
     choose k from 1..2, c from spaces(board) where {c}count(c) > 0 and not tagged(c, rim) and col(c) != 3 by p
     choose c from spaces(board), d from pieces(pawn, p) where {d}zone_of(d) != box by p
     choose a from [1, 2], col from 1..5 where {col}count(cell(board, 3, col)) == 0 by p else {{ moves += 1 }}
+    choose r from 2..4, k from 1..5 where {k}count(cell(board, r, k)) == 0 by p else {{ moves += 1 }}
+    choose k from 1..5, r from 1..5 where {k}count(cell(board, r, k)) > 0 and count(cell(board, r, 3)) < 2 by p
     moves += 1
     if moves >= 40 {{ draw }}
   }}
@@ -826,6 +829,7 @@ round turn {{
             c = g("c"),
             d = g("d"),
             col = if general { "col != 0 and ".to_string() } else { String::new() },
+            k = if general { "k != 0 and ".to_string() } else { String::new() },
         )
     };
     let (fast, general) = (two_players(rules(false)), two_players(rules(true)));

@@ -42,6 +42,12 @@ pub(crate) struct Compiler<'c> {
     /// While the condition of a walk (a `choose`, a comprehension) is
     /// compiled: what may be computed once per walk (hoist.rs).
     pub(crate) hoist: Option<super::hoist::Hoist>,
+    /// While the condition of a `choose` over tuples is read as tests of
+    /// its last binding (tuples.rs): the earlier bindings that walk a range
+    /// of constants, as (slot, first, last). A test may name a cell by them
+    /// (`count(cell(board, r, k)) == 0`): they hold a number of that range
+    /// whenever it is tested.
+    pub(crate) walked_numbers: Vec<(u16, i64, i64)>,
 }
 
 /// Where the locals of the code being compiled live.
@@ -59,7 +65,7 @@ pub(crate) type F<T> = Box<dyn Fn(&mut Run) -> T + Send + Sync>;
 
 impl<'c> Compiler<'c> {
     pub(crate) fn new(g: &'c Game, locals: u16) -> Self {
-        Compiler { g, m: &g.model, scopes: vec![Scope { offset: 0, args: Vec::new() }], frame: locals, hoist: None }
+        Compiler { g, m: &g.model, scopes: vec![Scope { offset: 0, args: Vec::new() }], frame: locals, hoist: None, walked_numbers: Vec::new() }
     }
 
     /// A fresh hidden slot of the frame (loops, `as`, inlined functions).

@@ -133,11 +133,32 @@ pub(crate) enum Walked {
     Numbers { lo: i64, hi: i64 },
 }
 
-/// A row or column of a cell named by a test: the item, or a constant.
+/// A row or column of a cell named by a test: the item, a constant, or an
+/// earlier binding of the `choose` that walks numbers within the grid
+/// (`Compiler::walked_numbers`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Coord {
     Item,
     Const(i64),
+    Bound(u16),
+}
+
+impl Coord {
+    /// A coordinate that is not the item: its number.
+    #[inline(always)]
+    pub(crate) fn fixed(self, r: &Run) -> i64 {
+        match self {
+            Coord::Const(v) => v,
+            // Always a number of the grid (the walk of a range within it
+            // set it); anything else would name no cell (far enough off
+            // not to overflow where the cell is worked out).
+            Coord::Bound(slot) => match r.local(slot) {
+                Value::Int(v) => v,
+                _ => -(1 << 40),
+            },
+            Coord::Item => -(1 << 40),
+        }
+    }
 }
 
 /// A test of the item being tried (a space or a piece, by its index), read
@@ -245,7 +266,7 @@ impl Test {
             Test::CellCount { base, cols, row, col, cmp, k } => {
                 let at = |c: Coord| match c {
                     Coord::Item => x,
-                    Coord::Const(v) => v,
+                    other => other.fixed(r),
                 };
                 let cell = i64::from(base) + (at(row) - 1) * cols + (at(col) - 1);
                 cmp.holds(r.st.len.get(cell as usize).map(|n| i64::from(*n)).unwrap_or(0), k)
@@ -600,9 +621,11 @@ impl Compiler<'_> {
         // reports: such a test is not read in place.
         let coord = |c: &Self, x: ExprId, size: u16| -> Option<Coord> {
             let within = |v: i64| (1..=i64::from(size)).contains(&v);
-            match c.m.expr(x) {
-                Expr::Int(v) if within(*v) => Some(Coord::Const(*v)),
-                _ if c.plain_local(x) == Some(slot) && (lo > hi || (within(lo) && within(hi))) => Some(Coord::Item),
+            let range_within = |lo: i64, hi: i64| lo > hi || (within(lo) && within(hi));
+            match (c.m.expr(x), c.plain_local(x)) {
+                (Expr::Int(v), _) if within(*v) => Some(Coord::Const(*v)),
+                (_, Some(s)) if s == slot => range_within(lo, hi).then_some(Coord::Item),
+                (_, Some(s)) => c.walked_numbers.iter().find(|(w, ..)| *w == s).filter(|(_, lo, hi)| range_within(*lo, *hi)).map(|_| Coord::Bound(s)),
                 _ => None,
             }
         };

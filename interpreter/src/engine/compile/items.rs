@@ -204,11 +204,12 @@ impl Items {
             // walk is left to the general walk, which says so.
             Items::Range(IntOp::Const(lo), IntOp::Const(hi), _) if hi.saturating_sub(lo) < super::collections::MAX_RANGE => match *tests {
                 // The cells of one row by their column (connect four's
-                // "a column that is not full"): the row's first cell
-                // worked out once, then one load and a compare a number.
-                // The compiler made sure every number names a cell.
-                [Test::CellCount { base, cols, row: Coord::Const(row), col: Coord::Item, cmp, k }] => {
-                    let (band, before) = (cmp.band(k), i64::from(base) + (row - 1) * cols - 1);
+                // "a column that is not full", or the row an earlier
+                // binding walks): the row's first cell worked out once,
+                // then one load and a compare a number. The compiler made
+                // sure every number names a cell.
+                [Test::CellCount { base, cols, row: row @ (Coord::Const(_) | Coord::Bound(_)), col: Coord::Item, cmp, k }] => {
+                    let (band, before) = (cmp.band(k), i64::from(base) + (row.fixed(r) - 1) * cols - 1);
                     walk_bare(r, lo..=hi, Value::Int, slot, |r, i| band.holds(r.st.len.get((before + i) as usize).map_or(0, |n| i64::from(*n))) == HOLDING, visit)
                 }
                 _ => walk_bare(r, lo..=hi, Value::Int, slot, |r, i| all_hold(tests, r, i) == HOLDING, visit),

@@ -439,7 +439,7 @@ impl Emit<'_, '_> {
     /// simple (the bindings, constants) is opened: the parts of its body
     /// are parts too, as if it were written in place (`can_step(k, dr, dc)`
     /// tests `may_go(k, dr)` once per `k` and `dr`).
-    fn staged(&mut self, slots: &[u16], cond: ExprId, last_walked: Option<super::conds::Walked>) -> Staged {
+    fn staged(&mut self, slots: &[u16], cond: ExprId, last_walked: Option<super::conds::Walked>, earlier_numbers: &[(u16, i64, i64)]) -> Staged {
         let n = slots.len();
         // Which binding each part waits for, looked at before anything is
         // compiled (the slots the opened calls take are given back).
@@ -475,14 +475,17 @@ impl Emit<'_, '_> {
         });
         self.c.frame = frame;
         // Every part tests the last binding's item only, each a test read
-        // in place (`count(c) == 0`): the last walk keeps its items without
-        // a closure call each, as a `choose` of one binding does. With a
+        // in place (`count(c) == 0`; a cell may be named by earlier
+        // bindings that walk numbers, `count(cell(board, r, k)) == 0`):
+        // the last walk keeps its items without a closure call each, as a
+        // `choose` of one binding does. With a
         // part of an earlier binding, or one that is no such test, the
         // parts stay closures: tested one by one at each tuple, the tests
         // read in place measured no faster than the closures (0.91x).
         if let (None, Some(walked), Some(slot), true) = (&line, last_walked, last_slot, n <= 64 && waits.iter().all(|w| *w + 1 == n)) {
             let mut tests = Vec::new();
             let mut all = true;
+            self.c.walked_numbers = earlier_numbers.to_vec();
             self.c.and_parts(cond, &mut |c, part| {
                 if all {
                     match c.test(slot, part, walked) {
@@ -491,6 +494,7 @@ impl Emit<'_, '_> {
                     }
                 }
             });
+            self.c.walked_numbers.clear();
             self.c.frame = frame;
             if all {
                 if let Some(tested) = super::compiler::Compiler::tested_cond(slot, tests) {
@@ -542,7 +546,15 @@ impl Emit<'_, '_> {
             }
             (_, Some(x)) => {
                 let last_walked = binds.last().and_then(|(_, items)| items.gives());
-                (self.staged(&slots, x, last_walked), None)
+                let earlier = binds.split_last().map_or(&[][..], |(_, earlier)| earlier);
+                let earlier_numbers: Vec<(u16, i64, i64)> = earlier
+                    .iter()
+                    .filter_map(|(slot, items)| match items.gives() {
+                        Some(super::conds::Walked::Numbers { lo, hi }) => Some((*slot, lo, hi)),
+                        _ => None,
+                    })
+                    .collect();
+                (self.staged(&slots, x, last_walked, &earlier_numbers), None)
             }
             (_, None) => (Staged::whole(None), None),
         };
