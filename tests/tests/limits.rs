@@ -200,6 +200,39 @@ fn a_game_that_fails_before_its_first_decision_but_after_setup_was_played() {
     assert_eq!(st.fired[setup], 1);
 }
 
+/// `simulate` plays the games of a chunk in one state, reused: each game
+/// gives what a fresh state gives (the same failure, round, outcome,
+/// decisions, rules fired and position), whatever the game before it left
+/// there, including a setup that failed (only its own rules count).
+#[test]
+fn a_reused_state_plays_what_a_fresh_one_plays() {
+    use grimoire_interpreter::log::{quick_playout, quick_playout_in};
+    let round = "roll r = coin\n if r == 2 and round_number == 2 { while true { pass } }\n if round_number == 3 { win player(1) }";
+    // A setup that fails for about half the seeds (the coin, then a loop).
+    let setup = "roll s = coin\n if s == 2 { while true { pass } }";
+    let g = one_player_with_fuel_1000("die coin 2 assume \"x\"", setup, round);
+    let mut reused = g.begin(1000).0;
+    let (mut setup_failed, mut played) = (0, 0);
+    for seed in 0..200 {
+        let fresh = quick_playout(&g, seed, 100, true);
+        let again = quick_playout_in(&g, &mut reused, seed, 100, true);
+        match (fresh, again) {
+            (Ok((st, error)), Ok(e2)) => {
+                assert_eq!(error.map(|e| e.kind.code()), e2.map(|e| e.kind.code()), "seed {seed}");
+                assert_eq!((st.round, st.outcome, st.decisions, &st.fired, st.fingerprint()), (reused.round, reused.outcome, reused.decisions, &reused.fired, reused.fingerprint()), "seed {seed}");
+                played += 1;
+            }
+            (Err(failed), Err(e2)) => {
+                let (st, e) = *failed;
+                assert_eq!((e.kind.code(), st.round, &st.fired), (e2.kind.code(), reused.round, &reused.fired), "seed {seed}");
+                setup_failed += 1;
+            }
+            (a, b) => panic!("seed {seed}: a fresh state {} and a reused one {}", if a.is_ok() { "started" } else { "failed in setup" }, if b.is_ok() { "started" } else { "failed in setup" }),
+        }
+    }
+    assert!(setup_failed > 40 && played > 40, "the coin decides: {setup_failed} setups failed, {played} games played");
+}
+
 /// A decision with more options than the limit is an error at its
 /// `choose`, not memory without end; one at the limit is offered whole.
 #[test]

@@ -6,7 +6,7 @@ use grimoire_cli::render::exec_error;
 use grimoire_cli::ui::{count, plural};
 use grimoire_interpreter::engine::{ExecError, Game, Outcome, State};
 use grimoire_interpreter::histogram::Histogram;
-use grimoire_interpreter::log::quick_playout;
+use grimoire_interpreter::log::quick_playout_in;
 use grimoire_interpreter::parallel::in_chunks_until;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -121,6 +121,8 @@ struct Tally {
     unfinished: u32,
     failures: Vec<(u64, ExecError)>,
     first_error: Option<ExecError>,
+    /// The state each game of the chunk is played in, reused.
+    state: Option<State>,
 }
 
 impl Tally {
@@ -139,25 +141,31 @@ impl Tally {
             unfinished: 0,
             failures: Vec::new(),
             first_error: None,
+            state: None,
         }
     }
 
     /// Play the game of seed `s` and count it.
-    #[allow(clippy::indexing_slicing, reason = "the counters are sized from the model and the player count they are indexed by")]
     fn play(&mut self, game: &Game, s: u64, max_decisions: u32, checked: bool, score_slot: Option<usize>) {
         self.played += 1;
-        let (state, error) = match quick_playout(game, s, max_decisions, checked) {
-            Ok(p) => p,
-            Err(failed) => {
+        // The chunk's first game makes the state the others are played in.
+        let mut state = self.state.take().unwrap_or_else(|| game.begin(s).0);
+        match quick_playout_in(game, &mut state, s, max_decisions, checked) {
+            Ok(error) => self.count_game(&state, s, error, score_slot),
+            Err(e) => {
                 // No game: only the rules its setup ran count.
-                let (state, e) = *failed;
                 self.count_fired(&state);
                 self.failures.push((s, e.clone()));
                 self.first_error.get_or_insert(e);
-                return;
             }
-        };
-        self.count_fired(&state);
+        }
+        self.state = Some(state);
+    }
+
+    /// Count a game that started, and the problem that stopped it.
+    #[allow(clippy::indexing_slicing, reason = "the counters are sized from the model and the player count they are indexed by")]
+    fn count_game(&mut self, state: &State, s: u64, error: Option<ExecError>, score_slot: Option<usize>) {
+        self.count_fired(state);
         self.decisions.add(i64::from(state.decisions));
         self.plies.add(i64::from(state.plies));
         if let Some(base) = score_slot {
@@ -277,7 +285,7 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
         false => format!("simulated {} in {s:.2} s", plural(u64::from(played), "game")),
         true => format!("interrupted: simulated {} of {} in {s:.2} s", count(u64::from(played)), plural(u64::from(games), "game")),
     });
-    let Tally { played: _, fired, decisions, plies, rounds, scores, winner_scores, wins, shared, draws, unfinished, failures, first_error } = t;
+    let Tally { played: _, fired, decisions, plies, rounds, scores, winner_scores, wins, shared, draws, unfinished, failures, first_error, state: _ } = t;
     // Counts of decisions, plies and rounds are u32 in the engine.
     let as_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
     let rules: Vec<RuleCount> = game.model.procs.iter().zip(&fired).map(|(p, &(fired, games))| RuleCount { rule: p.name.clone(), fired, games }).collect();

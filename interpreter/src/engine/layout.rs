@@ -503,7 +503,11 @@ impl Game {
                 st.reseed(seed);
                 self.run(st)
             }
-            Err(e) => Err(e.clone()),
+            Err(e) => {
+                // As `begin`: the rules did not start, nothing ran.
+                *st = State::empty(self);
+                Err(e.clone())
+            }
         }
     }
 
