@@ -2,7 +2,10 @@
 //!
 //! Game `i` of a batch depends on its seed alone, so the range `0..n` is cut
 //! into contiguous chunks; threads take the next chunk as they finish one
-//! (a short game does not leave a thread idle), each chunk folds its indices
+//! (a short game does not leave a thread idle). Chunks shrink along the
+//! range, so that the last ones, which may leave a thread working alone
+//! while the others have nothing left, are short; their bounds depend on
+//! `n` and the number of threads only. Each chunk folds its indices
 //! in increasing order into its own accumulator, and the accumulators come
 //! back in chunk order. Merging them in that order gives what one thread
 //! playing `0..n` in order gives: the same counts, the same lists in the same
@@ -10,8 +13,36 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Chunks per thread: enough for a thread that finishes early to take more.
-const CHUNKS_PER_JOB: u32 = 8;
+/// The bounds of the chunks of `0..n` for `jobs` threads: each a quarter
+/// of what is left per thread, down to a 64th of a thread's share. With 8
+/// equal chunks per thread, a thread was left alone with the last for up to
+/// an eighth of the time: two threads ran connect four's short games 1.72
+/// times as fast as one.
+fn chunk_bounds(n: u32, jobs: usize) -> Vec<(u32, u32)> {
+    let jobs = u64::try_from(jobs).unwrap_or(u64::MAX).max(1);
+    let smallest = (u64::from(n) / jobs.saturating_mul(64)).max(1);
+    let mut bounds = Vec::new();
+    let mut lo = 0u32;
+    while lo < n {
+        let left = u64::from(n - lo);
+        let size = (left / jobs.saturating_mul(4)).max(smallest).min(left) as u32;
+        bounds.push((lo, lo + size));
+        lo += size;
+    }
+    bounds
+}
+
+/// Small blocks that a new thread holds until it ends, taken before it
+/// allocates anything else. A thread starts by freeing what the thread that
+/// spawned it allocated for it (its closure, its handle), and the allocator
+/// hands those blocks out again for the thread's next allocations of their
+/// size: the workers' first states got them, next to each other in the
+/// spawning thread's memory, and two threads writing one cache line ran
+/// connect four 1.33 times as fast as one thread instead of 1.8.
+fn soak_inherited_blocks() -> Vec<Vec<u8>> {
+    // Two blocks of each size up to 256 bytes, in steps of 16.
+    (0..32).map(|i| Vec::with_capacity(16 * (i % 16 + 1))).collect()
+}
 
 /// Fold `0..n` on up to `jobs` threads. Each chunk starts from `init()` and
 /// calls `step` on its indices in increasing order; the chunks' accumulators
@@ -48,22 +79,20 @@ where
         }
         return vec![acc];
     }
-    let wanted = u32::try_from(jobs).unwrap_or(u32::MAX).saturating_mul(CHUNKS_PER_JOB).min(n);
-    let size = n.div_ceil(wanted);
-    let chunks = n.div_ceil(size) as usize;
+    let bounds = chunk_bounds(n, jobs);
+    let chunks = bounds.len();
     let threads = jobs.min(chunks);
     let next = AtomicUsize::new(0);
     // Take chunks until none is left; the results with their chunk numbers.
     let work = || {
+        let _soak = soak_inherited_blocks();
         let mut mine = Vec::new();
         loop {
             let c = next.fetch_add(1, Ordering::Relaxed);
             if c >= chunks || stop() {
                 break mine;
             }
-            // c < chunks = ceil(n / size), so c * size < n fits in u32.
-            let lo = c as u32 * size;
-            let hi = lo.saturating_add(size).min(n);
+            let Some(&(lo, hi)) = bounds.get(c) else { break mine };
             let mut acc = init();
             for i in lo..hi {
                 if stop() {
@@ -158,6 +187,20 @@ mod tests {
                 let all: Vec<u32> = chunks.into_iter().flatten().collect();
                 assert_eq!(all, (0..n).collect::<Vec<_>>(), "n = {n}, jobs = {jobs}");
             }
+        }
+    }
+
+    #[test]
+    fn chunks_shrink_so_that_the_last_ones_are_short() {
+        for (n, jobs) in [(100_000u32, 2usize), (4000, 2), (1000, 8), (37, 3)] {
+            let bounds = super::chunk_bounds(n, jobs);
+            let sizes: Vec<u32> = bounds.iter().map(|(lo, hi)| hi - lo).collect();
+            assert!(sizes.windows(2).all(|w| w[1] <= w[0]), "never growing: {sizes:?}");
+            let share = u64::from(n) / jobs as u64;
+            assert!(u64::from(sizes[0]) * 4 <= share.max(4), "the first a quarter of a thread's share at most ({n}, {jobs}): {sizes:?}");
+            let last = u64::from(*sizes.last().unwrap_or(&0));
+            assert!(last * 64 <= share.max(64), "the last a 64th of a thread's share at most ({n}, {jobs}): {sizes:?}");
+            assert!(bounds.len() <= 40 * jobs, "not too many chunks ({n}, {jobs}): {}", bounds.len());
         }
     }
 
