@@ -155,6 +155,10 @@ enum Command {
         /// combination of options (every pair beyond six options).
         #[arg(long = "option")]
         options: Vec<String>,
+        /// Play, search and guide games at this player count only; by default
+        /// every count the rulebook allows (the static checks look at every count).
+        #[arg(long, short, value_parser = players())]
+        players: Option<u8>,
         /// States the exhaustive search explores per configuration, after the
         /// random games (0: no search).
         #[arg(long, default_value_t = grimoire_interpreter::validate::DEFAULT_EXPLORE_STATES)]
@@ -372,8 +376,8 @@ fn run(command: Command, ui: &Ui) -> Result<ExitCode, String> {
         }
         Command::Replay { log, json: _ } => commands::replay(&log, ui),
         Command::Test { files, filter, sources, json: _ } => commands::test::test(commands::test::Args { files: &files, filter: filter.as_deref(), sources: &sources }, ui),
-        Command::Validate { files, games, max_decisions, sources, save, json: _, html, jobs, options, explore_states, guided_games } => commands::validate::validate(
-            commands::validate::Args { files: &files, games, max_decisions, sources: &sources, save: &save, html: html.as_deref(), jobs: jobs as usize, options: &once(options), explore_states, guided_games },
+        Command::Validate { files, games, max_decisions, sources, save, json: _, html, jobs, options, players, explore_states, guided_games } => commands::validate::validate(
+            commands::validate::Args { files: &files, games, max_decisions, sources: &sources, save: &save, html: html.as_deref(), jobs: jobs as usize, options: &once(options), players, explore_states, guided_games },
             ui,
         ),
         Command::Explore { files, players, options, max_states, max_depth, max_bytes, perft, save, json: _, jobs } => {

@@ -840,6 +840,24 @@ fn validate_passes_grail_cup_and_fails_a_broken_fixture() {
     assert_eq!(v["trace"]["not_found"], 0, "every citation is found in the source");
 }
 
+/// `validate -p N` plays, searches and guides games at that count only
+/// (an outside tester wrote `-p 2`, and clap's tip sent him to `-- -p`); a
+/// count the rulebook does not allow is a bad argument (exit 2).
+#[test]
+fn validate_at_one_player_count() {
+    let save = temp_file("counterexamples-players");
+    let save = save.to_str().expect("utf-8 path");
+    let at_four = run(&["validate", GRAIL_CUP, "-p", "4", "--games", "5", "--explore-states", "50", "--guided-games", "1", "--json", "--save", save]);
+    let every = run(&["validate", GRAIL_CUP, "--games", "5", "--explore-states", "50", "--guided-games", "1", "--json", "--save", save]);
+    let too_many = run(&["validate", GRAIL_CUP, "--players", "9", "--save", save]);
+    let _ = std::fs::remove_dir_all(save);
+    let counts = |out: &Output| -> Vec<u64> { report_of(out)["runs"].as_array().expect("runs").iter().map(|r| r["players"].as_u64().expect("a count")).collect() };
+    assert_eq!(counts(&at_four), vec![4], "{}", stderr(&at_four));
+    assert_eq!(counts(&every), (3..=8).collect::<Vec<u64>>());
+    assert_eq!(too_many.status.code(), Some(2));
+    assert!(stderr(&too_many).contains("3 to 8 players, not 9"), "{}", stderr(&too_many));
+}
+
 #[test]
 fn validate_gives_the_same_findings_on_one_thread_and_on_two() {
     // leak: a chip goes back to the box in most games, not all; conflict:

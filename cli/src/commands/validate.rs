@@ -28,6 +28,8 @@ pub struct Args<'a> {
     pub jobs: usize,
     /// Only this set of options (`--option`, repeated); every set when empty.
     pub options: &'a [String],
+    /// Only this player count (`--players`); every count when `None`.
+    pub players: Option<u8>,
     /// States the systematic search explores per configuration.
     pub explore_states: usize,
     /// Coverage-guided games per configuration.
@@ -54,6 +56,9 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         return Err(grimoire_interpreter::engine::SetupError::unknown_option(&model, o).to_string());
     }
     let options = (!a.options.is_empty()).then(|| a.options.to_vec());
+    if let Some(asked) = a.players.filter(|p| !(model.min_players..=model.max_players).contains(p)) {
+        return Err(grimoire_interpreter::engine::SetupError::Players { min: model.min_players, max: model.max_players, asked }.to_string());
+    }
     // Where the results go, before the run that makes them.
     grimoire_cli::output::check_folder(a.save)?;
     if let Some(path) = a.html {
@@ -73,7 +78,7 @@ pub fn validate(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         }
         Progress::Done(n) => bar.inc(n),
     });
-    let mut cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options, explore_states: a.explore_states, guided_games: a.guided_games, ..Config::default() };
+    let mut cfg = Config { games: a.games, max_decisions: a.max_decisions, rulebook: names(&sources), jobs: a.jobs, options, players: a.players, explore_states: a.explore_states, guided_games: a.guided_games, ..Config::default() };
     let configs = configurations(&model, &cfg);
     cfg.progress = progress;
     cfg.stop = grimoire_cli::interrupt::catch("finishing the games and the search under way, then showing what was done");

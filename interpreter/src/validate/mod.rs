@@ -117,6 +117,10 @@ pub struct Config {
     pub jobs: usize,
     /// Only this set of options (else every set `simulate::option_sets` lists).
     pub options: Option<Vec<String>>,
+    /// Only this player count (else every count the rulebook allows): the
+    /// random games, the search and the guided games; the static checks
+    /// always look at every count.
+    pub players: Option<u8>,
     /// States the systematic search explores per configuration (0: none).
     pub explore_states: usize,
     /// Coverage-guided games per configuration (0: none).
@@ -136,6 +140,7 @@ impl Default for Config {
             rulebook: Vec::new(),
             jobs: 1,
             options: None,
+            players: None,
             explore_states: DEFAULT_EXPLORE_STATES,
             guided_games: search::GUIDED_GAMES,
             progress: OnProgress::default(),
@@ -216,8 +221,16 @@ impl std::fmt::Debug for OnProgress {
 
 /// The configurations (player count, option set) the validator plays.
 pub fn configurations(model: &Model, cfg: &Config) -> u64 {
-    let counts = u64::from(model.max_players.saturating_sub(model.min_players)) + 1;
-    counts * simulate::option_sets(model, cfg.options.as_deref()).len() as u64
+    player_counts(model, cfg).count() as u64 * simulate::option_sets(model, cfg.options.as_deref()).len() as u64
+}
+
+/// The player counts the validator plays: `Config::players`, else every
+/// count the rulebook allows.
+pub(crate) fn player_counts(model: &Model, cfg: &Config) -> std::ops::RangeInclusive<u8> {
+    match cfg.players {
+        Some(p) => p..=p,
+        None => model.min_players..=model.max_players,
+    }
 }
 
 /// An assumption or discrepancy, for the translator's list.

@@ -57,7 +57,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
     let mut seen: HashSet<_> = findings.iter().map(key).collect();
     let per_config = cfg.explore_states as u64;
     cfg.progress.report(Progress::Phase { phase: Phase::Search, total: super::configurations(model, cfg) * per_config });
-    for players in model.min_players..=model.max_players {
+    for players in super::player_counts(model, cfg) {
         for options in option_sets(model, cfg.options.as_deref()) {
             if cfg.stop.requested() {
                 return summaries;
@@ -187,7 +187,7 @@ pub fn guided(model: &Arc<Model>, cfg: &Config, known: &[Finding], branches: &[B
     let mut seen: HashSet<_> = known.iter().map(key).collect();
     let games = u64::from(cfg.guided_games);
     cfg.progress.report(Progress::Phase { phase: Phase::Guided, total: super::configurations(model, cfg) * games });
-    for players in model.min_players..=model.max_players {
+    for players in super::player_counts(model, cfg) {
         for options in option_sets(model, cfg.options.as_deref()) {
             let Ok(game) = Game::new(model.clone(), players, &options) else {
                 cfg.progress.report(Progress::Done(games));

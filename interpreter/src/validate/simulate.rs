@@ -299,7 +299,7 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     let mut runs = Vec::new();
     let games = u64::from(cfg.games);
     cfg.progress.report(Progress::Phase { phase: Phase::Games, total: super::configurations(model, cfg) * games });
-    for players in model.min_players..=model.max_players {
+    for players in super::player_counts(model, cfg) {
         for options in option_sets(model, cfg.options.as_deref()) {
             if cfg.stop.requested() {
                 break;
