@@ -71,6 +71,23 @@ fn a_round_that_does_nothing_runs_out_of_fuel_instead_of_spinning() {
     }
 }
 
+/// A game that goes round after round with no decision runs out of fuel
+/// in whatever rule happens to be running: the finding says that the
+/// rounds go on, and points at the round, not at that rule (an outside
+/// tester's War without a cap was blamed on a different rule in each
+/// game). A rule that loops inside one round is still that rule.
+#[test]
+fn rounds_without_a_decision_are_blamed_on_the_round() {
+    let text = |round: &str| format!("rulebook idle {{ players 1..1 step_fuel 5000 }}\ncounter n 0..1000000 = 0\nrule work assume \"x\" {{ n += 1 }}\nround turn assume \"x\" {round}\n");
+    let e = start(&text("{ do work\n do work }")).expect_err("rounds that never decide nor end");
+    assert_eq!((e.kind.code(), e.rule.as_deref()), ("R0002", Some("turn")), "{}", e.message);
+    assert!(e.message.contains("going from the setup to round") && e.message.contains("the rounds seem to go on without end"), "{}", e.message);
+    let looping = text("{ do spin }").replace("round turn", "rule spin assume \"x\" { while true { n += 1 } }\nround turn");
+    let inside = start(&looping).expect_err("a loop inside the first round");
+    assert_eq!((inside.kind.code(), inside.rule.as_deref()), ("R0002", Some("spin")), "{}", inside.message);
+    assert!(inside.message.contains("this rule seems to loop"), "{}", inside.message);
+}
+
 /// A rulebook whose round evaluates `expr` once, then ends the game.
 fn evaluating(expr: &str) -> String {
     format!(

@@ -139,10 +139,31 @@ impl Game {
     /// Run until a decision or the end with `fuel` steps left (a game
     /// started from a state stopped in the middle of a run).
     pub(crate) fn run_with_fuel(&self, st: &mut State, fuel: u64) -> Result<(), ExecError> {
+        let first_round = st.round;
         let mut r = Run::new(self, st, fuel);
-        let result = self.run_loop::<false>(&mut r);
+        let result = self.run_loop::<false>(&mut r, first_round);
         r.st.scratch.clear();
         result
+    }
+
+    /// A run out of fuel that went through rounds with no decision in
+    /// them: the rounds themselves go on without end (a game no player
+    /// takes part in, which nothing ends), not the rule that happened to be
+    /// running when the fuel ran out (an outside tester's War without its
+    /// cap on battles was blamed on a different rule in each game). Said
+    /// so, at the round.
+    #[cold]
+    #[inline(never)]
+    fn rounds_without_decision(&self, mut e: ExecError, first: u32, last: u32) -> ExecError {
+        if e.kind != ExecErrorKind::Fuel || last < first.saturating_add(2) {
+            return e;
+        }
+        e.message = rounds_fuel_message(self.step_fuel, first, last);
+        if let Some((round, _)) = self.model.round {
+            let p = self.model.proc(round);
+            (e.at, e.rule) = (Some(p.at), Some(p.name.clone()));
+        }
+        e
     }
 
     /// Run from a fresh state up to the first operation that may draw from
@@ -152,13 +173,16 @@ impl Game {
     /// through that state with that fuel.
     pub(crate) fn run_to_chance(&self, st: &mut State) -> Option<u64> {
         let mut r = Run::new(self, st, self.step_fuel);
-        let result = self.run_loop::<true>(&mut r);
+        let first_round = r.st.round;
+        let result = self.run_loop::<true>(&mut r, first_round);
         r.st.scratch.clear();
         let stopped = r.stopped && result.is_ok() && r.err.is_none();
         stopped.then_some(r.fuel)
     }
 
-    fn run_loop<const TO_CHANCE: bool>(&self, r: &mut Run) -> Result<(), ExecError> {
+    /// The run; `first_round` is the round it started in (an error of fuel
+    /// after rounds without a decision is the round's).
+    fn run_loop<const TO_CHANCE: bool>(&self, r: &mut Run, first_round: u32) -> Result<(), ExecError> {
         loop {
             if r.st.outcome.is_some() || r.st.pending.is_some() {
                 return Ok(());
@@ -171,10 +195,10 @@ impl Game {
                     let round = self.model.round.map(|(p, _)| p);
                     let mut e = ExecError::new(ExecErrorKind::Fuel, fuel_message(self.step_fuel), round.map(|p| self.model.proc(p).at));
                     e.rule = round.map(|p| self.model.proc(p).name.clone());
-                    return Err(e);
+                    return Err(self.rounds_without_decision(e, first_round, r.st.round));
                 }
                 self.next_stage(r);
-                self.stop_on_error(r, None, None)?;
+                self.stop_on_error(r, None, None, first_round)?;
                 continue;
             };
             let top = r.st.frames.len() - 1;
@@ -186,7 +210,7 @@ impl Game {
             loop {
                 let Some(op) = code.ops.get(pc) else {
                     self.leave(r, frame);
-                    self.stop_on_error(r, Some(frame.proc), None)?;
+                    self.stop_on_error(r, Some(frame.proc), None, first_round)?;
                     break;
                 };
                 if TO_CHANCE && matches!(op, Op::Shuffle(_) | Op::Roll(..) | Op::Choose(_)) {
@@ -199,7 +223,7 @@ impl Game {
                     r.err = None;
                     let mut e = ExecError::new(ExecErrorKind::Fuel, fuel_message(self.step_fuel), code.at.get(pc).copied());
                     e.rule = Some(self.model.proc(frame.proc).name.clone());
-                    return Err(e);
+                    return Err(self.rounds_without_decision(e, first_round, r.st.round));
                 }
                 let f = &mut r.st.frames[top];
                 f.pc = pc as u32 + 1;
@@ -210,7 +234,7 @@ impl Game {
                 r.actor = now.actor;
                 self.exec(r, now, top, pc as u32, op, &code.at[pc]);
                 if r.err.is_some() {
-                    return self.stop_on_error(r, Some(frame.proc), code.at.get(pc).copied());
+                    return self.stop_on_error(r, Some(frame.proc), code.at.get(pc).copied(), first_round);
                 }
                 if r.st.frames.len() != top + 1 || r.st.pending.is_some() || r.st.outcome.is_some() {
                     break;
@@ -223,7 +247,7 @@ impl Game {
     /// The error recorded by the last operation, with the rule it ran in
     /// and, when the error has no place of its own (fuel that ran out in
     /// the middle of a walk), the operation's.
-    fn stop_on_error(&self, r: &mut Run, proc: Option<ProcId>, op_at: Option<Loc>) -> Result<(), ExecError> {
+    fn stop_on_error(&self, r: &mut Run, proc: Option<ProcId>, op_at: Option<Loc>, first_round: u32) -> Result<(), ExecError> {
         match r.err.take() {
             None => Ok(()),
             Some(e) => {
@@ -234,7 +258,7 @@ impl Game {
                 if e.at.is_none() {
                     e.at = op_at;
                 }
-                Err(e)
+                Err(self.rounds_without_decision(e, first_round, r.st.round))
             }
         }
     }
@@ -609,12 +633,26 @@ impl Game {
 
 /// The finding of a run out of fuel, naming the limit.
 pub(crate) fn fuel_message(fuel: u64) -> String {
-    let raise = if fuel >= crate::resolve::MAX_STEP_FUEL as u64 {
+    format!("the rules took more than {fuel} steps without a decision (the limit `step_fuel`): this rule seems to loop; {}", raise_fuel(fuel))
+}
+
+/// The finding of a run out of fuel that went from round `first` to round
+/// `last` without a decision.
+fn rounds_fuel_message(fuel: u64, first: u32, last: u32) -> String {
+    format!(
+        "the rules took more than {fuel} steps without a decision (the limit `step_fuel`), going from {} to round {last} with no player deciding anything: the rounds seem to go on without end; if the game should end there, what ends it (an `end` condition, a `win` or `draw`, a round limit `round NAME times N`) is missing or never holds; {}",
+        if first == 0 { "the setup".to_string() } else { format!("round {first}") },
+        raise_fuel(fuel)
+    )
+}
+
+/// What to do about the limit itself.
+fn raise_fuel(fuel: u64) -> &'static str {
+    if fuel >= crate::resolve::MAX_STEP_FUEL as u64 {
         "`step_fuel` is at its highest already, so the rules must take fewer steps between two decisions"
     } else {
         "if the game really needs more, raise `step_fuel` in the rulebook's header"
-    };
-    format!("the rules took more than {fuel} steps without a decision (the limit `step_fuel`): this rule seems to loop; {raise}")
+    }
 }
 
 /// Count a run of a branch site (coverage).

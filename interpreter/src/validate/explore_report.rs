@@ -99,7 +99,7 @@ impl ExploreReport {
         let sampled = if self.sampled_shuffles { "; shuffles were sampled, so this holds for the sampled orders only" } else { "" };
         if self.exhausted && errors == 0 {
             let ends = match self.longest {
-                Some(n) => format!("every game ends, under every choice and every chance outcome, within {n} steps"),
+                Some(n) => format!("every game ends, under every choice and every chance outcome, within {n} step{}", if n == 1 { "" } else { "s" }),
                 None => "every game ends with probability 1 (a loop through chance outcomes can repeat: V506, a warning)".to_string(),
             };
             if self.sampled_shuffles {
