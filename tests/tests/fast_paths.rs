@@ -533,6 +533,9 @@ round turn {{
     let none_left = all m in pieces(mark) where zone_of(m) == box{extra}
     seen += count z in spaces(board) where {lead}any d in z where owner(d) == p{extra}
     seen += count z in spaces(board) where {lead}not (any d in z where true){extra}
+    seen += count z in spaces(board) where {lead}not (count(z) > 0){extra}
+    seen += count z in spaces(board) where {lead}not (not (count(z) >= 1)) and not (count(z) != 1){extra}
+    seen += count i in 1..4 where {lead}not (count(cell(board, 2, i)) < 1){extra}
     let unshaded = count z in spaces(board) where {lead}count(shadow[z]) == 0{extra}
     let shaded_free = first z in spaces(board) where {lead}count(shadow[z]) > 0 and count(z) == 0{extra}
     seen += count z in neighbors(c) where count(z) > 0{extra}
