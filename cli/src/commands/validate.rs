@@ -153,7 +153,10 @@ fn print_human(r: &Report, with_modules: &str, sources: &[grimoire_interpreter::
         return;
     }
     grimoire_cli::say!("{}", ui.paint_out(&format!("validation of `{}`{with_modules}", r.rulebook), colors::CYAN));
-    grimoire_cli::say!("\n  players  options              games  failed  median  longest  seconds");
+    // The median and longest game count decisions (forced moves and chance
+    // are not decisions): said above them, the rows keep their widths.
+    grimoire_cli::say!("\n{:47}decisions", "");
+    grimoire_cli::say!("  players  options              games  failed  median  longest  seconds");
     for run in &r.runs {
         let opts = if run.options.is_empty() { "-".to_string() } else { run.options.join(",") };
         grimoire_cli::say!("  {:>7}  {:<20} {:>6}  {:>6}  {:>6}  {:>7}  {:>7.2}", run.players, opts, run.games, run.failed, run.median_decisions, run.max_decisions, run.seconds);
