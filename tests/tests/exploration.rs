@@ -34,6 +34,23 @@ fn tic_tac_toe_has_5478_positions_of_which_958_are_final() {
     assert_eq!(r.by_depth, [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]);
 }
 
+/// The report names the kinds whose alike pieces the states tell apart
+/// (listed with `pieces`): breakthrough lists its pawns; tic-tac-toe and
+/// connect four never list theirs (their counts are positions); a kind
+/// listed with one piece of each owner has no alike pair to tell apart.
+#[test]
+fn the_report_names_the_pieces_states_tell_apart() {
+    let budget = Budget { max_states: 100, ..Budget::default() };
+    let told = |files: &[&str]| explore(&game(files, 2), &[], budget).told_apart;
+    assert_eq!(told(&["rulebooks/classic/breakthrough.rules"]), ["pawn"]);
+    assert!(told(&["rulebooks/classic/tic-tac-toe.rules"]).is_empty());
+    assert!(told(&["rulebooks/classic/connect-four.rules"]).is_empty());
+    let text = "rulebook k { players 2..2 }\npiece king per_player 1 assume \"x\"\npiece man per_player 2 assume \"x\"\nzone board of king, man assume \"x\"\nsetup assume \"x\" { move all of box to board }\nround turn assume \"x\" { for p in players { choose k from pieces(king, p), m from pieces(man, p) by p\n if k == none { win p } } }\n";
+    let model = compile(&[Source { name: "k.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = Game::new(Arc::new(model), 2, &[]).expect("two players");
+    assert_eq!(explore(&g, &[], budget).told_apart, ["man"], "one king each: no two alike");
+}
+
 /// Connect four's positions after each number of moves, as published
 /// (John Tromp's table: 1, 7, 49, 238, 1120, 4263, 16422, 54859), the
 /// depths a budget of states leaves complete; the counts add up to the

@@ -72,6 +72,13 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
         let last_partial = if partial { " (the last in part: the exploration stopped in that depth)" } else { "" };
         grimoire_cli::say!("states first reached at each depth: {}{last_partial}", by_depth(&report.by_depth));
         grimoire_cli::say!("fingerprint collision probability ≤ {:.1e} (64-bit fingerprints)", report.collision_bound);
+        if !report.told_apart.is_empty() {
+            let kinds: Vec<String> = report.told_apart.iter().map(|k| format!("`{k}`")).collect();
+            grimoire_cli::say!(
+                "pieces told apart: {} (the rules list them with `pieces`): positions that differ only in which of them is where count as different states (docs/validate.md, \"What a state is\")",
+                kinds.join(", ")
+            );
+        }
     }
     if report.interrupted {
         grimoire_cli::say!("interrupted (Ctrl-C): the states above were visited before the stop; whether every game ends (the cycle search) was not checked");

@@ -56,6 +56,12 @@ pub(crate) struct Canon {
     /// The round number matters when the game is over too: a declared
     /// invariant reads it, and is checked in finished states.
     round_at_end: bool,
+    /// Kinds whose pieces are kept as themselves (the rules list them with
+    /// `pieces`) though two of them or more are alike (same variant and
+    /// owner): states that differ only in which of those is where are
+    /// different states. Said in the explorer's report: a count of
+    /// positions from a published table counts them as one.
+    pub(crate) told_apart: Vec<KindId>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -140,7 +146,16 @@ impl Canon {
                 _ => SELF,
             })
             .collect();
-        Canon { class, plain_code, per_piece, counters, vars, round, round_at_end }
+        let told_apart = (0..m.kinds.len())
+            .filter(|&k| listed[k])
+            .filter(|&k| {
+                let (first, n) = g.kind_range[k];
+                let alike = |p: u16| (g.inst_variant[p as usize], g.inst_owner[p as usize]);
+                (first..first + n).any(|p| (p + 1..first + n).any(|q| alike(p) == alike(q)))
+            })
+            .map(|k| KindId(k as u16))
+            .collect();
+        Canon { class, plain_code, per_piece, counters, vars, round, round_at_end, told_apart }
     }
 }
 
@@ -212,6 +227,11 @@ fn sim_slot_word(slot: super::simultaneous::SimSlot) -> u64 {
 }
 
 impl Game {
+    /// The kinds whose alike pieces a state tells apart (`Canon::told_apart`).
+    pub fn pieces_told_apart(&self) -> Vec<String> {
+        self.canon.told_apart.iter().map(|k| self.model.kinds[k.idx()].name.clone()).collect()
+    }
+
     /// The fingerprint of a state's canonical form (see the module doc):
     /// equal for states that lead to the same games.
     pub fn canonical_fingerprint(&self, st: &State) -> u64 {

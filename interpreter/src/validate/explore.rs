@@ -128,6 +128,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         branches: vec![0; game.sites().len()],
         fired: vec![0; game.model.procs.len()],
         longest: None,
+        told_apart: game.pieces_told_apart(),
         findings: Vec::new(),
     };
     let root = match game.start_exploring() {

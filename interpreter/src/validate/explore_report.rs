@@ -87,6 +87,10 @@ pub struct ExploreReport {
     /// The longest game from the start, in steps (chance included), when
     /// the visited states hold no cycle.
     pub longest: Option<u32>,
+    /// Kinds whose alike pieces (same variant and owner) the states tell
+    /// apart, because the rules list them with `pieces(...)`: positions
+    /// that differ only in which of them is where are counted apart.
+    pub told_apart: Vec<String>,
     /// Violations found, each with the path that reaches it.
     pub findings: Vec<Finding>,
 }
