@@ -2195,6 +2195,12 @@ fn explore_writes_the_counterexamples_it_points_at() {
     let from = log.loop_from.unwrap_or_default();
     assert!(said.contains(&format!("after {from} step(s), the {} step(s) that follow come back", log.steps.len() - from)), "{said}");
     assert!(said.contains("through chance outcomes: it comes round again each time chance gives them again") && !said.contains("forever") && said.contains(&format!("replayed {} step{}", log.steps.len(), if log.steps.len() == 1 { "" } else { "s" })), "{said}");
+    // Its steps are listed, who took each and what, and the loop's first is marked.
+    for (i, step) in log.steps.iter().enumerate() {
+        let who = if step.player == 0 { "chance".to_string() } else { format!("player {}", step.player) };
+        let mark = if i == from { "   <- the loop starts here" } else { "" };
+        assert!(said.lines().any(|l| l == format!("  {:>4}. {who}: {}{mark}", i + 1, step.label)), "step {}: {said}", i + 1);
+    }
     // A loop of decisions alone says that the players can.
     let out = run(&["explore", "tests/fixtures/validate/endless.rules", "-p", "2", "--save", &save, "--error-format", "short"]);
     let lasso = stderr(&out).lines().find_map(|l| l.split_once("V505").and_then(|(_, rest)| rest.split_once("; counterexample: grimoire replay ")).map(|(_, p)| p.to_string())).expect("the lasso's replay is named");

@@ -64,6 +64,9 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
                 // An explorer's log counts chance outcomes among its steps.
                 let what = if log.exploring { "step" } else { "decision" };
                 grimoire_cli::say!("replayed {}: {outcome}; final state {:016x} matches the log", grimoire_cli::ui::plural(log.steps.len() as u64, what), st.fingerprint());
+                if !ui.quiet && !log.steps.is_empty() {
+                    grimoire_cli::say!("{}", steps_text(&log));
+                }
             }
             if let Some(error) = &log.error {
                 // A game that did not end within its decisions, as the log records.
@@ -90,6 +93,9 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             set(&mut report, "stopped", stopped);
             matched_stop(&mut report);
             if !ui.json {
+                if !ui.quiet && !log.steps.is_empty() {
+                    grimoire_cli::say!("{}", steps_text(&log));
+                }
                 grimoire_cli::esay!("the game stops {}, as the log records:", if step == 0 { "before its first decision".to_string() } else { format!("at step {step}") });
                 grimoire_cli::eput!("{}", exec_error(&error, &sources, style(ui)));
             }
@@ -106,6 +112,9 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             let shown_place = at.map(|at| format!(" ({})", grimoire_cli::render::place_in(&sources, at))).unwrap_or_default();
             matched_stop(&mut report);
             if !ui.json {
+                if !ui.quiet && !log.steps.is_empty() {
+                    grimoire_cli::say!("{}", steps_text(&log));
+                }
                 grimoire_cli::esay!("the game breaks an invariant after step {step}, as the log records: {code}: {message}{shown_place}");
             }
             INVALID
@@ -136,6 +145,26 @@ fn set(report: &mut Json, field: &str, value: Json) {
 /// What a lasso's replay showed: the loop's steps after the `from` that
 /// reach it, and what makes it repeat (the log does not say whether the
 /// players could force a loop through chance: V505 or V506).
+/// The most steps of a log listed: the last ones (a loop is at the end).
+const STEPS_SHOWN: usize = 40;
+
+/// The steps of a log, one a line: who took it and what (a die's face, a
+/// move), the last `STEPS_SHOWN` of them, the loop of a lasso marked where
+/// it starts. A counterexample of an endless game was only counted before
+/// ("replayed 3 steps"), and the dice that make the loop went unseen.
+fn steps_text(log: &grimoire_interpreter::log::GameLog) -> String {
+    let skipped = log.steps.len().saturating_sub(STEPS_SHOWN);
+    let mut lines = Vec::new();
+    if skipped > 0 {
+        lines.push(format!("  ({skipped} earlier step(s) not shown: the log has them all)"));
+    }
+    for (i, s) in log.steps.iter().enumerate().skip(skipped) {
+        let mark = if log.loop_from == Some(i) { "   <- the loop starts here" } else { "" };
+        lines.push(format!("  {:>4}. {}: {}{mark}", i + 1, grimoire_interpreter::log::decider(s.player), s.label));
+    }
+    lines.join("\n")
+}
+
 fn lasso_text(log: &grimoire_interpreter::log::GameLog, from: usize) -> String {
     let steps = log.steps.get(from..).unwrap_or_default();
     let chance = log.exploring && steps.iter().any(|s| s.player == 0);
