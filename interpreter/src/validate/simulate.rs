@@ -126,54 +126,66 @@ pub struct Problem {
 
 /// Play one random game from `seed`, checking invariants after every step.
 pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: u32) -> Checked {
-    let mut log = GameLog::begin(game, rulebook, seed);
     let (mut st, started) = game.begin(seed);
-    if let Err(e) = started {
-        log.error = Some(e.message.clone());
-        let problem = Problem { code: e.kind.code().into(), message: e.message, at: e.at, rule: e.rule, in_setup: st.round == 0 };
-        return Checked { state: Some(st), log, problem: Some(problem) };
+    match check_game(game, rulebook, &mut st, started, seed, max_decisions) {
+        Some((problem, log)) => Checked { state: Some(st), log, problem: Some(problem) },
+        None => {
+            let mut log = GameLog::begin(game, rulebook, seed);
+            log.finish(&st, None);
+            Checked { state: Some(st), log, problem: None }
+        }
     }
-    let base = Baseline::of(game, &st);
+}
+
+/// The random game of `seed`, started in `st` (`started`: how its setup
+/// went), played with the invariants checked after every step: the first
+/// problem with its log (the counterexample), or `None` for a game that
+/// went well, which leaves no log (the validator's games reuse one state
+/// and make no log for the games that go well: both cost as much as a
+/// short game).
+fn check_game(game: &Game, rulebook: &[String], st: &mut State, started: Result<(), crate::engine::ExecError>, seed: u64, max_decisions: u32) -> Option<(Problem, GameLog)> {
+    if let Err(e) = started {
+        // The log of a game that never started records no final state.
+        let mut log = GameLog::begin(game, rulebook, seed);
+        log.error = Some(e.message.clone());
+        return Some((Problem { code: e.kind.code().into(), message: e.message, at: e.at, rule: e.rule, in_setup: st.round == 0 }, log));
+    }
+    let base = Baseline::of(game, st);
     let mut agent = RandomAgent::new(seed);
-    let mut problem = None;
     // Only the options taken are kept while playing: the labelled log is
     // written again, from the seed, for a game that goes wrong.
     let mut choices: Vec<u32> = Vec::new();
-    loop {
-        if let Some(v) = invariants::check(game, &mut st, &base) {
-            problem = Some(Problem { code: v.code.into(), message: v.message, at: v.at, rule: None, in_setup: st.round == 0 });
-            break;
+    let problem = loop {
+        if let Some(v) = invariants::check(game, st, &base) {
+            break Problem { code: v.code.into(), message: v.message, at: v.at, rule: None, in_setup: st.round == 0 };
         }
-        let Some((_, options)) = game.choices(&st) else { break };
+        let (_, options) = game.choices(st)?;
         if st.decisions >= max_decisions {
-            problem = Some(Problem {
+            break Problem {
                 code: NO_END.into(),
                 message: format!("the game did not end within {max_decisions} decisions"),
-                at: game.pending_at(&st),
+                at: game.pending_at(st),
                 rule: None,
                 in_setup: false,
-            });
-            break;
+            };
         }
         let i = agent.pick(options.len());
         choices.push(i as u32);
-        if let Err(e) = game.apply(&mut st, i) {
-            problem = Some(Problem { code: e.kind.code().into(), message: e.message.clone(), at: e.at, rule: e.rule, in_setup: st.round == 0 });
-            break;
+        if let Err(e) = game.apply(st, i) {
+            break Problem { code: e.kind.code().into(), message: e.message.clone(), at: e.at, rule: e.rule, in_setup: st.round == 0 };
         }
-    }
-    if problem.is_some() {
-        if let Ok(mut again) = game.start(seed) {
-            for c in &choices {
-                log.record(game, &again, *c as usize);
-                if game.apply(&mut again, *c as usize).is_err() {
-                    break;
-                }
+    };
+    let mut log = GameLog::begin(game, rulebook, seed);
+    if let Ok(mut again) = game.start(seed) {
+        for c in &choices {
+            log.record(game, &again, *c as usize);
+            if game.apply(&mut again, *c as usize).is_err() {
+                break;
             }
         }
     }
-    log.finish(&st, problem.as_ref().map(|p| p.message.clone()));
-    Checked { state: Some(st), log, problem }
+    log.finish(st, Some(problem.message.clone()));
+    Some((problem, log))
 }
 
 /// How many random games a "never ran" finding speaks of: the games asked
@@ -242,34 +254,31 @@ struct Chunk {
     failed: u32,
     /// The first game of the chunk to hit each key, in seed order.
     first: Vec<(FindingKey, u64, Problem, GameLog)>,
+    /// The state each game of the chunk is played in, reused.
+    state: Option<State>,
 }
 
 impl Chunk {
     fn new(model: &Model, sites: usize) -> Chunk {
-        Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], branches: vec![(0, 0); sites], lengths: Histogram::default(), played: 0, failed: 0, first: Vec::new() }
+        Chunk { fired: vec![(0, 0); model.procs.len()], ends: vec![(0, 0); model.ends.len()], branches: vec![(0, 0); sites], lengths: Histogram::default(), played: 0, failed: 0, first: Vec::new(), state: None }
     }
 
     /// Play one game; true when its rules looped (R0002), the cut of the
     /// configuration's games.
     fn play(&mut self, game: &Game, cfg: &Config, seed: u64) -> bool {
-        let c = play_checked(game, &cfg.rulebook, seed, cfg.max_decisions);
+        // The chunk's first game makes the state the others are played in.
+        let (mut st, started) = match self.state.take() {
+            Some(mut st) => {
+                let started = game.restart(&mut st, seed);
+                (st, started)
+            }
+            None => game.begin(seed),
+        };
+        let problem = check_game(game, &cfg.rulebook, &mut st, started, seed, cfg.max_decisions);
+        self.count(&st);
+        self.state = Some(st);
         self.played += 1;
-        if let Some(st) = &c.state {
-            for (f, n) in self.fired.iter_mut().zip(&st.fired) {
-                f.0 += u64::from(*n);
-                f.1 += u32::from(*n > 0);
-            }
-            for (e, n) in self.ends.iter_mut().zip(&st.ends_fired) {
-                e.0 += u64::from(*n);
-                e.1 += u32::from(*n > 0);
-            }
-            for (b, n) in self.branches.iter_mut().zip(&st.branches) {
-                b.0 += u64::from(*n);
-                b.1 += u32::from(*n > 0);
-            }
-            self.lengths.add(i64::from(st.decisions));
-        }
-        let Some(p) = c.problem else { return false };
+        let Some((p, log)) = problem else { return false };
         self.failed += 1;
         let looped = p.code == crate::engine::ExecErrorKind::Fuel.code();
         // A game that does not end (V503) stops wherever its last decision
@@ -278,9 +287,26 @@ impl Chunk {
         let place = if p.code == NO_END { None } else { p.at.map(|l| (l.file.0, l.span.start, l.span.end)) };
         let key = (p.code.clone(), place);
         if !self.first.iter().any(|(k, ..)| *k == key) {
-            self.first.push((key, seed, p, c.log));
+            self.first.push((key, seed, p, log));
         }
         looped
+    }
+
+    /// Count what a game's state says it ran.
+    fn count(&mut self, st: &State) {
+        for (f, n) in self.fired.iter_mut().zip(&st.fired) {
+            f.0 += u64::from(*n);
+            f.1 += u32::from(*n > 0);
+        }
+        for (e, n) in self.ends.iter_mut().zip(&st.ends_fired) {
+            e.0 += u64::from(*n);
+            e.1 += u32::from(*n > 0);
+        }
+        for (b, n) in self.branches.iter_mut().zip(&st.branches) {
+            b.0 += u64::from(*n);
+            b.1 += u32::from(*n > 0);
+        }
+        self.lengths.add(i64::from(st.decisions));
     }
 }
 
