@@ -21,7 +21,7 @@ use grimoire_interpreter::legacy::Game as LegacyGame;
 use grimoire_interpreter::log::RandomAgent;
 use grimoire_interpreter::parallel::in_chunks;
 use grimoire_interpreter::validate::explore::{explore, Budget};
-use grimoire_interpreter::validate::simulate::play_checked;
+use grimoire_interpreter::validate::simulate::play_checked_in;
 use grimoire_interpreter::{compile, Model, Source};
 use std::path::Path;
 use std::sync::Arc;
@@ -135,7 +135,7 @@ fn main() {
                 play(&g, &mut st, s);
             }));
             checked = checked.max(rate(secs, |s| {
-                assert!(play_checked(&g, &[], s, 5000).problem.is_none());
+                assert!(play_checked_in(&g, &[], &mut st, s, 5000).is_none());
             }));
         }
         println!("| {players} | {plain:.0} | {checked:.0} | {:.2} |", plain / checked.max(1e-9));

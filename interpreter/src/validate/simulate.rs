@@ -137,6 +137,14 @@ pub fn play_checked(game: &Game, rulebook: &[String], seed: u64, max_decisions: 
     }
 }
 
+/// [`play_checked`] as the validator plays its games: in a state that
+/// already exists (the last game's, reused), with a log only for a game
+/// that goes wrong: its first problem and that log, or `None`.
+pub fn play_checked_in(game: &Game, rulebook: &[String], st: &mut State, seed: u64, max_decisions: u32) -> Option<(Problem, GameLog)> {
+    let started = game.restart(st, seed);
+    check_game(game, rulebook, st, started, seed, max_decisions)
+}
+
 /// The random game of `seed`, started in `st` (`started`: how its setup
 /// went), played with the invariants checked after every step: the first
 /// problem with its log (the counterexample), or `None` for a game that
@@ -267,14 +275,8 @@ impl Chunk {
     /// configuration's games.
     fn play(&mut self, game: &Game, cfg: &Config, seed: u64) -> bool {
         // The chunk's first game makes the state the others are played in.
-        let (mut st, started) = match self.state.take() {
-            Some(mut st) => {
-                let started = game.restart(&mut st, seed);
-                (st, started)
-            }
-            None => game.begin(seed),
-        };
-        let problem = check_game(game, &cfg.rulebook, &mut st, started, seed, cfg.max_decisions);
+        let mut st = self.state.take().unwrap_or_else(|| game.begin(seed).0);
+        let problem = play_checked_in(game, &cfg.rulebook, &mut st, seed, cfg.max_decisions);
         self.count(&st);
         self.state = Some(st);
         self.played += 1;
