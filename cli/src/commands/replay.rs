@@ -64,9 +64,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
                 // An explorer's log counts chance outcomes among its steps.
                 let what = if log.exploring { "step" } else { "decision" };
                 grimoire_cli::say!("replayed {}: {outcome}; final state {:016x} matches the log", grimoire_cli::ui::plural(log.steps.len() as u64, what), st.fingerprint());
-                if !ui.quiet && !log.steps.is_empty() {
-                    grimoire_cli::say!("{}", steps_text(&log));
-                }
+                say_steps(&log, ui);
             }
             if let Some(error) = &log.error {
                 // A game that did not end within its decisions, as the log records.
@@ -93,9 +91,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             set(&mut report, "stopped", stopped);
             matched_stop(&mut report);
             if !ui.json {
-                if !ui.quiet && !log.steps.is_empty() {
-                    grimoire_cli::say!("{}", steps_text(&log));
-                }
+                say_steps(&log, ui);
                 grimoire_cli::esay!("the game stops {}, as the log records:", if step == 0 { "before its first decision".to_string() } else { format!("at step {step}") });
                 grimoire_cli::eput!("{}", exec_error(&error, &sources, style(ui)));
             }
@@ -112,9 +108,7 @@ pub fn replay(path: &Path, ui: &Ui) -> Result<ExitCode, String> {
             let shown_place = at.map(|at| format!(" ({})", grimoire_cli::render::place_in(&sources, at))).unwrap_or_default();
             matched_stop(&mut report);
             if !ui.json {
-                if !ui.quiet && !log.steps.is_empty() {
-                    grimoire_cli::say!("{}", steps_text(&log));
-                }
+                say_steps(&log, ui);
                 grimoire_cli::esay!("the game breaks an invariant after step {step}, as the log records: {code}: {message}{shown_place}");
             }
             INVALID
@@ -142,11 +136,15 @@ fn set(report: &mut Json, field: &str, value: Json) {
     }
 }
 
-/// What a lasso's replay showed: the loop's steps after the `from` that
-/// reach it, and what makes it repeat (the log does not say whether the
-/// players could force a loop through chance: V505 or V506).
 /// The most steps of a log listed: the last ones (a loop is at the end).
 const STEPS_SHOWN: usize = 40;
+
+/// The log's steps, unless `--quiet` or there are none.
+fn say_steps(log: &grimoire_interpreter::log::GameLog, ui: &Ui) {
+    if !ui.quiet && !log.steps.is_empty() {
+        grimoire_cli::say!("{}", steps_text(log));
+    }
+}
 
 /// The steps of a log, one a line: who took it and what (a die's face, a
 /// move), the last `STEPS_SHOWN` of them, the loop of a lasso marked where
@@ -165,6 +163,9 @@ fn steps_text(log: &grimoire_interpreter::log::GameLog) -> String {
     lines.join("\n")
 }
 
+/// What a lasso's replay showed: the loop's steps after the `from` that
+/// reach it, and what makes it repeat (the log does not say whether the
+/// players could force a loop through chance: V505 or V506).
 fn lasso_text(log: &grimoire_interpreter::log::GameLog, from: usize) -> String {
     let steps = log.steps.get(from..).unwrap_or_default();
     let chance = log.exploring && steps.iter().any(|s| s.player == 0);
