@@ -556,8 +556,7 @@ impl<'a> Runner<'a> {
             return Err(miss(format!("room in `{}` for {arriving} more", info.name), format!("it holds {} of {cap}", self.st.zone_len(z))));
         }
         for p in pieces {
-            self.st.unlink(p);
-            self.st.link(p, z, bottom);
+            self.st.put(p, z, bottom);
         }
         self.reask()
     }

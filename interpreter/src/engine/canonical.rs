@@ -62,6 +62,9 @@ pub(crate) struct Canon {
     /// different states. Said in the explorer's report: a count of
     /// positions from a published table counts them as one.
     pub(crate) told_apart: Vec<KindId>,
+    /// The words of the pieces' codes, where no code can change during a
+    /// game (`zone_hash.rs`).
+    pub(crate) zone_words: Option<super::zone_hash::ZoneWords>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -155,7 +158,19 @@ impl Canon {
             })
             .map(|k| KindId(k as u16))
             .collect();
-        Canon { class, plain_code, per_piece, counters, vars, round, round_at_end, told_apart }
+        // A piece's code is its class, or itself: it changes during a game
+        // only for an interchangeable piece with values of its own.
+        let codes: Vec<Option<u64>> = class
+            .iter()
+            .zip(&g.inst_kind)
+            .enumerate()
+            .map(|(p, (class, k))| match class {
+                None => Some(1 << 32 | p as u64),
+                Some(n) => per_piece[k.idx()].is_empty().then_some(u64::from(*n)),
+            })
+            .collect();
+        let zone_words = super::zone_hash::ZoneWords::new(&codes);
+        Canon { class, plain_code, per_piece, counters, vars, round, round_at_end, told_apart, zone_words }
     }
 }
 
@@ -265,7 +280,10 @@ impl Game {
         // anonymous piece with per-piece values), or `SELF` and its
         // instance number; a 0 ends the zones. Every stream reads back one
         // way only, so equal streams are equal positions.
-        self.piece_stream(st, &mut h);
+        match self.pieces_word(st) {
+            Some(w) => h.word(w),
+            None => self.piece_stream(st, &mut h),
+        }
         for (k, slots) in c.per_piece.iter().enumerate() {
             // Anonymous pieces carry theirs in their class.
             let (first, n) = self.kind_range[k];

@@ -522,6 +522,7 @@ impl Game {
         st.exploring = true;
         st.forced_decisions = true;
         self.run(&mut st)?;
+        self.keep_zone_hashes(&mut st);
         Ok(st)
     }
 }

@@ -28,6 +28,7 @@ mod simultaneous;
 mod state;
 mod tuples;
 mod value;
+mod zone_hash;
 
 pub use compile::Site;
 pub use error::{ExecError, ExecErrorKind};

@@ -37,10 +37,7 @@ impl Game {
         self.write_unseen_by_ends(
             r.st,
             |ends| ends.zone(from) || ends.zone(to),
-            |st| {
-                st.unlink(p);
-                st.link(p, to, bottom);
-            },
+            |st| self.relocate(st, p, to, bottom),
         );
         self.fire_triggers(r, frame, p, to);
         if r.err.is_none() && !self.model.ends.is_empty() {
@@ -371,7 +368,7 @@ impl Game {
             let j = r.st.random_below(i as u64 + 1) as usize;
             order.swap(start + i, start + j);
         }
-        self.write_unseen_by_ends(r.st, |ends| ends.zone(z), |st| st.relink(z, &order[start..]));
+        self.write_unseen_by_ends(r.st, |ends| ends.zone(z), |st| self.relink(st, z, &order[start..]));
         order.truncate(start);
         r.st.scratch = order;
     }
@@ -416,6 +413,6 @@ impl Game {
             super::shuffle_orders::nth_sampled_order(&codes, k as u64, SHUFFLE_SAMPLES)
         };
         let order: Vec<Value> = positions.into_iter().filter_map(|i| pool.get(i).copied()).collect();
-        self.write_unseen_by_ends(st, |ends| ends.zone(z), |st| st.relink(z, &order));
+        self.write_unseen_by_ends(st, |ends| ends.zone(z), |st| self.relink(st, z, &order));
     }
 }

@@ -9,6 +9,7 @@
 use super::simultaneous::{SimSlot, Simultaneous};
 use super::state::{Frame, Outcome, Pending, Stage, State, NIL};
 use super::value::Value;
+use super::zone_hash::ZoneWords;
 use crate::model::{FileId, Loc, ProcId};
 use grimoire_grammar::ast::Span;
 
@@ -227,7 +228,14 @@ impl State {
     /// Overwrite this state (of the same game) with packed bytes; `None` if
     /// the bytes are not a state of this game.
     pub fn unpack(&mut self, bytes: &[u8]) -> Option<()> {
+        self.unpack_keeping(bytes, None)
+    }
+
+    /// [`State::unpack`], keeping the zone hashes when the game's tables
+    /// are given (`zone_hash.rs`).
+    pub(super) fn unpack_keeping(&mut self, bytes: &[u8], words: Option<&ZoneWords>) -> Option<()> {
         self.ends_checked_for = None;
+        self.zone_hash.clear();
         let mut i = In { bytes, at: 0 };
         let links = self.head.len() + self.next.len();
         match bytes.get(..links) {
@@ -256,11 +264,14 @@ impl State {
         self.known.iter_mut().for_each(|k| *k = 0);
         // Rebuild the rest of the links by walking each zone.
         for z in 0..self.head.len() {
-            let (mut p, mut before, mut count) = (self.head[z], NIL, 0u16);
+            let (mut p, mut before, mut count, mut hash) = (self.head[z], NIL, 0u16, 0u64);
             while p != NIL {
                 let pi = p as usize;
                 *self.prev.get_mut(pi)? = before;
                 *self.loc.get_mut(pi)? = z as u16;
+                if let Some(t) = words {
+                    hash = hash.wrapping_add(t.at(p, count));
+                }
                 before = p;
                 count += 1;
                 if count as usize > self.loc.len() {
@@ -270,6 +281,9 @@ impl State {
             }
             self.tail[z] = before;
             self.len[z] = count;
+            if words.is_some() {
+                self.zone_hash.push(count, hash);
+            }
         }
         for c in self.counters.iter_mut() {
             *c = i.int()?;
@@ -344,6 +358,7 @@ impl State {
         self.ends_fired.iter_mut().for_each(|f| *f = 0);
         self.branches.iter_mut().for_each(|f| *f = 0);
         self.scratch.clear();
+        self.zone_hash.kept = words.is_some();
         Some(())
     }
 }

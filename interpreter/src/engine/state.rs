@@ -279,6 +279,8 @@ pub struct State {
     /// write of those (`link`, `set_counter`, `set_var`, the round's start).
     /// Not part of any fingerprint or packed state (unpacking clears it).
     pub(crate) ends_checked_for: Option<u8>,
+    /// The zones' hashes, kept while the game is explored (`zone_hash.rs`).
+    pub(crate) zone_hash: super::zone_hash::ZoneHashes,
 }
 
 impl Clone for State {
@@ -333,6 +335,7 @@ impl State {
             revealed: self.revealed.clone(),
             forced: self.forced.clone(),
             ends_checked_for: self.ends_checked_for,
+            zone_hash: self.zone_hash.clone(),
         }
     }
 
@@ -404,6 +407,11 @@ impl State {
         self.revealed.clone_from(&o.revealed);
         self.forced.clone_from(&o.forced);
         self.ends_checked_for = o.ends_checked_for;
+        if o.zone_hash.kept {
+            self.zone_hash.clone_from(&o.zone_hash);
+        } else {
+            self.zone_hash.kept = false;
+        }
     }
 }
 
@@ -468,6 +476,7 @@ impl State {
             revealed: None,
             forced: None,
             ends_checked_for: None,
+            zone_hash: super::zone_hash::ZoneHashes::default(),
         };
         if n > 0 {
             let b = box_zone as usize;
@@ -556,6 +565,7 @@ impl State {
         }
         let order: Vec<Value> = order.iter().map(|p| Value::piece(*p)).collect();
         self.relink(z, &order);
+        self.zone_hash.kept = false;
         true
     }
 
@@ -574,8 +584,18 @@ impl State {
         }
     }
 
+    /// Move piece `p` to the back of zone `z`, or to its front, for tools
+    /// that build a position: the zone hashes are no longer kept (the
+    /// engine moves pieces with `Game::relocate`, which keeps them).
+    pub(crate) fn put(&mut self, p: u16, z: u16, front: bool) {
+        self.unlink(p);
+        self.link(p, z, front);
+        self.zone_hash.kept = false;
+    }
+
     /// Take piece `p` out of its zone (it must be put somewhere at once).
-    pub(crate) fn unlink(&mut self, p: u16) {
+    /// Leaves the zone hashes as they were: see `Game::relocate`.
+    pub(super) fn unlink(&mut self, p: u16) {
         let (z, pi) = (self.loc[p as usize] as usize, p as usize);
         let (before, after) = (self.prev[pi], self.next[pi]);
         if before == NIL {
@@ -592,7 +612,7 @@ impl State {
     }
 
     /// Put piece `p` (just unlinked) at the back of zone `z`, or at the front.
-    pub(crate) fn link(&mut self, p: u16, z: u16, front: bool) {
+    pub(super) fn link(&mut self, p: u16, z: u16, front: bool) {
         let (zi, pi) = (z as usize, p as usize);
         if front {
             let h = self.head[zi];
@@ -638,8 +658,9 @@ impl State {
         }
     }
 
-    /// Rebuild zone `z` to hold exactly `order`, front first (after a shuffle).
-    pub(crate) fn relink(&mut self, z: u16, order: &[Value]) {
+    /// Rebuild zone `z` to hold exactly `order`, front first (after a
+    /// shuffle). Leaves the zone hashes as they were: see `Game::relink`.
+    pub(super) fn relink(&mut self, z: u16, order: &[Value]) {
         let zi = z as usize;
         self.head[zi] = NIL;
         self.tail[zi] = NIL;

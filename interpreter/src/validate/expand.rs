@@ -124,7 +124,9 @@ impl Chunk {
 pub(super) fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Level, i: usize, expand_children: bool, room: Room, stop: &super::Stop, c: &mut Chunk) {
     let Some(&id) = level.ids.get(i) else { return };
     let unpacked = match c.reading.get(&level.states, i) {
-        Some(bytes) => c.state.unpack(bytes).is_some(),
+        // With its zone hashes: its children's fingerprints then need no
+        // walk of every zone.
+        Some(bytes) => game.unpack_explored(&mut c.state, bytes).is_some(),
         None => false,
     };
     if !unpacked {
