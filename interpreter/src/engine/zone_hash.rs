@@ -146,14 +146,24 @@ impl Game {
 
     /// Move piece `p` to the back of zone `to`, or to its front, keeping
     /// the zone hashes if `st` keeps them.
+    #[inline]
     pub(super) fn relocate(&self, st: &mut State, p: u16, to: u16, front: bool) {
-        let t = match &self.canon.zone_words {
-            Some(t) if st.zone_hash.kept => t,
-            _ => {
-                st.unlink(p);
-                st.link(p, to, front);
-                return;
-            }
+        if st.zone_hash.kept {
+            self.relocate_keeping(st, p, to, front);
+        } else {
+            st.unlink(p);
+            st.link(p, to, front);
+        }
+    }
+
+    /// [`Game::relocate`] in a state that keeps its zone hashes: out of
+    /// line, so that a game being played pays one test per move.
+    #[inline(never)]
+    fn relocate_keeping(&self, st: &mut State, p: u16, to: u16, front: bool) {
+        let Some(t) = &self.canon.zone_words else {
+            st.unlink(p);
+            st.link(p, to, front);
+            return;
         };
         let (from, pi) = (st.loc[p as usize] as usize, p as usize);
         let (at_back, at_front, len) = (st.tail[from] == p, st.head[from] == p, st.len[from]);
