@@ -1,10 +1,12 @@
-//! V202 — component kinds, zones, counters, vars, dice and options that no
-//! rule uses.
+//! V202 — component kinds, zones, counters, vars, dice, options and
+//! functions that no rule uses.
 //!
 //! What: looks for kinds, zones, counters and vars no expression or
 //! statement names (of a rule, a function, an invariant, a condition, an
-//! initial value, a table), dice no rule rolls, and options no rule reads
-//! with `enabled` (switched on, such an option changes nothing).
+//! initial value, a table), dice no rule rolls, options no rule reads
+//! with `enabled` (switched on, such an option changes nothing), and
+//! functions nothing calls (a rule, a condition, an invariant, an initial
+//! value, a table, a scenario, or a function that is itself called).
 //! Why: a component of the box list that no rule touches stays in the box for
 //! the whole game; often a rule about it is missing.
 //! Example: `token coin 10` with no `move ... of coin` anywhere.
@@ -13,6 +15,7 @@
 
 use super::walk_block;
 use crate::model::{Expr, LValue, Model, Stmt};
+use std::cell::Cell;
 use crate::validate::{Finding, Severity};
 
 /// Code of this check.
@@ -26,6 +29,9 @@ pub fn check(model: &Model) -> Vec<Finding> {
     let mut die_rolled = vec![false; model.dice.len()];
     let mut counter_used = vec![false; model.counters.len()];
     let mut var_used = vec![false; model.vars.len()];
+    // Cells: the walk that marks components marks calls too, and what the
+    // rules call is read (below) before every function body is walked.
+    let fn_called: Vec<Cell<bool>> = vec![Cell::new(false); model.fns.len()];
     for z in &model.zones {
         for k in &z.kinds {
             kind_used[k.idx()] = true;
@@ -46,6 +52,11 @@ pub fn check(model: &Model) -> Vec<Finding> {
             Expr::Enabled(o) => {
                 if let Some(x) = option_read.get_mut(o.idx()) {
                     *x = true;
+                }
+            }
+            Expr::CallFn(f, _) => {
+                if let Some(x) = fn_called.get(f.idx()) {
+                    x.set(true);
                 }
             }
             _ => {}
@@ -88,8 +99,32 @@ pub fn check(model: &Model) -> Vec<Finding> {
     // A function's body is used where the function is called (a rule's
     // expressions name the function, not what its body names); an
     // invariant reads the components it checks.
-    for e in model.fns.iter().map(|f| f.body).chain(model.invariants.iter().flat_map(|i| i.when.into_iter().chain([i.holds]))) {
+    for e in model.invariants.iter().flat_map(|i| i.when.into_iter().chain([i.holds])) {
         mark_expr(model, e);
+    }
+    // Functions: called from what was walked so far, from a scenario, or
+    // from a function called (a function only an unused one calls is
+    // unused too).
+    let called_by = |e: &Expr| if let Expr::CallFn(f, _) = e { Some(f.idx()) } else { None };
+    let mut called: Vec<bool> = fn_called.iter().map(Cell::get).collect();
+    for f in model.scenario_exprs.iter().filter_map(called_by) {
+        if let Some(x) = called.get_mut(f) {
+            *x = true;
+        }
+    }
+    let mut to_walk: Vec<usize> = (0..called.len()).filter(|f| called[*f]).collect();
+    while let Some(f) = to_walk.pop() {
+        model.walk_expr(model.fns[f].body, &mut |e| {
+            if let Some(g) = called_by(model.expr(e)).filter(|g| called.get(*g) == Some(&false)) {
+                called[g] = true;
+                to_walk.push(g);
+            }
+        });
+    }
+    // Every body marks what it names, so that an unused function is one
+    // finding, not one more per component only it reads.
+    for f in &model.fns {
+        mark_expr(model, f.body);
     }
     for k in counted {
         kind_used[k.idx()] = true;
@@ -124,5 +159,8 @@ pub fn check(model: &Model) -> Vec<Finding> {
         let at = model.records.iter().find(|r| r.declaration && r.name == v.name).map(|r| r.at);
         Finding::new(CODE, Severity::Warning, format!("no rule uses the var `{}`: nothing sets it or reads it", v.name), at).help("remove it, or encode the rules that keep it")
     });
-    kinds.chain(zones).chain(counters).chain(vars).chain(dice).chain(options).collect()
+    let fns = model.fns.iter().zip(&called).filter(|(_, c)| !**c).map(|(f, _)| {
+        Finding::new(CODE, Severity::Warning, format!("nothing calls the function `{}`", f.name), Some(f.at)).help("call it in the rule it was written for, or remove it")
+    });
+    kinds.chain(zones).chain(counters).chain(vars).chain(dice).chain(options).chain(fns).collect()
 }
