@@ -858,6 +858,27 @@ fn validate_at_one_player_count() {
     assert!(stderr(&too_many).contains("3 to 8 players, not 9"), "{}", stderr(&too_many));
 }
 
+/// The search's line counts configurations, not states, and says when a
+/// shuffle was searched through sampled orders (an outside tester read
+/// "2000 states ..., 0 of them exhausted" as states, and the JSON alone
+/// said the orders were sampled).
+#[test]
+fn validate_says_what_the_search_exhausted_and_what_it_sampled() {
+    let save = temp_file("counterexamples-search-line");
+    let save = save.to_str().expect("utf-8 path");
+    let line = |args: &[&str]| {
+        let out = run(args);
+        let text = stdout(&out);
+        text.lines().find(|l| l.contains("exhaustive search:")).map(str::to_string).unwrap_or_else(|| panic!("no search line in {text}"))
+    };
+    let grail = line(&["validate", GRAIL_CUP, "-p", "3", "--games", "2", "--explore-states", "500", "--guided-games", "0", "--save", save]);
+    let ttt = line(&["validate", "rulebooks/classic/tic-tac-toe.rules", "--games", "2", "--guided-games", "0", "--save", save]);
+    let _ = std::fs::remove_dir_all(save);
+    assert!(grail.contains("500 states in 1 configuration(s); exhausted (every choice and chance outcome visited) in 0 of the 1"), "{grail}");
+    assert!(grail.contains("searched through sampled orders, not every order, in 1 of the 1"), "{grail}");
+    assert!(ttt.contains("exhausted (every choice and chance outcome visited) in 1 of the 1") && !ttt.contains("sampled"), "{ttt}");
+}
+
 #[test]
 fn validate_gives_the_same_findings_on_one_thread_and_on_two() {
     // leak: a chip goes back to the box in most games, not all; conflict:

@@ -178,12 +178,19 @@ fn print_human(r: &Report, with_modules: &str, sources: &[grimoire_interpreter::
     if !r.searched.is_empty() {
         let exhausted = r.searched.iter().filter(|s| s.exhausted).count();
         let states: usize = r.searched.iter().map(|s| s.states).sum();
-        let sampled = r.searched.iter().filter(|s| s.exhausted && s.sampled_shuffles).count();
-        let through = match sampled {
-            0 => String::new(),
-            n => format!("; {n} of these through sampled orders of a shuffle too large to enumerate, not every order"),
-        };
-        grimoire_cli::say!("  exhaustive search: {states} states in {} configuration(s), {exhausted} of them exhausted (every choice and chance outcome{through})", r.searched.len());
+        let n = r.searched.len();
+        // Counted per configuration, not per state: said so, since "0 of
+        // them" after a number of states read as states.
+        let mut line = format!("  exhaustive search: {states} states in {n} configuration(s); exhausted (every choice and chance outcome visited) in {exhausted} of the {n}");
+        let sampled = r.searched.iter().filter(|s| s.sampled_shuffles).count();
+        if sampled > 0 {
+            let exhausted_sampled = r.searched.iter().filter(|s| s.exhausted && s.sampled_shuffles).count();
+            line.push_str(&format!("; a shuffle too large to enumerate was searched through sampled orders, not every order, in {sampled} of the {n}"));
+            if exhausted_sampled > 0 {
+                line.push_str(&format!(" ({exhausted_sampled} of them exhausted through those orders only)"));
+            }
+        }
+        grimoire_cli::say!("{line}");
     }
     grimoire_cli::say!("\n  source coverage ({} citations, {} not found):", r.trace.citations, r.trace.not_found);
     for s in &r.trace.sources {
