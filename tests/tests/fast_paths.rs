@@ -955,3 +955,68 @@ fn cells_named_in_place_are_the_cells_the_general_expression_names() {
         assert_eq!((x.kind.code(), &x.message), (y.kind.code(), &y.message), "{in_place}");
     }
 }
+
+/// "Is the piece in front in this space `p`'s?" asked with its guard
+/// (`count(s) > 0 and owner(top(s)) == p`, read in one closure) gives what
+/// the general `and` gives: in a function and not, under `not` (of the
+/// test, of a call whose arguments are locals or not), with `!=`, either
+/// side first, a `>= 1` or `!= 0` guard, a player that is `none` (a local
+/// or written), and neutral tokens whose owner is nobody. The general form
+/// has a part that is not a test first (`k >= 0 and`), so it is not read
+/// as one closure.
+#[test]
+fn the_owner_of_the_front_piece_with_its_guard_gives_the_general_answers() {
+    let rules = |lead: &str| {
+        format!(
+            "rulebook a {{ players 2..2 }}
+grid board 3 x 4
+piece mark per_player 6
+zone pencil per_player of mark
+token dot 3
+counter seen 0..1000000000 = 0
+fn mine(s: space, q: player, k: int) = {lead}count(s) > 0 and owner(top(s)) == q
+setup {{
+  for p in players {{ move 6 of mark from box to pencil[p] }}
+  move top(box) to cell(board, 2, 2)
+  move top(box) to cell(board, 1, 4)
+}}
+round turn {{
+  for p in players {{
+    let k = 0
+    let nobody = none
+    choose c from spaces(board) where count(c) == 0 by p
+    move top(pencil[p]) to c
+    seen = count z in spaces(board) where mine(z, p, k)
+    seen += 100 * count z in spaces(board) where not mine(z, p, k)
+    seen += 1000 * count z in spaces(board) where not mine(z, p, k) and not mine(z, next_player(p, clockwise), k)
+    seen += 10000 * count z in spaces(board) where not ({lead}count(z) >= 1 and p != owner(top(z)))
+    seen += 100000 * count z in spaces(board) where not ({lead}count(z) != 0 and owner(top(z)) == none)
+    seen += 3 * count z in spaces(board) where mine(z, nobody, k)
+    seen += 7 * count z in spaces(board) where not ({lead}count(z) > 0 and nobody == owner(top(z)))
+    if all z in spaces(board) where count(z) > 0 {{ draw }}
+  }}
+}}"
+        )
+    };
+    let (bare, general) = (two_players(rules("")), two_players(rules("k >= 0 and ")));
+    let mut differ = false;
+    for seed in 0..20u64 {
+        let (mut a, mut b) = (bare.start(seed).expect("starts"), general.start(seed).expect("starts"));
+        let mut picks = grimoire_interpreter::log::RandomAgent::new(seed);
+        let mut last = None;
+        loop {
+            assert_eq!(a.fingerprint(), b.fingerprint(), "seed {seed}, after {} decisions", a.decisions);
+            differ |= last.is_some_and(|x| x != a.counters[0]);
+            last = Some(a.counters[0]);
+            let Some((_, options)) = bare.choices(&a) else { break };
+            let i = picks.pick(options.len());
+            bare.apply(&mut a, i).expect("plays");
+            general.apply(&mut b, i).expect("plays");
+        }
+    }
+    assert!(differ, "the counts never changed: the test compared nothing");
+    // A zone that is `none`: the same error at the same place.
+    let broken = |lead: &str| format!("rulebook a {{ players 2..2 }}\ncounter n 0..9 = 0\nsetup {{\n  let k = 0\n  let z = none\n  if {lead}count(z) > 0 and owner(top(z)) == player(1) {{ n = 1 }}\n}}\nround turn {{ draw }}");
+    let (fast, general) = (failure(&broken("")), failure(&broken("k >= 0 and ")));
+    assert_eq!((fast.kind.code(), &fast.message, fast.at.map(|l| l.span)), (general.kind.code(), &general.message, general.at.map(|l| l.span)));
+}

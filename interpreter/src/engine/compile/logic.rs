@@ -21,11 +21,19 @@ impl Compiler<'_> {
                 Box::new(move |_| on)
             }
             Expr::Not(a) => {
+                if let Some(f) = self.not_top_owned(a) {
+                    return f;
+                }
                 let f = self.bool(a);
                 Box::new(move |r| !f(r))
             }
             Expr::Bin(op, a, b) => match op {
                 BinOp::And | BinOp::Or => {
+                    if op == BinOp::And {
+                        if let Some(f) = self.top_owned(a, b, false, false) {
+                            return f;
+                        }
+                    }
                     // A chain of three or more (`a and b and c`): one closure
                     // over the parts, in order, instead of one per operator.
                     let mut parts = Vec::new();

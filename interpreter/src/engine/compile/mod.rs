@@ -32,6 +32,7 @@ mod numbers;
 mod operands;
 mod stmt;
 mod things;
+mod top_owner;
 
 use super::run::Run;
 use super::tuples::Staged;
