@@ -861,7 +861,9 @@ fn validate_at_one_player_count() {
 /// The search's line counts configurations, not states, and says when a
 /// shuffle was searched through sampled orders (an outside tester read
 /// "2000 states ..., 0 of them exhausted" as states, and the JSON alone
-/// said the orders were sampled).
+/// said the orders were sampled); the termination line says whether the
+/// search proved that every game ends (another tester's draughts without a
+/// draw rule passed with no word that it had not).
 #[test]
 fn validate_says_what_the_search_exhausted_and_what_it_sampled() {
     let save = temp_file("counterexamples-search-line");
@@ -869,11 +871,20 @@ fn validate_says_what_the_search_exhausted_and_what_it_sampled() {
     let line = |args: &[&str]| {
         let out = run(args);
         let text = stdout(&out);
-        text.lines().find(|l| l.contains("exhaustive search:")).map(str::to_string).unwrap_or_else(|| panic!("no search line in {text}"))
+        let find = |what: &str| text.lines().find(|l| l.contains(what)).map(str::to_string).unwrap_or_default();
+        (find("exhaustive search:"), find("termination:"))
     };
-    let grail = line(&["validate", GRAIL_CUP, "-p", "3", "--games", "2", "--explore-states", "500", "--guided-games", "0", "--save", save]);
-    let ttt = line(&["validate", "rulebooks/classic/tic-tac-toe.rules", "--games", "2", "--guided-games", "0", "--save", save]);
+    let (grail, grail_ends) = line(&["validate", GRAIL_CUP, "-p", "3", "--games", "2", "--explore-states", "500", "--guided-games", "0", "--save", save]);
+    let (ttt, ttt_ends) = line(&["validate", "rulebooks/classic/tic-tac-toe.rules", "--games", "2", "--guided-games", "0", "--save", save]);
+    let (_, unsearched) = line(&["validate", "rulebooks/classic/tic-tac-toe.rules", "--games", "2", "--explore-states", "0", "--guided-games", "0", "--save", save]);
+    let (_, endless) = line(&["validate", "tests/fixtures/validate/endless.rules", "--games", "2", "--guided-games", "0", "--save", save]);
     let _ = std::fs::remove_dir_all(save);
+    // Termination: proven, not proven (the search stopped at its budget),
+    // not searched, refuted.
+    assert!(ttt_ends.contains("termination: proven in every configuration searched (1)"), "{ttt_ends}");
+    assert!(grail_ends.contains("termination: not proven in 1 of the 1 configuration(s)"), "{grail_ends}");
+    assert!(unsearched.contains("termination: not searched"), "{unsearched}");
+    assert!(endless.contains("termination: refuted") && endless.contains("V505"), "{endless}");
     assert!(grail.contains("500 states in 1 configuration(s); exhausted (every choice and chance outcome visited) in 0 of the 1"), "{grail}");
     assert!(grail.contains("searched through sampled orders, not every order, in 1 of the 1"), "{grail}");
     assert!(ttt.contains("exhausted (every choice and chance outcome visited) in 1 of the 1") && !ttt.contains("sampled"), "{ttt}");

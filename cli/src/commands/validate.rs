@@ -192,6 +192,7 @@ fn print_human(r: &Report, with_modules: &str, sources: &[grimoire_interpreter::
         }
         grimoire_cli::say!("{line}");
     }
+    grimoire_cli::say!("  {}", termination_line(r));
     grimoire_cli::say!("\n  source coverage ({} citations, {} not found):", r.trace.citations, r.trace.not_found);
     for s in &r.trace.sources {
         grimoire_cli::say!("    {}: {} of {} paragraphs covered ({:.1} %)", s.source, s.covered, s.paragraphs, s.percent);
@@ -221,4 +222,28 @@ fn interrupted_note(r: &Report) -> Option<String> {
         let games: u64 = r.runs.iter().map(|run| u64::from(run.games)).sum();
         format!("interrupted (Ctrl-C): the report holds what was done ({} in {} configuration(s), the search of {}); the rest was not run", plural(games, "random game"), r.runs.len(), plural(r.searched.len() as u64, "configuration"))
     })
+}
+
+/// What the report shows of termination: proven by an exhausted search,
+/// refuted by a lasso, or only tested by the random games (an outside
+/// tester's draughts without a draw rule passed with no word that nothing
+/// had proven its games end).
+fn termination_line(r: &grimoire_interpreter::validate::Report) -> String {
+    if r.findings.iter().any(|f| f.code == "V505") {
+        return "termination: refuted: a game can go on forever (V505 above)".to_string();
+    }
+    let n = r.searched.len();
+    let exhausted = r.searched.iter().filter(|s| s.exhausted).count();
+    match (n, exhausted) {
+        (0, _) => "termination: not searched (`--explore-states 0`): only the random games ended".to_string(),
+        (n, e) if e == n => {
+            let sampled = r.searched.iter().filter(|s| s.sampled_shuffles).count();
+            let through = if sampled > 0 { format!(" (in {sampled}, through the sampled orders of a shuffle only)") } else { String::new() };
+            format!("termination: proven in every configuration searched ({n}): no loop among every state reachable{through}")
+        }
+        (n, e) => format!(
+            "termination: not proven in {} of the {n} configuration(s): their search stopped at its budget before every state was visited, and a loop of moves may lie beyond it (the random games only show that they ended; a larger `--explore-states` may prove it)",
+            n - e
+        ),
+    }
 }
