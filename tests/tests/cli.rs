@@ -890,6 +890,32 @@ fn validate_says_what_the_search_exhausted_and_what_it_sampled() {
     assert!(ttt.contains("exhausted (every choice and chance outcome visited) in 1 of the 1") && !ttt.contains("sampled"), "{ttt}");
 }
 
+/// `simulate` lists each cause of failure once, at its first seed, with
+/// how many other games failed so: the first five seeds alone showed only
+/// the commonest cause (an outside tester's division by zero and counter
+/// overflow never appeared among thirty failures).
+#[test]
+fn simulate_lists_every_cause_of_failure() {
+    let file = temp_file("three-failures.rules");
+    std::fs::write(
+        &file,
+        "rulebook r { players 2..2 }\ncounter c 0..10 = 0\nvar big : int = 4611686018427387904\nround turn { for p in players { choose n from 0..2 by p\n  if n == 0 { c += 20 } else if n == 1 { let z = 10 / (n - 1) } else { big = big * 4 }\n  win p } }\n",
+    )
+    .expect("a temporary file");
+    let out = run(&["simulate", file.to_str().expect("utf-8 path"), "-p", "2", "-g", "30", "--seed", "1"]);
+    let _ = std::fs::remove_file(&file);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("failures: 30"), "{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with("seed ")).collect();
+    assert_eq!(lines.len(), 3, "one line per cause: {lines:?}");
+    for cause in ["does not fit in a number", "division by zero", "outside 0..10"] {
+        assert!(lines.iter().any(|l| l.contains(cause)), "{cause} in {lines:?}");
+    }
+    let others: usize = lines.iter().filter_map(|l| l.split("; and ").nth(1)?.split(' ').next()?.parse::<usize>().ok()).sum();
+    assert_eq!(others + lines.len(), 30, "{lines:?}");
+}
+
 #[test]
 fn validate_gives_the_same_findings_on_one_thread_and_on_two() {
     // leak: a chip goes back to the box in most games, not all; conflict:
