@@ -17,7 +17,9 @@ pub mod ast;
 mod error;
 mod parser;
 mod position;
+mod typo;
 
 pub use error::ParseError;
 pub use parser::{is_forbidden_char, parse};
 pub use position::line_col;
+pub use typo::did_you_mean;

@@ -1813,6 +1813,16 @@ fn short_line(line: &str) -> Option<(String, String)> {
     (code_ok && place_ok).then(|| (place.to_string(), code.to_string()))
 }
 
+/// A misspelt statement keyword is reported at the misspelt word (the
+/// parse fails at the word after it), with the keyword named.
+#[test]
+fn a_misspelt_keyword_is_pointed_at() {
+    let out = run(&["check", "tests/fixtures/err/misspelt_keyword.rules", "--error-format", "short"]);
+    assert!(stderr(&out).starts_with("tests/fixtures/err/misspelt_keyword.rules:12:5: E0001 "), "{}", stderr(&out));
+    let out = run(&["check", "tests/fixtures/err/misspelt_keyword.rules", "--error-format", "plain"]);
+    assert!(stderr(&out).contains("did you mean `choose`?"), "{}", stderr(&out));
+}
+
 #[test]
 fn short_prints_one_line_per_problem() {
     let out = run(&["check", TYPO, "--error-format", "short"]);

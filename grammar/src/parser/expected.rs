@@ -9,12 +9,21 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
         InputLocation::Pos(p) => (p, p),
         InputLocation::Span((a, b)) => (a, b),
     };
+    let (mut start, mut end) = (start, end);
     let (expected, help) = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let mut words: Vec<&str> = positives.iter().map(|r| phrase(*r)).collect();
             words.sort_unstable();
             words.dedup();
+            // `chose n from ...`: a statement's keyword misspelt reads as a
+            // name being set, and the parse fails at the next word. Point
+            // at the misspelt word and name the keyword.
+            let misspelt = if words.iter().any(|w| w.starts_with("`=`")) { misspelt_statement_keyword(text, start) } else { None };
             let help = match keyword_at(text, start) {
+                _ if misspelt.is_some() => misspelt.map(|(at, typed, keyword)| {
+                    (start, end) = (at, at + typed.len());
+                    format!("`{typed}` is not a keyword: did you mean `{keyword}`?")
+                }),
                 // A space that is not one, or a character that shows as
                 // nothing (pasted from a word processor): the line looks
                 // right, so say what is there.
@@ -131,6 +140,26 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
         span: Span::new(start, end.max(start)),
         help,
     }
+}
+
+/// The keywords that start a statement.
+const STATEMENT_KEYWORDS: [&str; 20] =
+    ["let", "move", "shuffle", "roll", "choose", "if", "while", "repeat", "simultaneous", "for", "match", "do", "phase", "as", "win", "draw", "end", "pass", "proceed", "reveal"];
+
+/// A statement's first word, alone before `at` on its line (or after a
+/// `{` or `}`), when it is not a keyword but a near miss of a statement's
+/// keyword: where it starts, the word, and the keyword.
+fn misspelt_statement_keyword(text: &str, at: usize) -> Option<(usize, &str, &'static str)> {
+    let before = text.get(..at)?.trim_end();
+    let word_start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    let word = before.get(word_start..)?;
+    let ahead = before.get(..word_start)?.trim_end_matches([' ', '\t']);
+    let starts_statement = ahead.is_empty() || ahead.ends_with(['\n', '{', '}']);
+    if word.is_empty() || !starts_statement || STATEMENT_KEYWORDS.contains(&word) {
+        return None;
+    }
+    let keyword = crate::did_you_mean(word, STATEMENT_KEYWORDS.iter().copied())?;
+    STATEMENT_KEYWORDS.iter().find(|k| **k == keyword).map(|k| (word_start, word, *k))
 }
 
 /// The keyword written at `at`, if a keyword starts there (the grammar's
