@@ -131,7 +131,7 @@ pub fn find<S: BuildHasher>(game: &Game, rulebook: &[String], visited: &HashSet<
         let choice = top.next;
         top.next += 1;
         if !top_fresh {
-            if top_state.unpack(bytes.get(top.at..).unwrap_or_default()).is_none() {
+            if game.unpack_explored(&mut top_state, bytes.get(top.at..).unwrap_or_default()).is_none() {
                 // Cannot happen (the bytes are the walk's own): the state
                 // is left out, as a rule error would be.
                 top.next = top.options;
