@@ -878,6 +878,7 @@ fn validate_says_what_the_search_exhausted_and_what_it_sampled() {
     let (ttt, ttt_ends) = line(&["validate", "rulebooks/classic/tic-tac-toe.rules", "--games", "2", "--guided-games", "0", "--save", save]);
     let (_, unsearched) = line(&["validate", "rulebooks/classic/tic-tac-toe.rules", "--games", "2", "--explore-states", "0", "--guided-games", "0", "--save", save]);
     let (_, endless) = line(&["validate", "tests/fixtures/validate/endless.rules", "--games", "2", "--guided-games", "0", "--save", save]);
+    let (_, looping) = line(&["validate", "tests/fixtures/validate/stale_loop.rules", "--games", "2", "--guided-games", "0", "--save", save]);
     let _ = std::fs::remove_dir_all(save);
     // Termination: proven, not proven (the search stopped at its budget),
     // not searched, refuted.
@@ -885,6 +886,7 @@ fn validate_says_what_the_search_exhausted_and_what_it_sampled() {
     assert!(grail_ends.contains("termination: not proven in 1 of the 1 configuration(s)"), "{grail_ends}");
     assert!(unsearched.contains("termination: not searched"), "{unsearched}");
     assert!(endless.contains("termination: refuted") && endless.contains("V505"), "{endless}");
+    assert!(looping.contains("termination: refuted") && looping.contains("R0002"), "{looping}");
     assert!(grail.contains("500 states in 1 configuration(s); exhausted (every choice and chance outcome visited) in 0 of the 1"), "{grail}");
     assert!(grail.contains("searched through sampled orders, not every order, in 1 of the 1"), "{grail}");
     assert!(ttt.contains("exhausted (every choice and chance outcome visited) in 1 of the 1") && !ttt.contains("sampled"), "{ttt}");

@@ -232,6 +232,11 @@ fn termination_line(r: &grimoire_interpreter::validate::Report) -> String {
     if r.findings.iter().any(|f| f.code == "V505") {
         return "termination: refuted: a game can go on forever (V505 above)".to_string();
     }
+    // A rule that loops without a decision never ends either, whatever
+    // the search proved of the states between decisions.
+    if r.findings.iter().any(|f| f.code == "R0002") {
+        return "termination: refuted: the rules loop without a decision (R0002 above)".to_string();
+    }
     let n = r.searched.len();
     let exhausted = r.searched.iter().filter(|s| s.exhausted).count();
     match (n, exhausted) {

@@ -197,13 +197,23 @@ pub fn guided(model: &Arc<Model>, cfg: &Config, known: &[Finding], branches: &[B
                 if cfg.stop.requested() {
                     return out;
                 }
+                let mut looped = false;
                 if let Some(mut f) = guided_game(&game, cfg, seed, &mut out) {
+                    // As the random games: the configuration's guided games
+                    // stop at the first whose rules loop (each would burn
+                    // the whole fuel of a decision again: an outside
+                    // tester's rulebook of ten lines took 7.5 s).
+                    looped = f.code == crate::engine::ExecErrorKind::Fuel.code();
                     if seen.insert(key(&f)) {
                         f.options = options.clone();
                         out.findings.push(f);
                     }
                 }
                 cfg.progress.report(Progress::Done(1));
+                if looped {
+                    cfg.progress.report(Progress::Done(games - seed - 1));
+                    break;
+                }
             }
         }
     }
