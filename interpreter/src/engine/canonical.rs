@@ -421,8 +421,22 @@ impl Game {
         }
     }
 
-    /// A value, with an anonymous piece written as where it is.
+    /// A value, with an anonymous piece written as where it is. The values
+    /// options and locals hold most (numbers, spaces, players) are written
+    /// here, inline; the others by [`Game::other_value_words`].
+    #[inline]
     fn value_words(&self, st: &State, h: &mut Fingerprint, v: Value) {
+        match v {
+            Value::Int(i) if (i << 8) >> 8 == i => h.word(10 | (i as u64) << 8),
+            Value::Zone(z) => h.word(5 | (z << 8)),
+            Value::Player(p) => h.word(3 | (p << 8)),
+            _ => self.other_value_words(st, h, v),
+        }
+    }
+
+    /// [`Game::value_words`] of any value.
+    #[inline(never)]
+    fn other_value_words(&self, st: &State, h: &mut Fingerprint, v: Value) {
         match v {
             Value::Piece(p) if self.canon.class.get(p as usize).copied().flatten().is_some() => {
                 let z = st.loc[p as usize];
