@@ -37,7 +37,22 @@ impl Out<'_> {
             SimSlot::Var(v) => self.var(u64::from(v) << 1 | 1),
         }
     }
+    /// A value: a small number or a space (most options and locals) in
+    /// two bytes written here, inline; any other by [`Out::other_value`].
+    /// The bytes are the same either way.
+    #[inline]
     fn value(&mut self, v: Value) {
+        match v {
+            // A number of 0..64 zigzags to one varint byte; so does a
+            // space numbered below 128.
+            Value::Int(i) if (0..64).contains(&i) => self.0.extend_from_slice(&[1, (i << 1) as u8]),
+            Value::Zone(z) if z < 0x80 => self.0.extend_from_slice(&[6, z as u8]),
+            _ => self.other_value(v),
+        }
+    }
+
+    #[inline(never)]
+    fn other_value(&mut self, v: Value) {
         match v {
             Value::None => self.u8(0),
             Value::Int(i) => {
@@ -110,7 +125,21 @@ impl In<'_> {
         let i = u32::try_from(x >> 1).ok()?;
         Some(if x & 1 == 0 { SimSlot::Counter(i) } else { SimSlot::Var(i) })
     }
+    /// What [`Out::value`] wrote: the two-byte forms of small numbers and
+    /// spaces here, inline; any other by [`In::other_value`].
+    #[inline]
     fn value(&mut self) -> Option<Value> {
+        if let (Some(&tag @ (1 | 6)), Some(&x)) = (self.bytes.get(self.at), self.bytes.get(self.at + 1)) {
+            if x < 0x80 {
+                self.at += 2;
+                return Some(if tag == 1 { Value::Int(i64::from(x >> 1) ^ -i64::from(x & 1)) } else { Value::zone(u16::from(x)) });
+            }
+        }
+        self.other_value()
+    }
+
+    #[inline(never)]
+    fn other_value(&mut self) -> Option<Value> {
         Some(match self.u8()? {
             0 => Value::None,
             1 => Value::Int(self.int()?),
@@ -360,5 +389,29 @@ impl State {
         self.scratch.clear();
         self.zone_hash.kept = words.is_some();
         Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The inline forms of small numbers and spaces write the bytes the
+    /// general form writes, and every value reads back as itself.
+    #[test]
+    fn values_read_back_and_small_ones_take_the_general_bytes() {
+        let values = [
+            Value::Int(0), Value::Int(1), Value::Int(63), Value::Int(64), Value::Int(-1), Value::Int(-64), Value::Int(-65), Value::Int(i64::MAX), Value::Int(i64::MIN + 1),
+            Value::zone(0), Value::zone(127), Value::zone(128), Value::zone(u16::MAX - 1), Value::None, Value::True, Value::False, Value::player(3), Value::piece(200),
+        ];
+        for v in values {
+            let (mut fast, mut general) = (Vec::new(), Vec::new());
+            Out(&mut fast).value(v);
+            Out(&mut general).other_value(v);
+            assert_eq!(fast, general, "{v:?}");
+            let mut input = In { bytes: &fast, at: 0 };
+            assert_eq!(input.value(), Some(v), "{v:?}");
+            assert_eq!(input.at, fast.len(), "{v:?}");
+        }
     }
 }
