@@ -4,6 +4,7 @@
 mod box_to_shared;
 mod constant_condition;
 mod exception_priority;
+mod no_ending;
 mod table_rows;
 mod unreachable;
 mod unused;
@@ -20,6 +21,7 @@ pub fn run_all(model: &Model) -> Vec<Finding> {
     out.extend(table_rows::check(model));
     out.extend(constant_condition::check(model));
     out.extend(box_to_shared::check(model));
+    out.extend(no_ending::check(model));
     out
 }
 
