@@ -1825,6 +1825,34 @@ fn a_misspelt_keyword_is_pointed_at() {
     assert!(stderr(&out).contains("did you mean `choose`?"), "{}", stderr(&out));
 }
 
+/// A base rulebook's scenario runs on the base alone, and its steps'
+/// quotes are checked there whatever modules are given (given a module,
+/// only the header's quote was checked: an outside tester's bad quote on a
+/// step went unreported).
+#[test]
+fn a_base_scenarios_quotes_are_checked_with_a_module_given() {
+    let dir = temp_file("scenario-quotes");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("a temporary file");
+    write("src.txt", "Each player takes a chip.\n");
+    write(
+        "base.rules",
+        "rulebook base { source \"src.txt\" players 2..2 }\ntoken chip 2\nzone pile of chip\nsetup { move 2 of chip from box to pile }\nround turn { choose n from [1, 2] by player(1)\n  win player(1) }\nscenario starts players 2 cite \"not a header quote\" {\n  expect count(pile) == 2 cite \"not a step quote\"\n}\n",
+    );
+    write("house.rules", "module house extends \"base.rules\" { title \"house\" }\n");
+    let (base, house) = (dir.join("base.rules"), dir.join("house.rules"));
+    let alone = run(&["test", base.to_str().expect("utf-8"), "--error-format", "short"]);
+    let with_module = run(&["test", base.to_str().expect("utf-8"), house.to_str().expect("utf-8"), "--error-format", "short"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    for out in [&alone, &with_module] {
+        let err = stderr(out);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert!(err.contains("« not a header quote »") && err.contains("« not a step quote »"), "{err}");
+        assert!(err.contains("base.rules:7:") && err.contains("base.rules:8:"), "the places are in the base: {err}");
+    }
+}
+
 #[test]
 fn short_prints_one_line_per_problem() {
     let out = run(&["check", TYPO, "--error-format", "short"]);

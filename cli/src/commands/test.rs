@@ -70,6 +70,8 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         order.push((def.name.clone(), g));
     }
     let mut ran: Vec<Ran> = Vec::new();
+    let main = a.files.first().cloned().unwrap_or_default();
+    let (mut unfound, mut unchecked): (Vec<Unfound>, Vec<Unchecked>) = (Vec::new(), Vec::new());
     for (files, names) in &groups {
         let subset: Vec<Source> = files.iter().filter_map(|i| sources.get(*i).cloned()).collect();
         let sub_model = if subset.len() == sources.len() {
@@ -90,12 +92,25 @@ pub fn test(a: Args, ui: &Ui) -> Result<ExitCode, String> {
         for result in run_all(&sub_model, &subset, |d| names.contains(&d.name)) {
             ran.push(Ran { result, sources: subset.clone() });
         }
+        // Their quotes, in the model they run on: only there are a
+        // scenario's steps resolved (checked in the model of every file
+        // given, a base's scenarios lost their steps' quotes once a module
+        // was given). Places are put back among every file given.
+        let (found_wrong, not_checked) = unfound_quotes(&sub_model, &main, a.sources, &|name| names.iter().any(|n| n == name));
+        let global = |at: Loc| Loc { file: files.get(at.file.idx()).map_or(at.file, |i| grimoire_interpreter::model::FileId(*i as u16)), ..at };
+        unfound.extend(found_wrong.into_iter().map(|u| Unfound { at: global(u.at), ..u }));
+        for u in not_checked {
+            match unchecked.iter_mut().find(|c| c.source == u.source) {
+                Some(c) => c.quotes += u.quotes,
+                None => unchecked.push(Unchecked { at: global(u.at), ..u }),
+            }
+        }
     }
+    // In declaration order, as the scenarios are listed.
+    unfound.sort_by_key(|u| order.iter().position(|(n, _)| *n == u.scenario).unwrap_or(usize::MAX));
     // Back to declaration order.
     ran.sort_by_key(|r| order.iter().position(|(n, _)| *n == r.result.name).unwrap_or(usize::MAX));
     let failed = ran.iter().filter(|r| r.result.verdict.failed()).count();
-    let main = a.files.first().cloned().unwrap_or_default();
-    let (unfound, unchecked) = unfound_quotes(&model, &main, a.sources, &|name| wanted(name));
     let code = if failed == 0 { 0 } else { INVALID };
     if ui.json {
         let mut report = report_json(&model, &sources, &ran);
