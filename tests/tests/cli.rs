@@ -1825,6 +1825,30 @@ fn a_misspelt_keyword_is_pointed_at() {
     assert!(stderr(&out).contains("did you mean `choose`?"), "{}", stderr(&out));
 }
 
+/// Citations of a source text that cannot be read are counted apart
+/// (`unread`): "0 not found" alone read as if every quote had been checked.
+#[test]
+fn citations_of_a_missing_source_are_said_to_be_unchecked() {
+    let dir = temp_file("unread-source");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("lost.rules");
+    std::fs::write(&file, "rulebook lost { source \"lost.txt\" players 2..2 cite \"two players\" }\nround turn cite \"the first player wins\" { choose n from [1] by player(1)\n  win player(1) }\n").expect("a temporary file");
+    let args = |json: bool| {
+        let mut v = vec!["validate", file.to_str().expect("utf-8"), "--games", "2", "--explore-states", "10", "--guided-games", "0", "--save", dir.to_str().expect("utf-8")];
+        if json {
+            v.push("--json");
+        }
+        v.iter().map(|s| s.to_string()).collect::<Vec<String>>()
+    };
+    let human = run(&args(false).iter().map(String::as_str).collect::<Vec<_>>());
+    let json = run(&args(true).iter().map(String::as_str).collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(stdout(&human).contains("(2 citations, 0 not found; 2 not checked: their source text could not be read (T002))"), "{}", stdout(&human));
+    let trace = &report_of(&json)["trace"];
+    assert_eq!((trace["citations"].as_u64(), trace["not_found"].as_u64(), trace["unread"].as_u64()), (Some(2), Some(0), Some(2)), "{trace}");
+}
+
 /// A base rulebook's scenario runs on the base alone, and its steps'
 /// quotes are checked there whatever modules are given (given a module,
 /// only the header's quote was checked: an outside tester's bad quote on a

@@ -193,7 +193,13 @@ fn print_human(r: &Report, with_modules: &str, sources: &[grimoire_interpreter::
         grimoire_cli::say!("{line}");
     }
     grimoire_cli::say!("  {}", termination_line(r));
-    grimoire_cli::say!("\n  source coverage ({} citations, {} not found):", r.trace.citations, r.trace.not_found);
+    // Citations of a text that could not be read are not "found" either:
+    // "0 not found" alone read as if every quote had been checked.
+    let unread = match r.trace.unread {
+        0 => String::new(),
+        n => format!("; {n} not checked: their source text could not be read (T002)"),
+    };
+    grimoire_cli::say!("\n  source coverage ({} citations, {} not found{unread}):", r.trace.citations, r.trace.not_found);
     for s in &r.trace.sources {
         grimoire_cli::say!("    {}: {} of {} paragraphs covered ({:.1} %)", s.source, s.covered, s.paragraphs, s.percent);
         // The paragraphs not covered: those nothing cites, then those only

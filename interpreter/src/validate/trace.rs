@@ -125,6 +125,9 @@ pub struct TraceReport {
     pub citations: usize,
     /// Citations not found.
     pub not_found: usize,
+    /// Citations of a source text that could not be read (T002): counted
+    /// in `citations`, checked against nothing.
+    pub unread: usize,
     /// Per source.
     pub sources: Vec<SourceCoverage>,
 }
@@ -234,6 +237,7 @@ pub fn check_with(model: &Model, sources: &[SourceText], min_words: usize) -> (T
         let Some(text) = text else {
             // Counted, though they cannot be checked (T002 says so).
             report.citations += cites.len();
+            report.unread += cites.len();
             // At the header that names it, else at its first citation.
             let at = model.source_clauses.iter().find(|(n, _)| *n == name).map(|(_, at)| *at).or_else(|| cites.first().map(|(_, c)| at_of(c)));
             if name.is_empty() {
