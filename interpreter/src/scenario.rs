@@ -166,6 +166,37 @@ struct Runner<'a> {
 /// What the step expected and what was found.
 type Miss = (String, String);
 
+/// The option label a `choose "..."` that matches none most likely meant:
+/// one a typo away, else the one label that holds what was written, in
+/// any case and with or without accents (`"fée"` for `"fee (La Fée)"`).
+fn closest_label<'l>(written: &str, labels: &'l [String]) -> Option<&'l str> {
+    // A number one digit away is another option, not a typo.
+    let typo_possible = written.chars().count() >= 3 && written.parse::<i64>().is_err();
+    if let Some(near) = crate::diagnostic::did_you_mean(written, labels.iter().map(String::as_str)).filter(|_| typo_possible) {
+        return Some(near);
+    }
+    let fold = |t: &str| -> String {
+        t.chars()
+            .flat_map(char::to_lowercase)
+            .map(|c| match c {
+                'à' | 'â' | 'ä' => 'a',
+                'é' | 'è' | 'ê' | 'ë' => 'e',
+                'î' | 'ï' => 'i',
+                'ô' | 'ö' => 'o',
+                'ù' | 'û' | 'ü' => 'u',
+                'ç' => 'c',
+                other => other,
+            })
+            .collect()
+    };
+    let wanted = fold(written);
+    let mut holding = labels.iter().filter(|l| !wanted.is_empty() && fold(l).contains(&wanted));
+    match (holding.next(), holding.next()) {
+        (Some(one), None) => Some(one.as_str()),
+        _ => None,
+    }
+}
+
 fn miss(expected: impl Into<String>, found: impl Into<String>) -> Miss {
     (expected.into(), found.into())
 }
@@ -364,7 +395,10 @@ impl<'a> Runner<'a> {
                         let found = if alike > 1 {
                             format!("{alike} options read {label:?}, told apart by where their pieces are: the options are {}", list(&labels))
                         } else {
-                            format!("the options are {}", list(&labels))
+                            match closest_label(label, &labels) {
+                                Some(near) => format!("the options are {}; did you mean `choose {near:?}`?", list(&labels)),
+                                None => format!("the options are {}", list(&labels)),
+                            }
                         };
                         Err(miss(format!("an option labelled {label:?}"), found))
                     }

@@ -133,6 +133,23 @@ fn the_false_part_of_an_and_is_named() {
     assert_eq!(failure(&r).found, "`pos(pawn[player(2)]) > 1` is false: `pos(pawn[player(2)])` is 1");
 }
 
+/// A label that matches no option, but that one option's label holds (in
+/// any case, with or without accents) or that is a typo away from one,
+/// gets that label suggested; a number one digit away does not.
+#[test]
+fn a_label_close_to_one_option_is_suggested() {
+    let text = "rulebook allies { players 2..2 }\ncard ally 2 {\n  fee \"La Fée\"\n  smith \"Le Forgeron\"\n}\nzone hand of ally\nsetup { move all of box to hand }\nround turn { choose a from hand by player(1)\n  win player(1) }\n";
+    let found = |step: &str| {
+        let scenario = format!("{text}scenario s players 2 {{\n  {step}\n}}\n");
+        let model = Arc::new(compile(&[Source { name: "allies.rules".into(), text: scenario.clone() }]).unwrap_or_else(|d| panic!("{d:?}")));
+        let results = run_all(&model, &[Source { name: "allies.rules".into(), text: scenario }], |_| true);
+        results.first().map(|r| failure(r).found.clone()).unwrap_or_default()
+    };
+    assert!(found("choose \"fée\"").ends_with("did you mean `choose \"fee (La Fée)\"`?"), "{}", found("choose \"fée\""));
+    assert!(found("choose \"smtih (Le Forgeron)\"").ends_with("did you mean `choose \"smith (Le Forgeron)\"`?"), "{}", found("choose \"smtih (Le Forgeron)\""));
+    assert!(!found("choose \"dragon\"").contains("did you mean"), "{}", found("choose \"dragon\""));
+}
+
 #[test]
 fn choosing_an_option_that_is_not_offered_lists_the_options() {
     let r = only("scenario no_three players 2 {\n  choose \"3\"\n}");
