@@ -360,7 +360,7 @@ fn an_unknown_name_in_an_exception_shows_the_parameters_of_its_rule() {
     assert!(!errs.is_empty() && errs.iter().all(|e| e.code == "E0101" && e.at.file.idx() == 0), "{errs:#?}");
     for e in &errs {
         let related: Vec<_> = e.related.iter().map(|(at, label)| (at.file.idx(), label.as_str())).collect();
-        assert_eq!(related, [(1, "the exception is to `gain`, declared here with the parameters `who`")], "{e:#?}");
+        assert_eq!(related, [(1, "the exception is to `gain`, declared here with the parameters `who`; an exception sees those, not the rule's locals")], "{e:#?}");
     }
 }
 

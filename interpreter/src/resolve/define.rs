@@ -366,7 +366,9 @@ impl Resolver {
         let params = if names.is_empty() { "no parameters".to_string() } else { format!("the parameters {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")) };
         for d in self.diags.iter_mut().skip(before) {
             if d.code == codes::UNKNOWN_NAME {
-                d.relate_once(declared, format!("the exception is to `{rule}`, declared here with {params}"));
+                // Its locals (`let`s) are not among them: a tester's
+                // `when steps > 2` on a local got only "did you mean `step`?".
+                d.relate_once(declared, format!("the exception is to `{rule}`, declared here with {params}; an exception sees those, not the rule's locals"));
             }
         }
     }
