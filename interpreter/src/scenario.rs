@@ -19,6 +19,7 @@ use crate::validate::simulate::citation_around;
 use crate::Source;
 use grimoire_grammar::ast::{AssignOp, BinOp, OptionsTest};
 use serde::Serialize;
+use unicode_normalization::UnicodeNormalization;
 use std::sync::Arc;
 
 /// Most decisions `play until` takes before it gives up.
@@ -175,20 +176,8 @@ fn closest_label<'l>(written: &str, labels: &'l [String]) -> Option<&'l str> {
     if let Some(near) = crate::diagnostic::did_you_mean(written, labels.iter().map(String::as_str)).filter(|_| typo_possible) {
         return Some(near);
     }
-    let fold = |t: &str| -> String {
-        t.chars()
-            .flat_map(char::to_lowercase)
-            .map(|c| match c {
-                'à' | 'â' | 'ä' => 'a',
-                'é' | 'è' | 'ê' | 'ë' => 'e',
-                'î' | 'ï' => 'i',
-                'ô' | 'ö' => 'o',
-                'ù' | 'û' | 'ü' => 'u',
-                'ç' => 'c',
-                other => other,
-            })
-            .collect()
-    };
+    // Lowercase, decomposed, without the combining accents.
+    let fold = |t: &str| -> String { t.to_lowercase().nfd().filter(|c| !unicode_normalization::char::is_combining_mark(*c)).collect() };
     let wanted = fold(written);
     let mut holding = labels.iter().filter(|l| !wanted.is_empty() && fold(l).contains(&wanted));
     match (holding.next(), holding.next()) {

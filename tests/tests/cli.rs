@@ -1829,21 +1829,14 @@ fn a_misspelt_keyword_is_pointed_at() {
 /// (`unread`): "0 not found" alone read as if every quote had been checked.
 #[test]
 fn citations_of_a_missing_source_are_said_to_be_unchecked() {
-    let dir = temp_file("unread-source");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let file = dir.join("lost.rules");
-    std::fs::write(&file, "rulebook lost { source \"lost.txt\" players 2..2 cite \"two players\" }\nround turn cite \"the first player wins\" { choose n from [1] by player(1)\n  win player(1) }\n").expect("a temporary file");
-    let args = |json: bool| {
-        let mut v = vec!["validate", file.to_str().expect("utf-8"), "--games", "2", "--explore-states", "10", "--guided-games", "0", "--save", dir.to_str().expect("utf-8")];
-        if json {
-            v.push("--json");
-        }
-        v.iter().map(|s| s.to_string()).collect::<Vec<String>>()
-    };
-    let human = run(&args(false).iter().map(String::as_str).collect::<Vec<_>>());
-    let json = run(&args(true).iter().map(String::as_str).collect::<Vec<_>>());
-    let _ = std::fs::remove_dir_all(&dir);
+    let file = rulebook_folder(
+        "unread-source",
+        &[("lost.rules", "rulebook lost { source \"lost.txt\" players 2..2 cite \"two players\" }\nround turn cite \"the first player wins\" { choose n from [1] by player(1)\n  win player(1) }\n")],
+    );
+    let (lost, save) = (file("lost.rules"), save_dir("unread-source-save"));
+    let args = ["validate", lost.as_str(), "--games", "2", "--explore-states", "10", "--guided-games", "0", "--save", save.as_str()];
+    let human = run(&args);
+    let json = run(&[&args[..], &["--json"]].concat());
     assert!(stdout(&human).contains("(2 citations, 0 not found; 2 not checked: their source text could not be read (T002))"), "{}", stdout(&human));
     let trace = &report_of(&json)["trace"];
     assert_eq!((trace["citations"].as_u64(), trace["not_found"].as_u64(), trace["unread"].as_u64()), (Some(2), Some(0), Some(2)), "{trace}");
@@ -1855,20 +1848,20 @@ fn citations_of_a_missing_source_are_said_to_be_unchecked() {
 /// step went unreported).
 #[test]
 fn a_base_scenarios_quotes_are_checked_with_a_module_given() {
-    let dir = temp_file("scenario-quotes");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("a temporary file");
-    write("src.txt", "Each player takes a chip.\n");
-    write(
-        "base.rules",
-        "rulebook base { source \"src.txt\" players 2..2 }\ntoken chip 2\nzone pile of chip\nsetup { move 2 of chip from box to pile }\nround turn { choose n from [1, 2] by player(1)\n  win player(1) }\nscenario starts players 2 cite \"not a header quote\" {\n  expect count(pile) == 2 cite \"not a step quote\"\n}\n",
+    let file = rulebook_folder(
+        "scenario-quotes",
+        &[
+            ("src.txt", "Each player takes a chip.\n"),
+            (
+                "base.rules",
+                "rulebook base { source \"src.txt\" players 2..2 }\ntoken chip 2\nzone pile of chip\nsetup { move 2 of chip from box to pile }\nround turn { choose n from [1, 2] by player(1)\n  win player(1) }\nscenario starts players 2 cite \"not a header quote\" {\n  expect count(pile) == 2 cite \"not a step quote\"\n}\n",
+            ),
+            ("house.rules", "module house extends \"base.rules\" { title \"house\" }\n"),
+        ],
     );
-    write("house.rules", "module house extends \"base.rules\" { title \"house\" }\n");
-    let (base, house) = (dir.join("base.rules"), dir.join("house.rules"));
-    let alone = run(&["test", base.to_str().expect("utf-8"), "--error-format", "short"]);
-    let with_module = run(&["test", base.to_str().expect("utf-8"), house.to_str().expect("utf-8"), "--error-format", "short"]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let (base, house) = (file("base.rules"), file("house.rules"));
+    let alone = run(&["test", &base, "--error-format", "short"]);
+    let with_module = run(&["test", &base, &house, "--error-format", "short"]);
     for out in [&alone, &with_module] {
         let err = stderr(out);
         assert_eq!(out.status.code(), Some(0), "{err}");

@@ -235,12 +235,12 @@ fn interrupted_note(r: &Report) -> Option<String> {
 /// tester's draughts without a draw rule passed with no word that nothing
 /// had proven its games end).
 fn termination_line(r: &grimoire_interpreter::validate::Report) -> String {
-    if r.findings.iter().any(|f| f.code == "V505") {
+    if r.findings.iter().any(|f| f.code == grimoire_interpreter::validate::cycles::ENDLESS) {
         return "termination: refuted: a game can go on forever (V505 above)".to_string();
     }
     // A rule that loops without a decision never ends either, whatever
     // the search proved of the states between decisions.
-    if r.findings.iter().any(|f| f.code == "R0002") {
+    if r.findings.iter().any(|f| f.code == grimoire_interpreter::engine::ExecErrorKind::Fuel.code()) {
         return "termination: refuted: the rules loop without a decision (R0002 above)".to_string();
     }
     let n = r.searched.len();
