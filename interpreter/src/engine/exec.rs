@@ -424,7 +424,7 @@ impl Game {
                         if let Some(kept) = r.st.forced.as_mut() {
                             let option = r.st.options.get(..arity).unwrap_or_default().to_vec();
                             let rolls_before = r.st.rolled.as_ref().map_or(0, Vec::len);
-                            kept.push(super::state::Forced { player: who as u8, option, after_decisions: r.st.decisions, rolls_before });
+                            kept.push(super::recorded::Forced { player: who as u8, option, after_decisions: r.st.decisions, rolls_before });
                         }
                         take_option(r, binds, 0);
                         r.st.plies += 1;

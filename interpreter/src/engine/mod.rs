@@ -22,6 +22,7 @@ mod layout;
 mod observe;
 mod options;
 mod pack;
+mod recorded;
 mod run;
 mod shuffle_orders;
 mod simultaneous;
@@ -37,7 +38,8 @@ pub use observe::{ordinal, Observation, ZoneView, EVERYBODY};
 pub use options::Options;
 pub use exec::{MAX_EXCEPTIONS_PER_RULE, MAX_RULE_DEPTH};
 pub use invariants::BrokenInvariant;
-pub use state::{Forced, Outcome, Revealed, Rolled, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
+pub use recorded::{Forced, Revealed, Rolled};
+pub use state::{Outcome, State, ZoneIter, CHANCE, SHUFFLE_SAMPLES};
 pub use value::Value;
 
 /// Steps one `apply` may take before the engine says the rules loop, unless

@@ -7,7 +7,8 @@ use super::compile::{Audience, RevealOp};
 use super::error::{ExecError, ExecErrorKind};
 use super::layout::Game;
 use super::run::Run;
-use super::state::{Frame, Pending, Revealed, Rolled, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
+use super::recorded::{Revealed, Rolled};
+use super::state::{Frame, Pending, Stage, State, CHANCE, NIL, SHUFFLE_SAMPLES};
 use super::value::Value;
 use crate::model::*;
 
