@@ -31,6 +31,28 @@ impl Resolver {
         self.globals.insert(name.name.clone(), (sym, at));
     }
 
+    /// Names one declaration gives side by side, which must differ (a
+    /// rule's or a function's parameters, a trigger's two names, a table's
+    /// columns, the names one `choose` binds): the second of two alike is
+    /// E0102. Taken silently, one of the two would win, and which one
+    /// depended on the construct.
+    pub(crate) fn distinct_names<'a>(&mut self, names: impl IntoIterator<Item = &'a ast::Ident>, what: &str) {
+        let mut seen: Vec<&ast::Ident> = Vec::new();
+        for n in names {
+            match seen.iter().find(|f| f.name == n.name) {
+                Some(first) => {
+                    let (at, first) = (self.loc(n.span), self.loc(first.span));
+                    self.error(
+                        Diagnostic::new(codes::DUPLICATE_NAME, format!("`{}` names two {what}", n.name), at, "second one")
+                            .related(first, "first one")
+                            .help("rename one of them: a name can stand for one thing only"),
+                    );
+                }
+                None => seen.push(n),
+            }
+        }
+    }
+
     fn new_proc(&mut self, kind: ProcKind, name: &str, span: ast::Span) -> ProcId {
         let id = ProcId(self.model.procs.len() as u16);
         let at = self.loc(span);
@@ -139,6 +161,7 @@ impl Resolver {
                 }
                 ItemKind::Table(t) => {
                     let id = TableId(self.model.tables.len() as u16);
+                    self.distinct_names(&t.columns, &format!("columns of the table `{}`", t.name.name));
                     self.model.tables.push(TableDef { name: t.name.name.clone(), columns: t.columns.iter().map(|c| c.name.clone()).collect(), key_is_players: t.key.name == "players", rows: Vec::new() });
                     self.declare(&t.name, Sym::Table(id));
                 }

@@ -23,6 +23,8 @@ impl Resolver {
             self.file = p.file;
             if let ItemKind::Procedure(pr) = &p.item.kind {
                 if let Some(Sym::Proc(id)) = self.globals.get(&pr.name.name).map(|(s, _)| *s) {
+                    let event_names = pr.event.iter().flat_map(|ev| [&ev.piece, &ev.zone]);
+                    self.distinct_names(pr.params.iter().map(|(n, _)| n).chain(event_names), &format!("parameters of `{}`", pr.name.name));
                     let tys: Vec<Ty> = pr.params.iter().map(|(_, t)| self.type_named(t)).collect();
                     if tys.len() > MAX_PARAMS {
                         let at = self.loc(pr.name.span);
@@ -40,6 +42,7 @@ impl Resolver {
             self.file = p.file;
             if let ItemKind::Function { name, params, .. } = &p.item.kind {
                 if let Some(Sym::Fn(id)) = self.globals.get(&name.name).map(|(s, _)| *s) {
+                    self.distinct_names(params.iter().map(|(n, _)| n), &format!("parameters of `{}`", name.name));
                     let tys: Vec<Ty> = params.iter().map(|(_, t)| self.type_named(t)).collect();
                     if let Some(f) = self.model.fns.get_mut(id.idx()) {
                         f.param_tys = tys;

@@ -204,6 +204,7 @@ impl Resolver {
     /// `else` block (holding `none`) and after the statement (holding the
     /// choice, or `none`).
     fn choose_binds(&mut self, sc: &mut Scope, binds: &[(ast::Ident, ast::Expr)], cond: Option<&ast::Expr>) -> (Vec<(u16, ExprId)>, Option<ExprId>) {
+        self.distinct_names(binds.iter().map(|(var, _)| var), "options of one `choose`");
         let mut out = Vec::new();
         for (var, from) in binds {
             let (from, elem) = self.collection(sc, from);
