@@ -1,6 +1,6 @@
 //! `grimoire simulate`: random playouts and what they tell about a rulebook.
 
-use super::{game_for, names, reject, style, Ui, INVALID};
+use super::{compile_files, names, reject, style, Ui, INVALID};
 use grimoire_cli::interrupt::INTERRUPTED;
 use grimoire_cli::render::exec_error;
 use grimoire_cli::ui::{count, plural};
@@ -231,10 +231,16 @@ impl Tally {
 /// timings) does not depend on `jobs`.
 pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
     let SimArgs { files, players, games, seed, options, max_decisions, score, jobs, unchecked } = a;
-    let (game, sources) = match game_for(files, players, options)? {
-        Ok(g) => g,
+    let (model, sources) = match compile_files(files)? {
+        Ok(c) => c,
         Err(invalid) => return Ok(reject(ui, &invalid)),
     };
+    // The clock starts before the game is laid out: that runs the start
+    // once for every game when it draws no randomness, and a setup that
+    // loops there (an outside tester's, 10 s) had read "0.00 s" and
+    // thousands of games a second.
+    let start = Instant::now();
+    let game = Game::new(model, players, options).map_err(|e| e.to_string())?;
     let score_slot = match score {
         Some(name) => match game.model.counters.iter().position(|c| c.name == name && c.per_player) {
             Some(c) => Some((name.to_string(), game.counter_base.get(c).copied().unwrap_or(0) as usize)),
@@ -265,7 +271,6 @@ pub fn simulate(a: SimArgs, ui: &Ui) -> Result<ExitCode, String> {
     let bar = meter.bar();
     let procs = game.model.procs.len();
     let stop = grimoire_cli::interrupt::catch("finishing the games under way, then showing what was done");
-    let start = Instant::now();
     // After Ctrl-C, each thread stops at its next game.
     let chunks = in_chunks_until(
         games,

@@ -140,6 +140,13 @@ pub struct Game {
     /// its way there, each with the zone the piece was in when shown: a
     /// recorded game (`play`) starts with them.
     start_reveals: Arc<Vec<Revealed>>,
+    /// The start of an explored game (chance a decision: it draws nothing,
+    /// so it is the same every time), worked out the first time it is
+    /// asked for. Validate's search, its guided games, the walks that look
+    /// for loops and every counterexample's replay start there; each had
+    /// run the setup again, and a setup that loops burnt its whole fuel
+    /// each time.
+    exploring_start: Arc<std::sync::OnceLock<Result<State, ExecError>>>,
     /// What a state's canonical form keeps (exploration).
     pub(crate) canon: Arc<super::canonical::Canon>,
     /// Which changes the end conditions can see.
@@ -326,6 +333,7 @@ impl Game {
             before_chance: Arc::new(None),
             setup_failure: Arc::new(None),
             start_reveals: Arc::new(Vec::new()),
+            exploring_start: Arc::default(),
             canon: Arc::default(),
             end_watch,
             step_fuel: if model_fuel == 0 { super::STEP_FUEL } else { model_fuel },
@@ -516,14 +524,26 @@ impl Game {
     /// `CHANCE`) and where every ply is a decision, even a forced one, for
     /// exhaustive exploration and move counting.
     pub fn start_exploring(&self) -> Result<State, ExecError> {
-        let mut st = match &*self.template {
-            Ok(template) => template.clone(),
-            Err(e) => return Err(e.clone()),
-        };
-        st.exploring = true;
-        st.forced_decisions = true;
-        self.run(&mut st)?;
-        self.keep_zone_hashes(&mut st);
-        Ok(st)
+        self.exploring_start
+            .get_or_init(|| {
+                // A setup that failed drawing nothing and taking no forced
+                // choice (which an explored game stops at) fails the same
+                // way here: it is not run a second time.
+                if let Some((failed, e)) = &*self.setup_failure {
+                    if failed.plies == 0 {
+                        return Err(e.clone());
+                    }
+                }
+                let mut st = match &*self.template {
+                    Ok(template) => template.clone(),
+                    Err(e) => return Err(e.clone()),
+                };
+                st.exploring = true;
+                st.forced_decisions = true;
+                self.run(&mut st)?;
+                self.keep_zone_hashes(&mut st);
+                Ok(st)
+            })
+            .clone()
     }
 }

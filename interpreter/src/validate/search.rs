@@ -193,12 +193,22 @@ pub fn guided(model: &Arc<Model>, cfg: &Config, known: &[Finding], branches: &[B
                 cfg.progress.report(Progress::Done(games));
                 continue;
             };
+            // With chance as a decision the run to the first decision is
+            // the same in every guided game: run once. When it fails (its
+            // finding is the random games'), no guided game can start; each
+            // had run it again to fail again, and a setup that loops burnt
+            // its whole fuel each time (20 games of an outside tester's
+            // `step_fuel 1000000000` took minutes).
+            let Ok(start) = game.start_exploring() else {
+                cfg.progress.report(Progress::Done(games));
+                continue;
+            };
             for seed in 0..u64::from(cfg.guided_games) {
                 if cfg.stop.requested() {
                     return out;
                 }
                 let mut looped = false;
-                if let Some(mut f) = guided_game(&game, cfg, seed, &mut out) {
+                if let Some(mut f) = guided_game(&game, &start, cfg, seed, &mut out) {
                     // As the random games: the configuration's guided games
                     // stop at the first whose rules loop (each would burn
                     // the whole fuel of a decision again: an outside
@@ -236,10 +246,11 @@ fn rarity(after: &crate::engine::State, before: &crate::engine::State, counts: &
     sites.chain(procs).min().unwrap_or(u64::MAX)
 }
 
-/// One guided game; the first problem it meets, as a finding.
-fn guided_game(game: &Game, cfg: &Config, seed: u64, counts: &mut Guided) -> Option<Finding> {
+/// One guided game from `start` (the game's start, chance a decision);
+/// the first problem it meets, as a finding.
+fn guided_game(game: &Game, start: &crate::engine::State, cfg: &Config, seed: u64, counts: &mut Guided) -> Option<Finding> {
     use crate::log::{GameLog, RandomAgent};
-    let mut st = game.start_exploring().ok()?;
+    let mut st = start.clone();
     let base = super::invariants::Baseline::of(game, &st);
     let mut agent = RandomAgent::new(seed ^ 0x6a09_e667_f3bc_c908);
     let mut path: Vec<u32> = Vec::new();

@@ -332,11 +332,13 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
             if cfg.stop.requested() {
                 break;
             }
+            // Laying the game out runs its start once when that draws no
+            // randomness: timed with the games (see the CLI's simulate).
+            let start = Instant::now();
             let Ok(game) = Game::new(model.clone(), players, &options) else {
                 cfg.progress.report(Progress::Done(games));
                 continue;
             };
-            let start = Instant::now();
             if sites.is_empty() {
                 // The same rules compile to the same sites in every configuration.
                 sites = game.sites().to_vec();
