@@ -343,6 +343,8 @@ fn hint(words: &[&str]) -> Option<String> {
         Some("a rulebook is a list of declarations such as `zone`, `rule`, `phase`, `setup`; see docs/language.md".into())
     } else if words.contains(&"a name") {
         Some("names are lowercase ASCII letters, digits and `_`, and must not be a keyword".into())
+    } else if words.contains(&"parameters `(name: type)`") {
+        Some("a function with no parameters is written with empty brackets: `fn hand_size() = 5`".into())
     } else if words.contains(&"a statement") || words.contains(&"`}`") {
         Some("check that every `{` has its `}` and that each statement starts with a keyword or a name".into())
     } else {
