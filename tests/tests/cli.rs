@@ -72,6 +72,21 @@ fn check_points_at_a_typo_and_exits_1() {
     assert!(err.contains("typo.rules"), "the file is named: {err}");
 }
 
+/// A diagnostic's second place far from its first is named in the help,
+/// not shown in one excerpt with every line between; a near one is shown.
+#[test]
+fn a_far_second_place_is_named_not_shown() {
+    let filler = "# c0, a line between the two places\n".repeat(30);
+    let far = format!("rulebook far {{ players 2..2 }}\nzone hand\n{filler}round hand {{ win player(1) }}\n");
+    let near = "rulebook near { players 2..2 }\nzone hand\nround hand { win player(1) }\n";
+    let file = rulebook_folder("far_second_place", &[("far.rules", &far), ("near.rules", near)]);
+    let err = stderr(&run(&["check", "--error-format", "plain", &file("far.rules")]));
+    assert!(err.contains("`hand` is declared twice") && err.contains("first declared here: ") && err.contains("far.rules:2:6"), "{err}");
+    assert!(err.matches("c0").count() <= 2, "the lines between are not shown (a line of context is): {err}");
+    let err = stderr(&run(&["check", "--error-format", "plain", &file("near.rules")]));
+    assert!(err.contains("first declared here") && !err.contains("first declared here: "), "shown in the excerpt: {err}");
+}
+
 #[test]
 fn check_json_lists_the_code_and_the_place() {
     let out = run(&["check", "--error-format", "json", TYPO]);
