@@ -44,7 +44,16 @@ impl Resolver {
                     Mark::OnPath => {
                         let at = self.model.fns[g].at;
                         let name = self.model.fns[g].name.clone();
-                        self.error(Diagnostic::new(codes::ARITY, format!("the function `{name}` calls itself"), at, "recursive").help("functions cannot recurse; use a rule with a loop instead"));
+                        // The loop is the path from `g` on: name the
+                        // functions it goes through, which are the ones
+                        // to change as much as `g`.
+                        let from = path.iter().position(|&(h, _)| h == g).unwrap_or(0);
+                        let through: Vec<String> = path[from + 1..].iter().map(|&(h, _)| format!("`{}`", self.model.fns[h].name)).collect();
+                        let message = match through.as_slice() {
+                            [] => format!("the function `{name}` calls itself"),
+                            _ => format!("the function `{name}` calls itself through {}", through.join(", then ")),
+                        };
+                        self.error(Diagnostic::new(codes::ARITY, message, at, "recursive").help("functions cannot recurse; use a rule with a loop instead"));
                         recursive = true;
                     }
                     Mark::Done => {}
