@@ -40,6 +40,11 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 _ if where_before_another_binding(text, start) => Some(
                     "a `choose` has one `where`, after its last collection: `choose a from A, b from B where COND`; the parts of COND about `a` alone are tested once for each `a`, not once for each pair".to_string(),
                 ),
+                // `move stone from box to a`: pieces of a kind are moved
+                // by number, one given piece without `from`.
+                Some("from") if words.contains(&"`to`") && move_of_one_name_before(text, start) => {
+                    Some("`move` takes a piece (`move p to ZONE`), `top of ZONE`, `all of ZONE`, or a number of a kind from a zone: `move 1 of KIND from ZONE to ZONE`".to_string())
+                }
                 Some("of") if filtered_aggregate_before(text, start) => {
                     Some("`sum`, `max` and `min` take no `where`: filter the collection first, `sum x in [x in C where COND] of EXPR`".to_string())
                 }
@@ -314,6 +319,15 @@ fn statement_with_name_before(text: &str, at: usize) -> Option<(&'static str, &s
     let (name, _) = walk.split_once(" in ")?;
     let word = ["win"].into_iter().find(|w| *w == word)?;
     (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).then_some((word, walk))
+}
+
+/// Whether the statement before `at`, on its line, is `move` and one
+/// name (`move stone` before `from`).
+fn move_of_one_name_before(text: &str, at: usize) -> bool {
+    let Some(line) = text.get(..at).and_then(|t| t.rsplit(['\n', '{', '}']).next()) else { return false };
+    let Some(("move", what)) = line.trim().split_once(char::is_whitespace) else { return false };
+    let what = what.trim();
+    !what.is_empty() && what.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Whether `at` is a `,` that starts another binding (`, NAME from`) of a
