@@ -108,7 +108,7 @@ fn each_function_on_a_cycle_of_calls_is_reported_once() {
     let fns = "fn a(x: int) = b(x)\nfn b(x: int) = c(x) + a(x)\nfn c(x: int) = x\nfn d(x: int) = d(x)\n";
     let errs = compiled(&with_value(fns, "a(1)")).expect_err("recursion");
     let messages: Vec<&str> = errs.iter().map(|d| d.message.as_str()).collect();
-    assert_eq!(messages, ["the function `a` calls itself", "the function `d` calls itself"]);
+    assert_eq!(messages, ["the function `a` calls itself through `b`", "the function `d` calls itself"]);
 }
 
 #[test]
