@@ -275,7 +275,16 @@ impl Resolver {
                     return self.bad(span);
                 }
                 let p = args.first().map(|a| self.expect(sc, a, Ty::Piece(None), "the first argument of `is`"));
-                match (p, self.sym_arg(args, 1, "a variant or a component kind")) {
+                // Only a variant or a kind can stand second: an unknown
+                // name is suggested one of those, not a built-in.
+                let m = &self.model;
+                let names: Vec<String> = m.variants.iter().map(|v| v.name.clone()).chain(m.kinds.iter().map(|k| k.name.clone())).collect();
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                let second = match args.get(1).map(|a| &a.kind) {
+                    Some(ExprKind::Name(n)) => self.lookup_among(n, "the variants and kinds are", &names),
+                    _ => self.sym_arg(args, 1, "a variant or a component kind"),
+                };
+                match (p, second) {
                     (Some(p), Some(Sym::Variant(v))) => self.val(Expr::Is(p, v), Ty::Bool, span),
                     (Some(p), Some(Sym::Kind(k))) => self.val(Expr::IsKind(p, k), Ty::Bool, span),
                     (_, Some(other)) => self.sort_arg(args, 1, other, "a variant or a component kind", span),

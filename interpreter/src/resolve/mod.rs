@@ -392,6 +392,34 @@ impl Resolver {
         None
     }
 
+    /// [`Resolver::lookup`] where only some declarations can stand (the
+    /// variants of a kind in a `match` arm): an unknown name gets its
+    /// suggestion among `names`, never a built-in or another sort of
+    /// declaration (`tow` had got "did you mean `row`?" in a `match` on
+    /// cards), and when none is close, `names` listed as `what`.
+    pub(crate) fn lookup_among(&mut self, name: &ast::Ident, what: &str, names: &[&str]) -> Option<Sym> {
+        if let Some((sym, _)) = self.globals.get(&name.name) {
+            return Some(*sym);
+        }
+        if self.reserved_declared.contains(&name.name) {
+            return None;
+        }
+        let at = self.loc(name.span);
+        let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown name `{}`", name.name), at, "not declared");
+        const LISTED: usize = 12;
+        d = match did_you_mean(&name.name, names.iter().copied()) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None if names.is_empty() => d.help("declare it, or check its spelling"),
+            None => {
+                let shown: Vec<String> = names.iter().take(LISTED).map(|n| format!("`{n}`")).collect();
+                let more = if names.len() > LISTED { format!(" and {} more", names.len() - LISTED) } else { String::new() };
+                d.help(format!("{what}: {}{more}", shown.join(", ")))
+            }
+        };
+        self.error(d);
+        None
+    }
+
     pub(crate) fn wrong_sort(&mut self, name: &ast::Ident, sym: Sym, wanted: &str) {
         let at = self.loc(name.span);
         let mut d = Diagnostic::new(codes::WRONG_SORT, format!("`{}` is {}, but {} is expected here", name.name, sym.describe(), wanted), at, format!("expected {wanted}"));

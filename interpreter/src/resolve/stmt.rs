@@ -278,15 +278,30 @@ impl Resolver {
 
     fn match_stmt(&mut self, sc: &mut Scope, e: &ast::Expr, arms: &[(Pattern, ast::Block)]) -> Stmt {
         let t = self.expr(sc, e);
+        // What an arm can name: the variants of the kind matched, or the
+        // faces of the die; any variant or face when that is not known.
+        let m = &self.model;
+        let (what, names): (String, Vec<String>) = match t.ty {
+            Ty::Piece(Some(k)) | Ty::Variant(k) => (
+                format!("the variants of `{}` are", m.kinds.get(k.idx()).map_or("", |x| x.name.as_str())),
+                m.variants.iter().filter(|v| v.kind == k).map(|v| v.name.clone()).collect(),
+            ),
+            Ty::Face(d) => (
+                format!("the faces of `{}` are", m.dice.get(d.idx()).map_or("", |x| x.name.as_str())),
+                m.faces.iter().filter(|f| f.die == d).map(|f| f.name.clone()).collect(),
+            ),
+            _ => ("the variants and faces are".to_string(), m.variants.iter().map(|v| v.name.clone()).chain(m.faces.iter().map(|f| f.name.clone())).collect()),
+        };
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let mut out = Vec::new();
         let mut default = None;
         for (pat, body) in arms {
             match pat {
                 Pattern::Wildcard(_) => default = Some(self.block(sc, body)),
-                Pattern::Names(names) => {
+                Pattern::Names(pattern_names) => {
                     let mut keys = Vec::new();
-                    for n in names {
-                        match self.lookup(n, &[]) {
+                    for n in pattern_names {
+                        match self.lookup_among(n, &what, &names) {
                             Some(Sym::Variant(v)) => {
                                 let kind = self.model.variants.get(v.idx()).map(|x| x.kind);
                                 let ok = match t.ty {
