@@ -898,13 +898,28 @@ fn validate_says_what_the_search_exhausted_and_what_it_sampled() {
     // Termination: proven, not proven (the search stopped at its budget),
     // not searched, refuted.
     assert!(ttt_ends.contains("termination: proven in every configuration searched (1)"), "{ttt_ends}");
-    assert!(grail_ends.contains("termination: not proven in 1 of the 1 configuration(s)"), "{grail_ends}");
+    assert!(grail_ends.contains("termination: not proven in 1 of the 1 configuration(s): their search was stopped by the state budget (500 states)"), "{grail_ends}");
+    assert!(grail_ends.contains("a larger `--explore-states` may prove it"), "{grail_ends}");
     assert!(unsearched.contains("termination: not searched"), "{unsearched}");
     assert!(endless.contains("termination: refuted") && endless.contains("V505"), "{endless}");
     assert!(looping.contains("termination: refuted") && looping.contains("R0002"), "{looping}");
     assert!(grail.contains("500 states in 1 configuration(s); exhausted (every choice and chance outcome visited) in 0 of the 1"), "{grail}");
     assert!(grail.contains("searched through sampled orders, not every order, in 1 of the 1"), "{grail}");
     assert!(ttt.contains("exhausted (every choice and chance outcome visited) in 1 of the 1") && !ttt.contains("sampled"), "{ttt}");
+}
+
+/// The termination line names what stopped a search that is not the state
+/// budget (a `simultaneous` step's combinations had read as the budget).
+#[test]
+fn the_termination_line_names_what_stopped_the_search() {
+    let bids = "rulebook bids { players 4..4 }\nvar bid per_player : int\nround r {\n  simultaneous p in players {\n    choose b from 1..20 by p\n    bid[p] = b\n  }\n  win first q in players where bid[q] == (max x in players of bid[x])\n}\n";
+    let file = rulebook_folder("termination_stop", &[("bids.rules", bids)]);
+    let save = &save_dir("termination_stop_saved");
+    let out = run(&["validate", &file("bids.rules"), "--games", "2", "--guided-games", "0", "--save", save]);
+    let text = stdout(&out);
+    let line = text.lines().find(|l| l.contains("termination:")).unwrap_or_default();
+    assert!(line.contains("stopped by a `simultaneous` step with more than"), "{text}");
+    assert!(!line.contains("--explore-states"), "a larger state budget would not help: {line}");
 }
 
 /// `simulate` lists each cause of failure once, at its first seed, with

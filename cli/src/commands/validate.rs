@@ -252,9 +252,25 @@ fn termination_line(r: &grimoire_interpreter::validate::Report) -> String {
             let through = if sampled > 0 { format!(" (in {sampled}, through the sampled orders of a shuffle only)") } else { String::new() };
             format!("termination: proven in every configuration searched ({n}): no loop among every state reachable{through}")
         }
-        (n, e) => format!(
-            "termination: not proven in {} of the {n} configuration(s): their search stopped at its budget before every state was visited, and a loop of moves may lie beyond it (the random games only show that they ended; a larger `--explore-states` may prove it)",
-            n - e
-        ),
+        (n, e) => {
+            // What stopped each search, counted: the state budget (which a
+            // larger `--explore-states` moves), or another limit (a
+            // `simultaneous` step with too many combinations had read as
+            // the budget, an outside tester's).
+            let mut stops: Vec<(&str, usize)> = Vec::new();
+            for why in r.searched.iter().filter(|s| !s.exhausted).map(|s| s.stopped_by.as_deref().unwrap_or("a limit")) {
+                match stops.iter_mut().find(|(w, _)| *w == why) {
+                    Some((_, count)) => *count += 1,
+                    None => stops.push((why, 1)),
+                }
+            }
+            let by: Vec<String> = stops.iter().map(|(why, count)| if stops.len() == 1 { format!("by {why}") } else { format!("by {why} in {count}") }).collect();
+            let larger = if stops.iter().any(|(why, _)| why.starts_with("the state budget")) { "; a larger `--explore-states` may prove it" } else { "" };
+            format!(
+                "termination: not proven in {} of the {n} configuration(s): their search was stopped {} before every state was visited, and a loop of moves may lie beyond it (the random games only show that they ended{larger})",
+                n - e,
+                by.join(", ")
+            )
+        }
     }
 }
