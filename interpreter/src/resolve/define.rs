@@ -459,6 +459,12 @@ impl Resolver {
                     }
                     return;
                 }
+                if last < 1 {
+                    // No space: every `space(track, i)` would be off it, at run time.
+                    let loc = self.loc(t.name.span);
+                    self.error(Diagnostic::new(codes::TRACK, format!("the track `{}` has no space", t.name.name), loc, "empty track").help("give its spaces, from 1 to the last, each with its space types: `1..10: plain`"));
+                    return;
+                }
                 let len = last.max(0) as usize;
                 let mut spaces: Vec<Option<u64>> = vec![None; len];
                 for (r, tags) in &t.rows {
