@@ -593,8 +593,10 @@ impl Resolver {
                         }
                         None => None,
                     });
+                    // Its tags are resolved whatever its ends: an unknown
+                    // tag is reported with an unknown node, not after it.
+                    let mask = self.tag_mask(tags);
                     if let [Some(x), Some(y)] = ends {
-                        let mask = self.tag_mask(tags);
                         links.push((x, y, mask));
                     }
                 }
