@@ -224,6 +224,37 @@ pub fn configurations(model: &Model, cfg: &Config) -> u64 {
     player_counts(model, cfg).count() as u64 * simulate::option_sets(model, cfg.options.as_deref()).len() as u64
 }
 
+/// A configuration the validator plays (a player count and the options
+/// on), with its game laid out once for the random games, the search and
+/// the guided games: laying a game out runs its start (once for every
+/// game when it draws no randomness), and a setup that loops spent its
+/// whole fuel there in each phase.
+pub(crate) struct Configuration {
+    pub(crate) players: u8,
+    pub(crate) options: Vec<String>,
+    /// `None` when the game cannot be laid out (the static checks say why).
+    pub(crate) game: Option<crate::engine::Game>,
+    /// How long laying it out took: counted with its random games.
+    pub(crate) laid_out_in: f64,
+}
+
+/// Every configuration the validator plays, laid out, in the order the
+/// phases report them; none once a stop is requested.
+pub(crate) fn lay_out(model: &Arc<Model>, cfg: &Config) -> Vec<Configuration> {
+    let mut out = Vec::new();
+    for players in player_counts(model, cfg) {
+        for options in simulate::option_sets(model, cfg.options.as_deref()) {
+            if cfg.stop.requested() {
+                return out;
+            }
+            let t = std::time::Instant::now();
+            let game = crate::engine::Game::new(model.clone(), players, &options).ok();
+            out.push(Configuration { players, options, game, laid_out_in: t.elapsed().as_secs_f64() });
+        }
+    }
+    out
+}
+
 /// The player counts the validator plays: `Config::players`, else every
 /// count the rulebook allows.
 pub(crate) fn player_counts(model: &Model, cfg: &Config) -> std::ops::RangeInclusive<u8> {
@@ -287,14 +318,15 @@ impl Report {
 /// Run every check.
 pub fn validate(model: Arc<Model>, sources: &[SourceText], cfg: &Config) -> Report {
     let mut findings = checks::run_all(&model);
-    let mut sim = simulate::run(&model, cfg);
+    let configurations = lay_out(&model, cfg);
+    let mut sim = simulate::run(&model, cfg, &configurations);
     findings.append(&mut sim.findings);
     let mut reached = vec![false; model.procs.len()];
-    let searched = search::run(&model, cfg, &mut findings, &mut sim.branches, &mut reached);
+    let searched = search::run(&model, cfg, &configurations, &mut findings, &mut sim.branches, &mut reached);
     let mut fired: std::collections::HashSet<String> = sim.coverage.iter().filter(|c| c.fired > 0).map(|c| c.rule.clone()).collect();
     if cfg.guided_games > 0 {
         let runs: Vec<u64> = model.procs.iter().map(|p| sim.coverage.iter().find(|c| c.rule == p.name).map_or(0, |c| c.fired)).collect();
-        let guided = search::guided(&model, cfg, &findings, &sim.branches, &runs);
+        let guided = search::guided_in(&model, cfg, &configurations, &findings, &sim.branches, &runs);
         findings.extend(guided.findings);
         for (b, n) in sim.branches.iter_mut().zip(&guided.branches) {
             b.explored |= *n > b.runs;

@@ -7,7 +7,7 @@
 //! The report says, per configuration, what was searched.
 
 use super::explore::{explore_until, Budget};
-use super::simulate::{option_sets, BranchCoverage};
+use super::simulate::BranchCoverage;
 use super::{Config, Finding, Phase, Progress, Severity};
 use crate::engine::Game;
 use crate::model::Model;
@@ -42,7 +42,7 @@ pub struct SearchSummary {
 /// Explore every configuration within `cfg.explore_states` states; add the
 /// findings not already found (same code, same place), and mark the
 /// branches the exploration ran.
-pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branches: &mut [BranchCoverage], reached: &mut [bool]) -> Vec<SearchSummary> {
+pub(crate) fn run(model: &Arc<Model>, cfg: &Config, configurations: &[super::Configuration], findings: &mut Vec<Finding>, branches: &mut [BranchCoverage], reached: &mut [bool]) -> Vec<SearchSummary> {
     let mut summaries = Vec::new();
     if cfg.explore_states == 0 {
         return summaries;
@@ -57,50 +57,49 @@ pub fn run(model: &Arc<Model>, cfg: &Config, findings: &mut Vec<Finding>, branch
     let mut seen: HashSet<_> = findings.iter().map(key).collect();
     let per_config = cfg.explore_states as u64;
     cfg.progress.report(Progress::Phase { phase: Phase::Search, total: super::configurations(model, cfg) * per_config });
-    for players in super::player_counts(model, cfg) {
-        for options in option_sets(model, cfg.options.as_deref()) {
-            if cfg.stop.requested() {
-                return summaries;
-            }
-            let Ok(game) = Game::new(model.clone(), players, &options) else {
-                cfg.progress.report(Progress::Done(per_config));
-                continue;
-            };
-            let budget = Budget { max_states: cfg.explore_states, jobs: cfg.jobs, ..Budget::default() };
-            // Progress in states visited, then the rest of this
-            // configuration's budget when it is exhausted early.
-            let told = std::cell::Cell::new(0u64);
-            let report = explore_until(&game, &cfg.rulebook, budget, &|states| {
-                let now = (states as u64).min(per_config);
-                cfg.progress.report(Progress::Done(now.saturating_sub(told.replace(now))));
-            }, &cfg.stop);
-            cfg.progress.report(Progress::Done(per_config.saturating_sub(told.get())));
-            for (b, n) in branches.iter_mut().zip(&report.branches) {
-                b.explored |= *n > 0;
-            }
-            for (r, n) in reached.iter_mut().zip(&report.fired) {
-                *r |= *n > 0;
-            }
-            for mut f in report.findings {
-                if seen.insert(key(&f)) {
-                    f.options = options.clone();
-                    f.help = Some(format!(
-                        "found by the exhaustive search (every choice and chance outcome); {}",
-                        f.help.unwrap_or_default()
-                    ));
-                    findings.push(f);
-                }
-            }
-            summaries.push(SearchSummary {
-                players,
-                options,
-                states: report.distinct,
-                depth: report.depth,
-                exhausted: report.exhausted,
-                sampled_shuffles: report.sampled_shuffles,
-                stopped_by: report.stopped_by,
-            });
+    for super::Configuration { players, options, game, .. } in configurations {
+        let (players, options) = (*players, options.clone());
+        if cfg.stop.requested() {
+            return summaries;
         }
+        let Some(game) = game else {
+            cfg.progress.report(Progress::Done(per_config));
+            continue;
+        };
+        let budget = Budget { max_states: cfg.explore_states, jobs: cfg.jobs, ..Budget::default() };
+        // Progress in states visited, then the rest of this
+        // configuration's budget when it is exhausted early.
+        let told = std::cell::Cell::new(0u64);
+        let report = explore_until(game, &cfg.rulebook, budget, &|states| {
+            let now = (states as u64).min(per_config);
+            cfg.progress.report(Progress::Done(now.saturating_sub(told.replace(now))));
+        }, &cfg.stop);
+        cfg.progress.report(Progress::Done(per_config.saturating_sub(told.get())));
+        for (b, n) in branches.iter_mut().zip(&report.branches) {
+            b.explored |= *n > 0;
+        }
+        for (r, n) in reached.iter_mut().zip(&report.fired) {
+            *r |= *n > 0;
+        }
+        for mut f in report.findings {
+            if seen.insert(key(&f)) {
+                f.options = options.clone();
+                f.help = Some(format!(
+                    "found by the exhaustive search (every choice and chance outcome); {}",
+                    f.help.unwrap_or_default()
+                ));
+                findings.push(f);
+            }
+        }
+        summaries.push(SearchSummary {
+            players,
+            options,
+            states: report.distinct,
+            depth: report.depth,
+            exhausted: report.exhausted,
+            sampled_shuffles: report.sampled_shuffles,
+            stopped_by: report.stopped_by,
+        });
     }
     summaries
 }
@@ -182,48 +181,52 @@ pub struct Guided {
 /// rare outcomes the exhaustive search was too small to reach: the sixth
 /// face on the tenth roll, the branch behind five unlikely events.
 pub fn guided(model: &Arc<Model>, cfg: &Config, known: &[Finding], branches: &[BranchCoverage], fired: &[u64]) -> Guided {
+    guided_in(model, cfg, &super::lay_out(model, cfg), known, branches, fired)
+}
+
+/// [`guided`] in configurations already laid out (by `validate`, for
+/// every phase).
+pub(crate) fn guided_in(model: &Arc<Model>, cfg: &Config, configurations: &[super::Configuration], known: &[Finding], branches: &[BranchCoverage], fired: &[u64]) -> Guided {
     let mut out = Guided { findings: Vec::new(), branches: branches.iter().map(|b| b.runs + u64::from(b.explored)).collect(), procs: fired.to_vec() };
     let key = |f: &Finding| (f.code.clone(), f.at.map(|l| (l.file.0, l.span.start, l.span.end)));
     let mut seen: HashSet<_> = known.iter().map(key).collect();
     let games = u64::from(cfg.guided_games);
     cfg.progress.report(Progress::Phase { phase: Phase::Guided, total: super::configurations(model, cfg) * games });
-    for players in super::player_counts(model, cfg) {
-        for options in option_sets(model, cfg.options.as_deref()) {
-            let Ok(game) = Game::new(model.clone(), players, &options) else {
-                cfg.progress.report(Progress::Done(games));
-                continue;
-            };
-            // With chance as a decision the run to the first decision is
-            // the same in every guided game: run once. When it fails (its
-            // finding is the random games'), no guided game can start; each
-            // had run it again to fail again, and a setup that loops burnt
-            // its whole fuel each time (20 games of an outside tester's
-            // `step_fuel 1000000000` took minutes).
-            let Ok(start) = game.start_exploring() else {
-                cfg.progress.report(Progress::Done(games));
-                continue;
-            };
-            for seed in 0..u64::from(cfg.guided_games) {
-                if cfg.stop.requested() {
-                    return out;
+    for super::Configuration { options, game, .. } in configurations {
+        let Some(game) = game else {
+            cfg.progress.report(Progress::Done(games));
+            continue;
+        };
+        // With chance as a decision the run to the first decision is
+        // the same in every guided game: run once. When it fails (its
+        // finding is the random games'), no guided game can start; each
+        // had run it again to fail again, and a setup that loops burnt
+        // its whole fuel each time (20 games of an outside tester's
+        // `step_fuel 1000000000` took minutes).
+        let Ok(start) = game.start_exploring() else {
+            cfg.progress.report(Progress::Done(games));
+            continue;
+        };
+        for seed in 0..u64::from(cfg.guided_games) {
+            if cfg.stop.requested() {
+                return out;
+            }
+            let mut looped = false;
+            if let Some(mut f) = guided_game(game, &start, cfg, seed, &mut out) {
+                // As the random games: the configuration's guided games
+                // stop at the first whose rules loop (each would burn
+                // the whole fuel of a decision again: an outside
+                // tester's rulebook of ten lines took 7.5 s).
+                looped = f.code == crate::engine::ExecErrorKind::Fuel.code();
+                if seen.insert(key(&f)) {
+                    f.options = options.clone();
+                    out.findings.push(f);
                 }
-                let mut looped = false;
-                if let Some(mut f) = guided_game(&game, &start, cfg, seed, &mut out) {
-                    // As the random games: the configuration's guided games
-                    // stop at the first whose rules loop (each would burn
-                    // the whole fuel of a decision again: an outside
-                    // tester's rulebook of ten lines took 7.5 s).
-                    looped = f.code == crate::engine::ExecErrorKind::Fuel.code();
-                    if seen.insert(key(&f)) {
-                        f.options = options.clone();
-                        out.findings.push(f);
-                    }
-                }
-                cfg.progress.report(Progress::Done(1));
-                if looped {
-                    cfg.progress.report(Progress::Done(games - seed - 1));
-                    break;
-                }
+            }
+            cfg.progress.report(Progress::Done(1));
+            if looped {
+                cfg.progress.report(Progress::Done(games - seed - 1));
+                break;
             }
         }
     }

@@ -314,7 +314,7 @@ impl Chunk {
 
 /// Run the simulation checks, the games of each configuration on `cfg.jobs`
 /// threads; the result does not depend on the number of threads.
-pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
+pub(crate) fn run(model: &Arc<Model>, cfg: &Config, configurations: &[super::Configuration]) -> SimOutcome {
     let procs = model.procs.len();
     let mut fired = vec![0u64; procs];
     let mut fired_games = vec![0u32; procs];
@@ -327,81 +327,80 @@ pub fn run(model: &Arc<Model>, cfg: &Config) -> SimOutcome {
     let mut runs = Vec::new();
     let games = u64::from(cfg.games);
     cfg.progress.report(Progress::Phase { phase: Phase::Games, total: super::configurations(model, cfg) * games });
-    for players in super::player_counts(model, cfg) {
-        for options in option_sets(model, cfg.options.as_deref()) {
-            if cfg.stop.requested() {
-                break;
-            }
-            // Laying the game out runs its start once when that draws no
-            // randomness: timed with the games (see the CLI's simulate).
-            let start = Instant::now();
-            let Ok(game) = Game::new(model.clone(), players, &options) else {
-                cfg.progress.report(Progress::Done(games));
-                continue;
-            };
-            if sites.is_empty() {
-                // The same rules compile to the same sites in every configuration.
-                sites = game.sites().to_vec();
-                branches = vec![(0, 0); sites.len()];
-            }
-            // Once stopped, the games not begun are skipped: each thread
-            // stops at its next game, and what was played is reported. A
-            // game whose rules loop (R0002) is the last one played: each
-            // such game burns the whole fuel of a decision, and a loop that
-            // random games reach once they reach again and again (an hour
-            // of a thousand games, for the same finding). The games kept
-            // are those up to it, whatever the number of threads.
-            let stepped = std::sync::atomic::AtomicU64::new(0);
-            let chunks = in_chunks_cut(cfg.games, cfg.jobs, || Chunk::new(model, sites.len()), |chunk, i| {
-                let looped = chunk.play(&game, cfg, u64::from(i));
-                stepped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                cfg.progress.report(Progress::Done(1));
-                looped
-            }, &|| cfg.stop.requested());
-            // The games a loop cut off count as done for the progress.
-            if !cfg.stop.requested() {
-                cfg.progress.report(Progress::Done(games.saturating_sub(stepped.load(std::sync::atomic::Ordering::Relaxed))));
-            }
-            // Counts of each length, not one entry per game: 4 billion
-            // games (`--games` takes a u32) would otherwise take 16 GB.
-            let mut lengths = Histogram::default();
-            let mut failed = 0;
-            let mut played = 0;
-            // Chunks in seed order, each one's first problems in seed order:
-            // the first game to hit a key is the smallest failing seed.
-            for chunk in chunks {
-                for (j, (n, g)) in chunk.fired.into_iter().enumerate() {
-                    fired[j] += n;
-                    fired_games[j] += g;
-                }
-                for (total, (n, g)) in ends.iter_mut().zip(chunk.ends) {
-                    total.0 += n;
-                    total.1 += g;
-                }
-                for (total, (n, g)) in branches.iter_mut().zip(chunk.branches) {
-                    total.0 += n;
-                    total.1 += g;
-                }
-                lengths.merge(chunk.lengths);
-                failed += chunk.failed;
-                played += chunk.played;
-                for (key, seed, p, log) in chunk.first {
-                    if seen.insert(key) {
-                        findings.push(to_finding(model, p, players, &options, seed, log));
-                    }
-                }
-            }
-            runs.push(RunSummary {
-                players,
-                options,
-                games: played,
-                failed,
-                seconds: start.elapsed().as_secs_f64(),
-                // Decisions are counted in a u32.
-                median_decisions: u32::try_from(lengths.median()).unwrap_or(u32::MAX),
-                max_decisions: u32::try_from(lengths.max()).unwrap_or(u32::MAX),
-            });
+    for super::Configuration { players, options, game, laid_out_in } in configurations {
+        let (players, options) = (*players, options.clone());
+        if cfg.stop.requested() {
+            break;
         }
+        let start = Instant::now();
+        let Some(game) = game else {
+            cfg.progress.report(Progress::Done(games));
+            continue;
+        };
+        if sites.is_empty() {
+            // The same rules compile to the same sites in every configuration.
+            sites = game.sites().to_vec();
+            branches = vec![(0, 0); sites.len()];
+        }
+        // Once stopped, the games not begun are skipped: each thread
+        // stops at its next game, and what was played is reported. A
+        // game whose rules loop (R0002) is the last one played: each
+        // such game burns the whole fuel of a decision, and a loop that
+        // random games reach once they reach again and again (an hour
+        // of a thousand games, for the same finding). The games kept
+        // are those up to it, whatever the number of threads.
+        let stepped = std::sync::atomic::AtomicU64::new(0);
+        let chunks = in_chunks_cut(cfg.games, cfg.jobs, || Chunk::new(model, sites.len()), |chunk, i| {
+            let looped = chunk.play(game, cfg, u64::from(i));
+            stepped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            cfg.progress.report(Progress::Done(1));
+            looped
+        }, &|| cfg.stop.requested());
+        // The games a loop cut off count as done for the progress.
+        if !cfg.stop.requested() {
+            cfg.progress.report(Progress::Done(games.saturating_sub(stepped.load(std::sync::atomic::Ordering::Relaxed))));
+        }
+        // Counts of each length, not one entry per game: 4 billion
+        // games (`--games` takes a u32) would otherwise take 16 GB.
+        let mut lengths = Histogram::default();
+        let mut failed = 0;
+        let mut played = 0;
+        // Chunks in seed order, each one's first problems in seed order:
+        // the first game to hit a key is the smallest failing seed.
+        for chunk in chunks {
+            for (j, (n, g)) in chunk.fired.into_iter().enumerate() {
+                fired[j] += n;
+                fired_games[j] += g;
+            }
+            for (total, (n, g)) in ends.iter_mut().zip(chunk.ends) {
+                total.0 += n;
+                total.1 += g;
+            }
+            for (total, (n, g)) in branches.iter_mut().zip(chunk.branches) {
+                total.0 += n;
+                total.1 += g;
+            }
+            lengths.merge(chunk.lengths);
+            failed += chunk.failed;
+            played += chunk.played;
+            for (key, seed, p, log) in chunk.first {
+                if seen.insert(key) {
+                    findings.push(to_finding(model, p, players, &options, seed, log));
+                }
+            }
+        }
+        runs.push(RunSummary {
+            players,
+            options,
+            games: played,
+            failed,
+            // Laying the game out runs its start once when that draws
+            // no randomness: timed with the games (see the CLI's simulate).
+            seconds: laid_out_in + start.elapsed().as_secs_f64(),
+            // Decisions are counted in a u32.
+            median_decisions: u32::try_from(lengths.median()).unwrap_or(u32::MAX),
+            max_decisions: u32::try_from(lengths.max()).unwrap_or(u32::MAX),
+        });
     }
     let mut coverage: Vec<RuleCoverage> = model
         .procs
