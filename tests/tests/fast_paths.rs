@@ -97,6 +97,20 @@ round turn {{ draw }}"
     assert_eq!(value(&g, &st, "n"), "7");
 }
 
+/// A table cell written as a number is read as it is; one worked out
+/// (`player_count * 10`, a variant, an arithmetic error) runs as before:
+/// the same values, and the error where the cell is read.
+#[test]
+fn table_cells_written_out_or_worked_out() {
+    let table = "table t(i) -> (x, y, z) {\n  1 => (7, player_count * 10, -3)\n  2..3 => (2 * 3, 9223372036854775807 + 1, 0)\n}\n";
+    let (g, st) = started(&in_setup(table, "a = t(1).x + t(1).y\n  b = t(3).x - t(1).z\n  k = t(2).z"));
+    assert_eq!(value(&g, &st, "a"), "27");
+    assert_eq!(value(&g, &st, "b"), "9");
+    assert_eq!(value(&g, &st, "k"), "0");
+    let e = failure(&in_setup(table, "a = t(2).y"));
+    assert_eq!(e.kind.code(), "R0012", "{}", e.message);
+}
+
 #[test]
 fn a_missing_attribute_is_an_error_on_every_path() {
     for read in ["for x in pieces(c) { a += x.w }", "a = (first x in deck where x.v == 3).w", "a = three.w"] {

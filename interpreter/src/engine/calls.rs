@@ -255,6 +255,10 @@ impl Game {
 
     /// A cell of a table, evaluated in a fresh window.
     pub(crate) fn table_cell(&self, r: &mut Run, table: u16, row: u16, col: u16) -> Value {
+        let known = self.program.table_consts.get(table as usize).and_then(|rows| rows.get(row as usize)).and_then(|cells| cells.get(col as usize));
+        if let Some(Some(v)) = known {
+            return *v;
+        }
         let cell = self.program.table_cells.get(table as usize).and_then(|rows| rows.get(row as usize)).and_then(|cells| cells.get(col as usize));
         match cell {
             Some(f) => {

@@ -109,6 +109,11 @@ pub(crate) struct Program {
     /// of `table_locals` fresh slots.
     pub(crate) table_cells: Vec<Vec<Vec<ValF>>>,
     pub(crate) table_locals: u16,
+    /// The value of each cell that is a number written out (most are):
+    /// read as it is, without the window a cell is evaluated in, which was
+    /// a sixth of an outside tester's Nine Men's Morris (its mills a table
+    /// of points, read at every move).
+    pub(crate) table_consts: Vec<Vec<Vec<Option<super::value::Value>>>>,
     /// Some operation reveals pieces: what players know must follow the
     /// moves (without one, nobody ever knows a piece he cannot see).
     pub(crate) reveals: bool,

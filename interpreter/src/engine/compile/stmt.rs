@@ -45,6 +45,7 @@ pub(crate) fn compile_program(g: &Game) -> Program {
     let round_times = m.round.and_then(|(_, t)| t).map(|t| init.int_req(t));
     let mut cells = Compiler::new(g, 0);
     let table_cells = m.tables.iter().map(|t| t.rows.iter().map(|(_, _, row)| row.iter().map(|x| cells.val(*x)).collect()).collect()).collect();
+    let table_consts = m.tables.iter().map(|t| t.rows.iter().map(|(_, _, row)| row.iter().map(|x| cells.const_int(*x).map(crate::engine::value::Value::Int)).collect()).collect()).collect();
     let invariants = m
         .invariants
         .iter()
@@ -67,6 +68,7 @@ pub(crate) fn compile_program(g: &Game) -> Program {
         init_locals: init.frame,
         round_times,
         table_cells,
+        table_consts,
         table_locals: cells.frame,
         invariants,
         sites,
