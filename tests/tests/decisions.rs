@@ -426,7 +426,7 @@ fn logs_record_the_zones_and_older_logs_with_plain_labels_replay() {
 }
 
 /// Compile `text` and run its scenarios: each must pass.
-fn every_scenario_passes(text: &str) {
+pub(crate) fn every_scenario_passes(text: &str) {
     let sources = [Source { name: "t.rules".into(), text: text.into() }];
     let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
     for r in grimoire_interpreter::scenario::run_all(&model, &sources, |_| true) {

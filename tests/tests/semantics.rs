@@ -869,3 +869,36 @@ fn table_rows_in_any_order_and_at_most_65535_of_them() {
     let (g, st) = finished(&text(&fewer, 65_535), 2);
     assert_eq!(value(&g, &st, "x"), (65_535 % 7).to_string(), "the last row is read");
 }
+
+/// A variant counted once names its piece where a piece is expected (a
+/// move, a piece var, a scenario's `place`, `zone_of`), as a kind of one
+/// piece does, and stays the variant elsewhere (`is`, `==` with a piece).
+/// A variant counted twice is still refused as a piece (E0201).
+#[test]
+fn a_variant_counted_once_names_its_piece_where_a_piece_is_expected() {
+    let text = r#"rulebook one { players 2..2 }
+card c 3 assume "x" { ace x1 assume "x" two x2 assume "x" }
+zone deck of c
+zone lair of c
+var best : piece = none assume "x"
+setup {
+  move 3 of c from box to deck
+  move ace to lair
+  best = ace
+}
+round r {
+  choose k from deck by player(1)
+  if is(k, two) and best == ace and zone_of(ace) == lair { win player(1) } else { win player(2) }
+}
+scenario the_ace players 2 {
+  expect zone_of(ace) == lair and count(lair) == 1 and is(top(lair), ace)
+  expect best == top(lair)
+  place ace at deck
+  expect count(deck) == 3 and count(lair) == 0
+}
+"#;
+    crate::decisions::every_scenario_passes(text);
+    let twice = compiled(&text.replace("move ace to lair", "move two to lair")).expect_err("two copies");
+    assert_eq!(twice.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0201"], "{twice:#?}");
+    assert!(twice[0].help.as_deref().is_some_and(|h| h.contains("counted once")), "{twice:#?}");
+}

@@ -420,6 +420,12 @@ impl Game {
         }
     }
 
+    /// The first instance of variant `v` (its only one where the resolver
+    /// lets a variant name a piece: `Expr::PieceOfVariant`); `NIL` if none.
+    pub(crate) fn piece_of_variant(&self, v: VariantId) -> u16 {
+        self.inst_variant.iter().position(|x| *x == Some(v)).and_then(|i| u16::try_from(i).ok()).unwrap_or(super::state::NIL)
+    }
+
     /// Number of component instances.
     pub fn instance_count(&self) -> usize {
         self.inst_kind.len()

@@ -150,6 +150,10 @@ impl Game {
                 };
                 Value::Piece(first + off)
             }
+            Expr::PieceOfVariant(v) => match self.inst_variant.iter().position(|x| *x == Some(*v)) {
+                Some(p) => Value::Piece(p as u16),
+                None => Value::None,
+            },
             Expr::Variant(v) => Value::Variant(v.0),
             Expr::Face(f) => Value::Face(f.0),
             Expr::Dir(d) => Value::Dir(*d),

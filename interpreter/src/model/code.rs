@@ -56,6 +56,9 @@ pub enum Expr {
     Counter(CounterId, Option<ExprId>),
     /// The single instance of a kind, or a player's one instance.
     PieceOf(KindId, Option<ExprId>),
+    /// The single instance of a variant counted once (`x1`) of a kind that
+    /// is not `per_player`, named where a piece is expected.
+    PieceOfVariant(VariantId),
     /// A variant value.
     Variant(VariantId),
     /// A face value.

@@ -50,6 +50,7 @@ fn kinds_moved(m: &Model, stmt: &Stmt) -> Option<Vec<KindId>> {
         Stmt::MoveTop { from, .. } | Stmt::MoveAll { from, .. } => of_zone(*from),
         Stmt::MovePiece { piece, .. } => match m.expr(*piece) {
             Expr::PieceOf(kind, _) => Some(vec![*kind]),
+            Expr::PieceOfVariant(v) => m.variants.get(v.idx()).map(|d| vec![d.kind]),
             Expr::Call(Builtin::Top, zone) => zone.first().and_then(|z| of_zone(*z)),
             _ => None,
         },

@@ -117,7 +117,7 @@ impl Resolver {
         if let (Ty::Piece(_), Ty::Variant(k)) = (want, got) {
             // `h5` for the one card of that variant.
             let kind = self.model.kinds.get(k.idx()).map_or("?", |d| d.name.as_str());
-            d = d.help(format!("a variant names a sort of `{kind}`, not one piece: name a piece of it with `first x in pieces({kind}) where is(x, VARIANT)`"));
+            d = d.help(format!("a variant of several copies names a sort of `{kind}`, not one piece (only a variant counted once, `x1`, names its piece): name a piece of it with `first x in pieces({kind}) where is(x, VARIANT)`"));
         }
         self.error(d);
     }
@@ -133,6 +133,8 @@ impl Resolver {
         if t.coll.is_some() {
             let at = self.loc(e.span);
             self.error(Diagnostic::new(codes::COLLECTION, format!("{what} must be a single value, not a collection"), at, "a collection").help("use `count x in ...`, `first x in ...` or `any x in ...` to get one value"));
+        } else if let Some(piece) = self.the_one_of_variant(&t, want, e.span) {
+            return piece;
         } else if !fits(t.ty, want) {
             self.type_error(e.span, t.ty, want, what);
             // A call of a `fn` of the wrong type is shown beside the `fn`: a
@@ -162,6 +164,18 @@ impl Resolver {
             }
         }
         t.id
+    }
+
+    /// A variant counted once (`x1`) of a kind that is not `per_player`,
+    /// named where a piece of its kind is expected, names that one piece
+    /// (`move ace to hand[p]`), as a kind of a single piece does. Anywhere
+    /// else the name stays the variant (`is(c, ace)`, `c == ace`, `match`).
+    fn the_one_of_variant(&mut self, t: &Typed, want: Ty, span: ast::Span) -> Option<ExprId> {
+        let (Ty::Variant(k), Ty::Piece(wanted), None) = (t.ty, want, t.coll) else { return None };
+        let Expr::Variant(v) = *self.model.expr(t.id) else { return None };
+        let once = self.model.variants.get(v.idx()).is_some_and(|d| d.count == 1);
+        let shared = self.model.kinds.get(k.idx()).is_some_and(|d| !d.per_player);
+        (once && shared && wanted.is_none_or(|w| w == k)).then(|| self.push_expr(Expr::PieceOfVariant(v), span))
     }
 
     /// A collection; a zone counts as the collection of its pieces.

@@ -158,6 +158,7 @@ impl<'c> Compiler<'c> {
                 | Expr::Var(_, None)
                 | Expr::Counter(_, None)
                 | Expr::PieceOf(_, None)
+                | Expr::PieceOfVariant(_)
         )
     }
 
@@ -187,7 +188,7 @@ impl<'c> Compiler<'c> {
             },
             Expr::Bool(_) | Expr::Not(_) | Expr::Tagged(..) | Expr::Enabled(_) | Expr::Is(..) | Expr::IsKind(..) | Expr::Linked(..) | Expr::Sees(..) | Expr::Won(_) => Native::Bool,
             Expr::Zone(..) | Expr::Box | Expr::Node(..) | Expr::Cell(..) | Expr::Space(..) | Expr::Step(..) => Native::Zone,
-            Expr::PieceOf(..) | Expr::Leader(..) | Expr::Rearmost(..) => Native::Piece,
+            Expr::PieceOf(..) | Expr::PieceOfVariant(_) | Expr::Leader(..) | Expr::Rearmost(..) => Native::Piece,
             Expr::Actor => Native::Player,
             Expr::None | Expr::Local(_) | Expr::Var(..) | Expr::Variant(_) | Expr::Face(_) | Expr::Dir(_) | Expr::Row(..) | Expr::Column(..) | Expr::CallFn(..) => Native::Val,
             Expr::Players | Expr::Range(..) | Expr::List(_) | Expr::Spaces(_) | Expr::Pieces(_) | Expr::PiecesOf(..) | Expr::Contents(_) | Expr::Neighbors(_) | Expr::Line(..) | Expr::Region(..) => Native::Coll,
@@ -436,6 +437,7 @@ impl<'c> Compiler<'c> {
             (Expr::Node(t, i), IdKind::Zone) => return IdOp::Const(g.track_base[t.idx()] + i),
             (Expr::Zone(d, None), IdKind::Zone) => return IdOp::Const(g.zone_base[d.idx()]),
             (Expr::PieceOf(k, None), IdKind::Piece) => return IdOp::Const(g.kind_range[k.idx()].0),
+            (Expr::PieceOfVariant(v), IdKind::Piece) => return IdOp::Const(g.piece_of_variant(*v)),
             (Expr::Call(Builtin::ZoneOf, args), IdKind::Zone) if args.len() == 1 && self.argument(args[0]).is_some() => {
                 // `zone_of(m)` in a function, `m` standing for the caller's
                 // local: read in place, any error reported at the caller's

@@ -114,6 +114,10 @@ impl Compiler<'_> {
                 let first = g.kind_range[k.idx()].0;
                 Box::new(move |_| first)
             }
+            Expr::PieceOfVariant(v) => {
+                let p = g.piece_of_variant(v);
+                Box::new(move |_| p)
+            }
             Expr::PieceOf(k, Some(i)) => {
                 let (first, count) = (g.kind_range[k.idx()].0, self.m.kinds[k.idx()].count);
                 let p = self.player_req(i);

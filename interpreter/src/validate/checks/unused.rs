@@ -48,7 +48,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
             Expr::Counter(c, _) => counter_used[c.idx()] = true,
             Expr::Var(v, _) => var_used[v.idx()] = true,
             Expr::PieceOf(k, _) | Expr::Pieces(k) | Expr::PiecesOf(k, _) | Expr::Leader(_, k) | Expr::Rearmost(_, k) | Expr::IsKind(_, k) => kind_used[k.idx()] = true,
-            Expr::Variant(v) | Expr::Is(_, v) => kind_used[model.variants[v.idx()].kind.idx()] = true,
+            Expr::Variant(v) | Expr::Is(_, v) | Expr::PieceOfVariant(v) => kind_used[model.variants[v.idx()].kind.idx()] = true,
             Expr::Enabled(o) => {
                 if let Some(x) = option_read.get_mut(o.idx()) {
                     *x = true;
