@@ -407,9 +407,21 @@ impl<'a> Runner<'a> {
                     want.push(self.eval(*e)?);
                 }
                 let shown: Vec<String> = want.iter().map(|v| self.label(*v)).collect();
-                let found = self.game.choices(&self.st).and_then(|(_, opts)| opts.iter().position(|o| o.len() == want.len() && o.iter().zip(&want).all(|(a, b)| self.game.same(*a, *b))));
-                match found {
-                    Some(i) => self.apply(i),
+                let matching: Vec<usize> = self
+                    .game
+                    .choices(&self.st)
+                    .map(|(_, opts)| opts.iter().enumerate().filter(|(_, o)| o.len() == want.len() && o.iter().zip(&want).all(|(a, b)| self.game.same(*a, *b))).map(|(i, _)| i).collect())
+                    .unwrap_or_default();
+                match matching.first() {
+                    // A variant matches every piece of it: several options
+                    // that are different moves (a two in the deck, a two in
+                    // a hand) cannot be told apart by it. An outside
+                    // tester's `choose two` took the first in silence.
+                    Some(_) if matching.len() > 1 && !self.all_interchangeable(&matching) => Err(miss(
+                        format!("one option {}", shown.join(", ")),
+                        format!("{} options match it and are not the same move: the options are {}; choose one by its label or its number", matching.len(), list(&labels)),
+                    )),
+                    Some(&i) => self.apply(i),
                     None => Err(miss(format!("an option {}", shown.join(", ")), format!("the options are {}", list(&labels)))),
                 }
             }

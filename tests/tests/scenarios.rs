@@ -339,6 +339,31 @@ fn the_scenarios_of_the_real_rulebooks_pass() {
     results.iter().for_each(passes);
 }
 
+/// `choose VARIANT` matches every piece of the variant: when the options
+/// it matches are different moves (a two in the deck, a two in a hand), it
+/// fails and says so, as a shared label does; when they are one move, or
+/// only one matches, it takes it. (An outside tester's `choose two` took
+/// the first in silence.)
+#[test]
+fn a_value_several_different_options_match_is_refused() {
+    let game = |scenario: &str| {
+        let text = format!(
+            "rulebook vals {{ players 2..2 }}\ncard c 3 assume \"x\" {{ ace x1 assume \"x\" two x2 assume \"x\" }}\nzone deck of c\nzone hand of c\nzone played of c\n\
+             setup {{ move 3 of c from box to deck\n move first y in deck where is(y, two) to hand }}\n\
+             round turn {{ choose x from [y in pieces(c) where zone_of(y) != played] by player(1)\n move x to played\n end }}\n{scenario}"
+        );
+        let sources = vec![Source { name: "vals.rules".into(), text: text.clone() }];
+        let model = compile(&sources).unwrap_or_else(|d| panic!("{d:#?}"));
+        let mut results = run_all(&model, &sources, |_| true);
+        assert_eq!(results.len(), 1);
+        results.remove(0)
+    };
+    passes(&game("scenario one_ace { choose ace expect zone_of(ace) == played }"));
+    let r = game("scenario which_two { choose two }");
+    let f = failure(&r);
+    assert!(f.found.contains("options match it and are not the same move"), "{}", f.found);
+}
+
 /// `choose "label"` where several options read alike takes the first only
 /// when they are one move but for which interchangeable piece they take;
 /// when their pieces differ in their per-piece values, it fails and says

@@ -893,6 +893,7 @@ round r {
 scenario the_ace players 2 {
   expect zone_of(ace) == lair and count(lair) == 1 and is(top(lair), ace)
   expect best == top(lair)
+  expect ace in lair and top(lair) in [ace, two] and two in deck and not (two in lair)
   place ace at deck
   expect count(deck) == 3 and count(lair) == 0
 }

@@ -115,9 +115,15 @@ impl Resolver {
         };
         let mut d = Diagnostic::new(codes::TYPE, format!("{what} must be {want_name}, found {got_name}"), at, format!("{got_name} here"));
         if let (Ty::Piece(_), Ty::Variant(k)) = (want, got) {
-            // `h5` for the one card of that variant.
-            let kind = self.model.kinds.get(k.idx()).map_or("?", |d| d.name.as_str());
-            d = d.help(format!("a variant of several copies names a sort of `{kind}`, not one piece (only a variant counted once, `x1`, names its piece): name a piece of it with `first x in pieces({kind}) where is(x, VARIANT)`"));
+            // `h5` for the one card of that variant: say why this variant
+            // names no piece here.
+            let (kind, per_player) = self.model.kinds.get(k.idx()).map_or(("?", false), |d| (d.name.as_str(), d.per_player));
+            let why = if per_player {
+                format!("a variant of the `per_player` kind `{kind}` is one piece per player: name a player's with `first x in pieces({kind}, p) where is(x, VARIANT)`")
+            } else {
+                format!("a variant names a sort of `{kind}`: only one counted once (`x1`), written by its name where a piece is expected, names its piece; else name a piece with `first x in pieces({kind}) where is(x, VARIANT)`")
+            };
+            d = d.help(why);
         }
         self.error(d);
     }
@@ -596,7 +602,10 @@ impl Resolver {
             BinOp::In => {
                 let x = self.expr(sc, a);
                 let (c, elem) = self.collection(sc, b);
-                if !fits(x.ty, elem) {
+                // A piece and a variant compare as `==` does: `top(deck) in
+                // [ace, king]`, `two in hand[p]` (some two is there).
+                let piece_vs_variant = matches!((x.ty, elem), (Ty::Piece(_), Ty::Variant(_)) | (Ty::Variant(_), Ty::Piece(_)));
+                if !piece_vs_variant && !fits(x.ty, elem) {
                     self.type_error(a.span, x.ty, elem, "the left side of `in`");
                 }
                 self.val(Expr::Bin(op, x.id, c), Ty::Bool, span)
