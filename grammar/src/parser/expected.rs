@@ -358,7 +358,7 @@ fn hint(words: &[&str]) -> Option<String> {
     } else if words.contains(&"a name") {
         Some("names are lowercase ASCII letters, digits and `_`, and must not be a keyword".into())
     } else if words.contains(&"parameters `(name: type)`") {
-        Some("a function with no parameters is written with empty brackets: `fn hand_size() = 5`".into())
+        Some("a function's parameters are in brackets after its name, `fn worth(c: card) = ...`, and a function with none has empty brackets: `fn hand_size() = 5`".into())
     } else if words.contains(&"a statement") || words.contains(&"`}`") {
         Some("check that every `{` has its `}` and that each statement starts with a keyword or a name".into())
     } else {

@@ -426,6 +426,11 @@ impl Resolver {
         if matches!(sym, Sym::Proc(_)) && wanted.starts_with("a function") {
             // `let x = jump(p)`: a rule called for a value.
             d = d.help(format!("a rule gives no value: run it with `do {}(...)` as a statement (it may set a var or a counter), or write a `fn` for the value", name.name));
+        } else if let (Sym::Fn(f), true) = (sym, wanted.contains("value")) {
+            // `hand_size` for `hand_size()`: a function is called, even
+            // with no argument.
+            let takes = self.model.fns.get(f.idx()).map_or(0, |d| d.param_tys.len());
+            d = d.help(format!("a function gives its value when called: `{}({})`", name.name, if takes == 0 { "" } else { "..." }));
         }
         self.error(d);
     }
