@@ -295,6 +295,12 @@ impl Resolver {
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let mut out = Vec::new();
         let mut default = None;
+        // A name in two arms: the second arm could never run.
+        let arm_names = arms.iter().flat_map(|(pat, _)| match pat {
+            Pattern::Names(ns) => ns.as_slice(),
+            Pattern::Wildcard(_) => &[],
+        });
+        self.distinct_names(arm_names, "arms of one `match`");
         for (pat, body) in arms {
             match pat {
                 Pattern::Wildcard(_) => default = Some(self.block(sc, body)),
