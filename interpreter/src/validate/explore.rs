@@ -134,14 +134,10 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
     let root = match game.start_exploring() {
         Ok(st) => st,
         Err(e) => {
-            // The path to this failure is empty: the game fails before its first decision.
-            // Not replayed for its log, which has no step: the replay
-            // would only fail again, and a setup that loops would spend
-            // its whole fuel a second time.
-            let mut log = GameLog::begin(game, rulebook, 0);
-            log.exploring = true;
-            log.error = Some(e.message.clone());
-            report.findings.push(with_counterexample(game, log, e.kind.code(), e.message, e.at));
+            // The path to this failure is empty: the game fails before its
+            // first decision (its replay for the log reads the start the
+            // `Game` kept: the setup does not run again).
+            report.findings.push(finding(game, rulebook, &[], ROOT, &[], e.kind.code(), e.message, e.at));
             report.stopped_by = Some(START_FAILED.to_string());
             // The run to the first decision may have taken long (a loop
             // that used up its fuel).
@@ -450,11 +446,6 @@ fn finding(game: &Game, rulebook: &[String], nodes: &[Node], id: u32, tail: &[u3
         }
         log.finish(&st, Some(message.clone()));
     }
-    with_counterexample(game, log, code, message, at)
-}
-
-/// The finding of a rule error or a broken invariant, with its game.
-fn with_counterexample(game: &Game, log: GameLog, code: &str, message: String, at: Option<crate::model::Loc>) -> Finding {
     let mut f = Finding::new(code, Severity::Error, message, at).help("replay the counterexample: `grimoire replay FILE` stops at the failing step");
     f.players = Some(game.players);
     f.options = crate::log::enabled_options(game);
