@@ -2,6 +2,7 @@
 //! game (setup, then rounds), end conditions checked after a move or a
 //! phase, and the windows of fresh locals that conditions are evaluated in.
 
+use super::compile::TableCell;
 use super::error::{ExecError, ExecErrorKind};
 use super::exec::{MAX_EXCEPTIONS_PER_RULE, MAX_RULE_DEPTH};
 use super::layout::Game;
@@ -253,15 +254,13 @@ impl Game {
         }
     }
 
-    /// A cell of a table, evaluated in a fresh window.
+    /// A cell of a table: a number written out as it is, anything else
+    /// evaluated in a fresh window.
     pub(crate) fn table_cell(&self, r: &mut Run, table: u16, row: u16, col: u16) -> Value {
-        let known = self.program.table_consts.get(table as usize).and_then(|rows| rows.get(row as usize)).and_then(|cells| cells.get(col as usize));
-        if let Some(Some(v)) = known {
-            return *v;
-        }
         let cell = self.program.table_cells.get(table as usize).and_then(|rows| rows.get(row as usize)).and_then(|cells| cells.get(col as usize));
         match cell {
-            Some(f) => {
+            Some(TableCell::Known(v)) => *v,
+            Some(TableCell::Worked(f)) => {
                 let actor = r.actor;
                 self.in_window(r, self.program.table_locals, actor, |r| f(r))
             }

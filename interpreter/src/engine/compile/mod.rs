@@ -83,6 +83,17 @@ pub struct Site {
 pub(crate) const NO_SITE: u32 = u32::MAX;
 
 /// The compiled rulebook, laid out for one player count and option set.
+/// A table cell as the engine reads it.
+pub(crate) enum TableCell {
+    /// A number written out (most cells are): read as it is, without the
+    /// window a worked-out cell is evaluated in, which was a sixth of an
+    /// outside tester's Nine Men's Morris (its mills a table of points,
+    /// read at every move).
+    Known(super::value::Value),
+    /// Anything else, evaluated in a window of `table_locals` fresh slots.
+    Worked(ValF),
+}
+
 #[derive(Default)]
 pub(crate) struct Program {
     /// The code of each procedure, by `ProcId`.
@@ -105,15 +116,10 @@ pub(crate) struct Program {
     pub(crate) invariants: Vec<(Option<BoolF>, BoolF, u16)>,
     /// Every branch site of every procedure.
     pub(crate) sites: Vec<Site>,
-    /// Every cell of every table (table, row, column), evaluated in a window
-    /// of `table_locals` fresh slots.
-    pub(crate) table_cells: Vec<Vec<Vec<ValF>>>,
+    /// Every cell of every table (table, row, column).
+    pub(crate) table_cells: Vec<Vec<Vec<TableCell>>>,
+    /// The fresh slots a worked-out cell is evaluated in.
     pub(crate) table_locals: u16,
-    /// The value of each cell that is a number written out (most are):
-    /// read as it is, without the window a cell is evaluated in, which was
-    /// a sixth of an outside tester's Nine Men's Morris (its mills a table
-    /// of points, read at every move).
-    pub(crate) table_consts: Vec<Vec<Vec<Option<super::value::Value>>>>,
     /// Some operation reveals pieces: what players know must follow the
     /// moves (without one, nobody ever knows a piece he cannot see).
     pub(crate) reveals: bool,

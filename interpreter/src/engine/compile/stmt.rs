@@ -5,7 +5,7 @@
 
 use super::compiler::Compiler;
 use super::liveness::{live_in, reads_of, Effects};
-use super::{Audience, BoolF, Code, IntOp, Op, Program, RevealOp, Site, Target, ValF, NO_SITE};
+use super::{Audience, BoolF, Code, IntOp, Op, Program, RevealOp, Site, TableCell, Target, ValF, NO_SITE};
 use crate::engine::layout::Game;
 use crate::engine::tuples::Staged;
 use crate::model::*;
@@ -44,8 +44,11 @@ pub(crate) fn compile_program(g: &Game) -> Program {
     let var_init: Vec<Option<ValF>> = m.vars.iter().map(|d| d.init.map(|x| init.val(x))).collect();
     let round_times = m.round.and_then(|(_, t)| t).map(|t| init.int_req(t));
     let mut cells = Compiler::new(g, 0);
-    let table_cells = m.tables.iter().map(|t| t.rows.iter().map(|(_, _, row)| row.iter().map(|x| cells.val(*x)).collect()).collect()).collect();
-    let table_consts = m.tables.iter().map(|t| t.rows.iter().map(|(_, _, row)| row.iter().map(|x| cells.const_int(*x).map(crate::engine::value::Value::Int)).collect()).collect()).collect();
+    let mut cell = |x: ExprId| match cells.const_int(x) {
+        Some(n) => TableCell::Known(crate::engine::value::Value::Int(n)),
+        None => TableCell::Worked(cells.val(x)),
+    };
+    let table_cells = m.tables.iter().map(|t| t.rows.iter().map(|(_, _, row)| row.iter().map(|x| cell(*x)).collect()).collect()).collect();
     let invariants = m
         .invariants
         .iter()
@@ -68,7 +71,6 @@ pub(crate) fn compile_program(g: &Game) -> Program {
         init_locals: init.frame,
         round_times,
         table_cells,
-        table_consts,
         table_locals: cells.frame,
         invariants,
         sites,
