@@ -277,11 +277,9 @@ impl Resolver {
                 let p = args.first().map(|a| self.expect(sc, a, Ty::Piece(None), "the first argument of `is`"));
                 // Only a variant or a kind can stand second: an unknown
                 // name is suggested one of those, not a built-in.
-                let m = &self.model;
-                let names: Vec<String> = m.variants.iter().map(|v| v.name.clone()).chain(m.kinds.iter().map(|k| k.name.clone())).collect();
-                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                let variants_and_kinds = |m: &Model| ("the variants and kinds are".to_string(), m.variants.iter().map(|v| v.name.clone()).chain(m.kinds.iter().map(|k| k.name.clone())).collect());
                 let second = match args.get(1).map(|a| &a.kind) {
-                    Some(ExprKind::Name(n)) => self.lookup_among(n, "the variants and kinds are", &names),
+                    Some(ExprKind::Name(n)) => self.lookup_among(n, &variants_and_kinds),
                     _ => self.sym_arg(args, 1, "a variant or a component kind"),
                 };
                 match (p, second) {

@@ -394,16 +394,20 @@ impl Resolver {
 
     /// [`Resolver::lookup`] where only some declarations can stand (the
     /// variants of a kind in a `match` arm): an unknown name gets its
-    /// suggestion among `names`, never a built-in or another sort of
-    /// declaration (`tow` had got "did you mean `row`?" in a `match` on
-    /// cards), and when none is close, `names` listed as `what`.
-    pub(crate) fn lookup_among(&mut self, name: &ast::Ident, what: &str, names: &[&str]) -> Option<Sym> {
+    /// suggestion among the names `candidates` gives, never a built-in or
+    /// another sort of declaration (`tow` had got "did you mean `row`?" in
+    /// a `match` on cards), and when none is close, those names listed
+    /// after what they are ("the variants of `card` are"). `candidates`
+    /// runs only for an unknown name.
+    pub(crate) fn lookup_among(&mut self, name: &ast::Ident, candidates: &dyn Fn(&Model) -> (String, Vec<String>)) -> Option<Sym> {
         if let Some((sym, _)) = self.globals.get(&name.name) {
             return Some(*sym);
         }
         if self.reserved_declared.contains(&name.name) {
             return None;
         }
+        let (what, names) = candidates(&self.model);
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let at = self.loc(name.span);
         let mut d = Diagnostic::new(codes::UNKNOWN_NAME, format!("unknown name `{}`", name.name), at, "not declared");
         const LISTED: usize = 12;

@@ -280,19 +280,19 @@ impl Resolver {
         let t = self.expr(sc, e);
         // What an arm can name: the variants of the kind matched, or the
         // faces of the die; any variant or face when that is not known.
-        let m = &self.model;
-        let (what, names): (String, Vec<String>) = match t.ty {
-            Ty::Piece(Some(k)) | Ty::Variant(k) => (
-                format!("the variants of `{}` are", m.kinds.get(k.idx()).map_or("", |x| x.name.as_str())),
-                m.variants.iter().filter(|v| v.kind == k).map(|v| v.name.clone()).collect(),
-            ),
-            Ty::Face(d) => (
-                format!("the faces of `{}` are", m.dice.get(d.idx()).map_or("", |x| x.name.as_str())),
-                m.faces.iter().filter(|f| f.die == d).map(|f| f.name.clone()).collect(),
-            ),
-            _ => ("the variants and faces are".to_string(), m.variants.iter().map(|v| v.name.clone()).chain(m.faces.iter().map(|f| f.name.clone())).collect()),
+        let arm_candidates = |m: &Model| -> (String, Vec<String>) {
+            match t.ty {
+                Ty::Piece(Some(k)) | Ty::Variant(k) => (
+                    format!("the variants of `{}` are", m.kinds.get(k.idx()).map_or("", |x| x.name.as_str())),
+                    m.variants.iter().filter(|v| v.kind == k).map(|v| v.name.clone()).collect(),
+                ),
+                Ty::Face(d) => (
+                    format!("the faces of `{}` are", m.dice.get(d.idx()).map_or("", |x| x.name.as_str())),
+                    m.faces.iter().filter(|f| f.die == d).map(|f| f.name.clone()).collect(),
+                ),
+                _ => ("the variants and faces are".to_string(), m.variants.iter().map(|v| v.name.clone()).chain(m.faces.iter().map(|f| f.name.clone())).collect()),
+            }
         };
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let mut out = Vec::new();
         let mut default = None;
         // A name in two arms: the second arm could never run.
@@ -307,7 +307,7 @@ impl Resolver {
                 Pattern::Names(pattern_names) => {
                     let mut keys = Vec::new();
                     for n in pattern_names {
-                        match self.lookup_among(n, &what, &names) {
+                        match self.lookup_among(n, &arm_candidates) {
                             Some(Sym::Variant(v)) => {
                                 let kind = self.model.variants.get(v.idx()).map(|x| x.kind);
                                 let ok = match t.ty {
