@@ -21,6 +21,7 @@
 //! with a constant, a counter of a player) are just other closures.
 
 mod collections;
+mod cond_tests;
 mod compiler;
 pub(crate) mod hoist;
 pub(crate) mod conds;
