@@ -93,4 +93,27 @@ pub(crate) fn players(n: u8) -> String {
     }
 }
 
+/// A count in a message, with thousands separators: `20,000`.
+pub fn grouped(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 pub use grimoire_grammar::did_you_mean;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        for (n, text) in [(0u64, "0"), (999, "999"), (1000, "1,000"), (20_000, "20,000"), (1_234_567, "1,234,567"), (u64::MAX, "18,446,744,073,709,551,615")] {
+            assert_eq!(super::grouped(n), text);
+        }
+    }
+}

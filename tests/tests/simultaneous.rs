@@ -266,7 +266,7 @@ round turn assume "x" {
 }
 "#;
     let r = explore(&game(HUGE, 8), &[], Budget { max_states: 2_000, ..Budget::default() });
-    assert_eq!(r.stopped_by.as_deref(), Some("a `simultaneous` step with more than 2000 combinations of decisions from one state"));
+    assert_eq!(r.stopped_by.as_deref(), Some("a `simultaneous` step with more than 2,000 combinations of decisions from one state"));
     assert!(!r.exhausted);
 }
 

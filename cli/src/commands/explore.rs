@@ -56,14 +56,14 @@ pub fn explore(files: &[PathBuf], players: u8, options: &[String], budget: Budge
     grimoire_cli::eput!("{}", more(shown.len()));
     if !ui.quiet {
         grimoire_cli::say!(
-            "explored {} distinct states ({} expanded, {} finished games) to depth {} in {:.2} s on {} thread(s): {:.0} states/s, {:.0} bytes per state",
-            report.distinct,
-            report.expanded,
-            report.terminal,
+            "explored {} distinct states ({} expanded, {} finished games) to depth {} in {:.2} s on {} thread(s): {} states/s, {:.0} bytes per state",
+            count(report.distinct as u64),
+            count(report.expanded as u64),
+            count(report.terminal as u64),
             report.depth,
             report.seconds,
             report.jobs,
-            report.states_per_second,
+            count(report.states_per_second as u64),
             report.bytes_per_state
         );
         // A budget of states or bytes, or Ctrl-C, stops in the middle of a

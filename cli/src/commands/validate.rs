@@ -182,7 +182,7 @@ fn print_human(r: &Report, with_modules: &str, sources: &[grimoire_interpreter::
         // Counted per configuration, not per state: said so, since "0 of
         // them" after a number of states read as states.
         let unit = if states == 1 { "state" } else { "states" };
-        let mut line = format!("  exhaustive search: {states} {unit} in {n} configuration(s); exhausted (every choice and chance outcome visited) in {exhausted} of the {n}");
+        let mut line = format!("  exhaustive search: {} {unit} in {n} configuration(s); exhausted (every choice and chance outcome visited) in {exhausted} of the {n}", count(states as u64));
         let sampled = r.searched.iter().filter(|s| s.sampled_shuffles).count();
         if sampled > 0 {
             let exhausted_sampled = r.searched.iter().filter(|s| s.exhausted && s.sampled_shuffles).count();

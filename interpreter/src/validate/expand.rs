@@ -6,6 +6,7 @@
 use super::explore::{Level, Visited, UNREADABLE};
 use super::frontier::{Frontier, Reader};
 use super::invariants::{self, Baseline};
+use crate::diagnostic::grouped;
 use crate::engine::{Game, Outcome, State};
 
 /// Add branch counts.
@@ -176,7 +177,7 @@ pub(super) fn expand(game: &Game, base: &Baseline, visited: &Visited, level: &Le
                 return;
             }
             if c.waiting.bytes_used() - bytes_before > room.max_bytes {
-                c.over_budget = Some((room.first, format!("the memory budget ({} bytes), which the children of one state pass alone", room.max_bytes)));
+                c.over_budget = Some((room.first, format!("the memory budget ({} bytes), which the children of one state pass alone", grouped(room.max_bytes as u64))));
                 return;
             }
         }
@@ -229,7 +230,7 @@ fn keep(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &[u32], 
         c.joint_tries += 1;
         c.joint_total += 1;
         if c.joint_tries > room.tries {
-            c.over_budget = Some((room.first, format!("a `simultaneous` step with more than {} combinations of decisions from one state", room.tries)));
+            c.over_budget = Some((room.first, format!("a `simultaneous` step with more than {} combinations of decisions from one state", grouped(room.tries as u64))));
             return;
         }
     }
@@ -249,7 +250,7 @@ fn keep(game: &Game, base: &Baseline, visited: &Visited, id: u32, path: &[u32], 
         return;
     }
     if path.len() > 1 && c.children.len() - room.first >= room.new {
-        c.over_budget = Some((room.first, format!("the state budget ({} states), in a `simultaneous` step", room.budget)));
+        c.over_budget = Some((room.first, format!("the state budget ({} states), in a `simultaneous` step", grouped(room.budget as u64))));
         return;
     }
     c.packed.clear();

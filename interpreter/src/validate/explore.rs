@@ -18,6 +18,7 @@ use super::frontier::{Frontier, Reader};
 use super::invariants::Baseline;
 pub use super::explore_report::{Budget, ExploreReport, DEFAULT_MAX_BYTES};
 use super::{Finding, Severity, Stop};
+use crate::diagnostic::grouped;
 use crate::engine::{Game, State};
 use crate::log::GameLog;
 use crate::parallel::in_chunks;
@@ -285,7 +286,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                         // A state past the budget: it shows the search is
                         // not exhausted, but it is not visited.
                         visited.remove(&fp);
-                        report.stopped_by = Some(format!("the state budget ({} states)", budget.max_states));
+                        report.stopped_by = Some(format!("the state budget ({} states)", grouped(budget.max_states as u64)));
                         continue;
                     }
                     deepest = depth + 1;
@@ -311,7 +312,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
                     let held = memory(&visited, nodes.capacity()) + next_fps.capacity() * 9 + level.bytes_held() + next.bytes_held() + waiting;
                     report.peak_bytes = report.peak_bytes.max(held);
                     if held > budget.max_bytes {
-                        report.stopped_by = Some(format!("the memory budget ({} bytes)", budget.max_bytes));
+                        report.stopped_by = Some(format!("the memory budget ({} bytes)", grouped(budget.max_bytes as u64)));
                     }
                 }
                 if let Some((_, why)) = c.over_budget {
@@ -341,7 +342,7 @@ pub fn explore_until(game: &Game, rulebook: &[String], budget: Budget, level_don
         depth += 1;
     }
     if cut && report.stopped_by.is_none() {
-        report.stopped_by = Some(format!("the depth budget ({} steps)", budget.max_depth));
+        report.stopped_by = Some(format!("the depth budget ({} steps)", grouped(budget.max_depth as u64)));
     }
     report.distinct = visited.len().min(nodes.len());
     // A budget that stops a level being expanded has seen some of the next.

@@ -3,6 +3,7 @@
 //! that says what was proven. `explore.rs` does the walk.
 
 use super::{Finding, Severity};
+use crate::diagnostic::grouped;
 use crate::engine::SHUFFLE_SAMPLES;
 use serde::Serialize;
 
@@ -103,24 +104,24 @@ impl ExploreReport {
         let sampled = if self.sampled_shuffles { "; shuffles were sampled, so this holds for the sampled orders only" } else { "" };
         if self.exhausted && errors == 0 {
             let ends = match self.longest {
-                Some(n) => format!("every game ends, under every choice and every chance outcome, within {n} step{}", if n == 1 { "" } else { "s" }),
+                Some(n) => format!("every game ends, under every choice and every chance outcome, within {} step{}", grouped(n), if n == 1 { "" } else { "s" }),
                 None => "every game ends with probability 1 (a loop through chance outcomes can repeat: V506, a warning)".to_string(),
             };
             if self.sampled_shuffles {
                 // Not a proof for the game: a shuffle's other orders lead to states never visited.
                 return format!(
                     "proven for {} on sampled shuffles only (a shuffle of many pieces was explored through {SHUFFLE_SAMPLES} of its orders): all {} states reachable through them visited ({} finished games); {invariants}; {ends}",
-                    crate::diagnostic::players(self.players), self.distinct, self.terminal
+                    crate::diagnostic::players(self.players), grouped(self.distinct as u64), grouped(self.terminal as u64)
                 );
             }
-            format!("proven for {}: all {} reachable states visited ({} finished games); {invariants}; {ends}", crate::diagnostic::players(self.players), self.distinct, self.terminal)
+            format!("proven for {}: all {} reachable states visited ({} finished games); {invariants}; {ends}", crate::diagnostic::players(self.players), grouped(self.distinct as u64), grouped(self.terminal as u64))
         } else {
             let cut = format!("stopped by {}; states beyond were not visited", self.stopped_by.as_deref().unwrap_or("the budget"));
             match (errors, self.exhausted) {
-                (0, _) => format!("not exhausted: {} distinct states up to depth {} hold {invariants}; {cut}{sampled}", self.distinct, self.depth),
-                (_, true) if self.sampled_shuffles => format!("{errors} violation(s) found among {} states (all states reachable through the sampled shuffles visited: a shuffle of many pieces was explored through {SHUFFLE_SAMPLES} of its orders)", self.distinct),
-                (_, true) => format!("{errors} violation(s) found among {} states (all reachable states visited)", self.distinct),
-                (_, false) => format!("{errors} violation(s) found among {} states; not exhausted: {cut}{sampled}", self.distinct),
+                (0, _) => format!("not exhausted: {} distinct states up to depth {} hold {invariants}; {cut}{sampled}", grouped(self.distinct as u64), grouped(self.depth)),
+                (_, true) if self.sampled_shuffles => format!("{errors} violation(s) found among {} states (all states reachable through the sampled shuffles visited: a shuffle of many pieces was explored through {SHUFFLE_SAMPLES} of its orders)", grouped(self.distinct as u64)),
+                (_, true) => format!("{errors} violation(s) found among {} states (all reachable states visited)", grouped(self.distinct as u64)),
+                (_, false) => format!("{errors} violation(s) found among {} states; not exhausted: {cut}{sampled}", grouped(self.distinct as u64)),
             }
         }
     }

@@ -201,10 +201,10 @@ fn check_game(game: &Game, rulebook: &[String], st: &mut State, started: Result<
 /// games short, the games played in all.
 pub fn games_played(cfg: &Config, runs: &[RunSummary]) -> String {
     if runs.iter().all(|r| r.games == cfg.games) {
-        format!("{} random games per configuration", cfg.games)
+        format!("{} random games per configuration", crate::diagnostic::grouped(cfg.games))
     } else {
         let played: u64 = runs.iter().map(|r| u64::from(r.games)).sum();
-        format!("the {played} random games played (of {} per configuration: a configuration's games stop at the first whose rules loop)", cfg.games)
+        format!("the {} random games played (of {} per configuration: a configuration's games stop at the first whose rules loop)", crate::diagnostic::grouped(played), crate::diagnostic::grouped(cfg.games))
     }
 }
 
