@@ -10,7 +10,9 @@ use grimoire_grammar::ast::{self, ItemKind, ProcKind};
 pub const MAX_PARAMS: usize = 8;
 
 impl Resolver {
-    fn declare(&mut self, name: &ast::Ident, sym: Sym) {
+    /// Give `name` to `sym`; false (and E0102) when the name is taken, by
+    /// another declaration or by the language.
+    fn declare(&mut self, name: &ast::Ident, sym: Sym) -> bool {
         let at = self.loc(name.span);
         if let Some((_, first)) = self.globals.get(&name.name) {
             let first = *first;
@@ -21,14 +23,15 @@ impl Resolver {
                 format!("every name is global: to change the declaration of `{}` that another file makes, write `replace` before this one, in a module that extends that file (directly or through other modules); otherwise rename it", name.name)
             };
             self.error(Diagnostic::new(codes::DUPLICATE_NAME, format!("`{}` is declared twice", name.name), at, "second declaration").related(first, "first declared here").help(help));
-            return;
+            return false;
         }
         if super::BUILTIN_NAMES.contains(&name.name.as_str()) {
             self.error(Diagnostic::new(codes::DUPLICATE_NAME, format!("`{}` is a name of the language itself", name.name), at, "reserved").help("choose another name"));
             self.reserved_declared.insert(name.name.clone());
-            return;
+            return false;
         }
         self.globals.insert(name.name.clone(), (sym, at));
+        true
     }
 
     /// Names one declaration gives side by side, which must differ (a
@@ -182,10 +185,15 @@ impl Resolver {
                     self.declare(&e.name, Sym::Exception(id));
                 }
                 ItemKind::Function { name, .. } => {
+                    // Only a function whose name is its own is kept: the
+                    // passes that read every function's body (calls,
+                    // cycles, inlining) must never meet one that was
+                    // refused, and so never defined.
                     let id = FnId(self.model.fns.len() as u16);
-                    let at = self.loc(name.span);
-                    self.model.fns.push(FnDef { name: name.name.clone(), param_tys: Vec::new(), locals: 0, body: ExprId(0), ty: Ty::Any, at });
-                    self.declare(name, Sym::Fn(id));
+                    if self.declare(name, Sym::Fn(id)) {
+                        let at = self.loc(name.span);
+                        self.model.fns.push(FnDef { name: name.name.clone(), param_tys: Vec::new(), locals: 0, body: ExprId(0), ty: Ty::Any, at });
+                    }
                 }
                 ItemKind::Setup(_) => {
                     if let Some(first) = self.model.setup {
@@ -212,7 +220,9 @@ impl Resolver {
                 ItemKind::Invariant { name, .. } => {
                     self.declare(name, Sym::Other("an invariant"));
                 }
-                ItemKind::Scenario(s) => self.declare(&s.name, Sym::Other("a scenario")),
+                ItemKind::Scenario(s) => {
+                    self.declare(&s.name, Sym::Other("a scenario"));
+                }
                 ItemKind::End { name, .. } => {
                     let body = self.new_proc(ProcKind::Rule, &name.name, span);
                     self.model.ends.push(EndDef { name: name.name.clone(), when: ExprId(0), body });
@@ -238,9 +248,15 @@ impl Resolver {
                         self.declare(n, Sym::Node(id, i as u16));
                     }
                 }
-                ItemKind::Assumption { name, .. } => self.declare(name, Sym::Other("an assumption")),
-                ItemKind::Discrepancy { name, .. } => self.declare(name, Sym::Other("a discrepancy")),
-                ItemKind::Narrative { name, .. } => self.declare(name, Sym::Other("a narrative rule")),
+                ItemKind::Assumption { name, .. } => {
+                    self.declare(name, Sym::Other("an assumption"));
+                }
+                ItemKind::Discrepancy { name, .. } => {
+                    self.declare(name, Sym::Other("a discrepancy"));
+                }
+                ItemKind::Narrative { name, .. } => {
+                    self.declare(name, Sym::Other("a narrative rule"));
+                }
                 ItemKind::Replace(_) | ItemKind::Remove { .. } => {}
             }
         }

@@ -11,6 +11,16 @@ use crate::model::*;
 use grimoire_grammar::ast::{self, ItemKind, ProcKind};
 
 impl Resolver {
+    /// The function this declaration made, if the name is its own: `None`
+    /// for a second `fn` of a name (or one of the language's), refused by
+    /// pass 1, whose body must not replace the first one's.
+    fn own_fn(&self, name: &ast::Ident) -> Option<FnId> {
+        match self.globals.get(&name.name) {
+            Some(&(Sym::Fn(id), at)) if at == self.loc(name.span) => Some(id),
+            _ => None,
+        }
+    }
+
     /// Pass 2: fill every declaration in.
     pub(crate) fn define_all(&mut self, items: &[Placed]) {
         // Data first, so that procedures see complete types and tables.
@@ -41,7 +51,7 @@ impl Resolver {
         for p in items {
             self.file = p.file;
             if let ItemKind::Function { name, params, .. } = &p.item.kind {
-                if let Some(Sym::Fn(id)) = self.globals.get(&name.name).map(|(s, _)| *s) {
+                if let Some(id) = self.own_fn(name) {
                     self.distinct_names(params.iter().map(|(n, _)| n), &format!("parameters of `{}`", name.name));
                     let tys: Vec<Ty> = params.iter().map(|(_, t)| self.type_named(t)).collect();
                     if let Some(f) = self.model.fns.get_mut(id.idx()) {
@@ -54,7 +64,7 @@ impl Resolver {
         for p in items {
             self.file = p.file;
             if let ItemKind::Function { name, params, body } = &p.item.kind {
-                let Some(Sym::Fn(id)) = self.globals.get(&name.name).map(|(s, _)| *s) else { continue };
+                let Some(id) = self.own_fn(name) else { continue };
                 let tys = self.model.fns.get(id.idx()).map(|f| f.param_tys.clone()).unwrap_or_default();
                 let mut sc = Scope::default();
                 for ((n, _), t) in params.iter().zip(tys) {
