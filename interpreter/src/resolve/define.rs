@@ -11,12 +11,22 @@ use crate::model::*;
 use grimoire_grammar::ast::{self, ItemKind, ProcKind};
 
 impl Resolver {
-    /// The function this declaration made, if the name is its own: `None`
-    /// for a second `fn` of a name (or one of the language's), refused by
-    /// pass 1, whose body must not replace the first one's.
-    fn own_fn(&self, name: &ast::Ident) -> Option<FnId> {
+    /// What this declaration's name stands for, if the name is its own:
+    /// `None` for a second declaration of a name (or one of the
+    /// language's), refused by pass 1, which must not fill in the first
+    /// one's (a second `rule r(p: player)` gave the first `r` its
+    /// parameters).
+    fn own(&self, name: &ast::Ident) -> Option<Sym> {
         match self.globals.get(&name.name) {
-            Some(&(Sym::Fn(id), at)) if at == self.loc(name.span) => Some(id),
+            Some(&(sym, at)) if at == self.loc(name.span) => Some(sym),
+            _ => None,
+        }
+    }
+
+    /// The function this declaration made, if the name is its own.
+    fn own_fn(&self, name: &ast::Ident) -> Option<FnId> {
+        match self.own(name) {
+            Some(Sym::Fn(id)) => Some(id),
             _ => None,
         }
     }
@@ -32,7 +42,7 @@ impl Resolver {
         for p in items {
             self.file = p.file;
             if let ItemKind::Procedure(pr) = &p.item.kind {
-                if let Some(Sym::Proc(id)) = self.globals.get(&pr.name.name).map(|(s, _)| *s) {
+                if let Some(Sym::Proc(id)) = self.own(&pr.name) {
                     let event_names = pr.event.iter().flat_map(|ev| [&ev.piece, &ev.zone]);
                     self.distinct_names(pr.params.iter().map(|(n, _)| n).chain(event_names), &format!("parameters of `{}`", pr.name.name));
                     let tys: Vec<Ty> = pr.params.iter().map(|(_, t)| self.type_named(t)).collect();
@@ -92,7 +102,7 @@ impl Resolver {
             let item = p.item;
             match &item.kind {
                 ItemKind::Procedure(pr) => {
-                    let Some(Sym::Proc(id)) = self.globals.get(&pr.name.name).map(|(s, _)| *s) else { continue };
+                    let Some(Sym::Proc(id)) = self.own(&pr.name) else { continue };
                     self.procedure(id, pr, item);
                 }
                 ItemKind::Setup(body) => {
@@ -147,7 +157,7 @@ impl Resolver {
         for p in items {
             self.file = p.file;
             if let ItemKind::Exception(e) = &p.item.kind {
-                let Some(Sym::Exception(id)) = self.globals.get(&e.name.name).map(|(s, _)| *s) else { continue };
+                let Some(Sym::Exception(id)) = self.own(&e.name) else { continue };
                 let mut over = Vec::new();
                 // The rule an exception changes, once resolved (the rule
                 // lists it then; one whose target was refused has none).
@@ -192,7 +202,7 @@ impl Resolver {
         let mut reported: std::collections::HashSet<usize> = std::collections::HashSet::new();
         for p in items {
             let ItemKind::Exception(e) = &p.item.kind else { continue };
-            let Some(Sym::Exception(start)) = self.globals.get(&e.name.name).map(|(s, _)| *s) else { continue };
+            let Some(Sym::Exception(start)) = self.own(&e.name) else { continue };
             if reported.contains(&start.idx()) {
                 continue;
             }
@@ -418,11 +428,11 @@ impl Resolver {
                         let loc = self.loc(d.sides_span);
                         self.error(Diagnostic::new(codes::TOTAL, format!("the die `{}` has {} sides but its faces add up to {sum}", d.name.name, d.sides), loc, format!("declared {}", d.sides)).help("fix the side count or a face's `xN`"));
                     }
-                    let die = self.globals.get(&d.name.name).map(|(s, _)| *s);
+                    let die = self.own(&d.name);
                     if let Some(Sym::Die(id)) = die {
                         let mut sides = Vec::new();
                         for f in &d.faces {
-                            if let Some(Sym::Face(fid)) = self.globals.get(&f.name.name).map(|(s, _)| *s) {
+                            if let Some(Sym::Face(fid)) = self.own(&f.name) {
                                 for _ in 0..f.count.clamp(0, 1000) {
                                     sides.push(fid);
                                 }
@@ -439,7 +449,7 @@ impl Resolver {
                 self.record(RecordKind::Encoded, name, None, &item.provenance, at);
             }
             ItemKind::Zone(z) => {
-                let Some(Sym::Zone(id)) = self.globals.get(&z.name.name).map(|(s, _)| *s) else { return };
+                let Some(Sym::Zone(id)) = self.own(&z.name) else { return };
                 let mult = match &z.multiplicity {
                     ast::Multiplicity::Single => ZoneMult::Single,
                     ast::Multiplicity::PerPlayer => ZoneMult::PerPlayer,
@@ -460,7 +470,7 @@ impl Resolver {
                 self.record(RecordKind::Encoded, name, None, &item.provenance, at);
             }
             ItemKind::Track(t) => {
-                let Some(Sym::Track(id)) = self.globals.get(&t.name.name).map(|(s, _)| *s) else { return };
+                let Some(Sym::Track(id)) = self.own(&t.name) else { return };
                 let last = t.rows.iter().map(|(r, _)| r.hi).max().unwrap_or(0);
                 if last > 4096 {
                     if let Some((r, _)) = t.rows.iter().find(|(r, _)| r.hi == last) {
@@ -501,7 +511,7 @@ impl Resolver {
                 self.record(RecordKind::Encoded, name, None, &item.provenance, at);
             }
             ItemKind::Counter(c) => {
-                let Some(Sym::Counter(id)) = self.globals.get(&c.name.name).map(|(s, _)| *s) else { return };
+                let Some(Sym::Counter(id)) = self.own(&c.name) else { return };
                 let init = c.init.as_ref().map(|e| {
                     let mut sc = Scope::default();
                     self.expect(&mut sc, e, Ty::Int, "the initial value of a counter")
@@ -528,7 +538,7 @@ impl Resolver {
                 self.record(RecordKind::Encoded, name, None, &item.provenance, at);
             }
             ItemKind::Var(v) => {
-                let Some(Sym::Var(id)) = self.globals.get(&v.name.name).map(|(s, _)| *s) else { return };
+                let Some(Sym::Var(id)) = self.own(&v.name) else { return };
                 let ty = self.type_named(&v.ty);
                 let init = v.init.as_ref().map(|e| {
                     let mut sc = Scope::default();
@@ -543,7 +553,7 @@ impl Resolver {
                 self.record(RecordKind::Encoded, name, None, &item.provenance, at);
             }
             ItemKind::Table(t) => {
-                let Some(Sym::Table(id)) = self.globals.get(&t.name.name).map(|(s, _)| *s) else { return };
+                let Some(Sym::Table(id)) = self.own(&t.name) else { return };
                 let mut rows = Vec::new();
                 // The key ranges kept so far, by first key: they do not
                 // overlap, so a new range overlaps one of them exactly when
@@ -588,7 +598,7 @@ impl Resolver {
                 self.record(RecordKind::Encoded, format!("option {name}"), label.as_ref().map(|l| l.value.clone()), &item.provenance, at);
             }
             ItemKind::Graph { name: gname, nodes, edges } => {
-                let Some(Sym::Track(id)) = self.globals.get(&gname.name).map(|(s, _)| *s) else { return };
+                let Some(Sym::Track(id)) = self.own(&gname) else { return };
                 let mut masks = Vec::new();
                 for (_, _, tags) in nodes {
                     masks.push(self.tag_mask(tags));
