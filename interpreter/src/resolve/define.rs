@@ -598,7 +598,7 @@ impl Resolver {
                 self.record(RecordKind::Encoded, format!("option {name}"), label.as_ref().map(|l| l.value.clone()), &item.provenance, at);
             }
             ItemKind::Graph { name: gname, nodes, edges } => {
-                let Some(Sym::Track(id)) = self.own(&gname) else { return };
+                let Some(Sym::Track(id)) = self.own(gname) else { return };
                 let mut masks = Vec::new();
                 for (_, _, tags) in nodes {
                     masks.push(self.tag_mask(tags));
