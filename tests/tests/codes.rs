@@ -1,5 +1,5 @@
 //! Every code Grimoire can report is documented: each `"E0xxx"`, `"Rxxxx"`,
-//! `"Vxxx"` or `"Txxx"` literal in the interpreter and the CLI has its row
+//! `"Vxxx"`, `"Txxx"` or `"Sxxx"` literal in the interpreter and the CLI has its row
 //! in the code table of docs/validate.md, and every file that table names
 //! as an example exists. A code added without its row fails here.
 
@@ -21,10 +21,10 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// A code: a letter among E, R, V, T, then 3 or 4 digits.
+/// A code: a letter among E, R, V, T, S, then 3 or 4 digits.
 fn is_code(s: &str) -> bool {
     let mut chars = s.chars();
-    matches!(chars.next(), Some('E' | 'R' | 'V' | 'T')) && (4..=5).contains(&s.len()) && chars.all(|c| c.is_ascii_digit())
+    matches!(chars.next(), Some('E' | 'R' | 'V' | 'T' | 'S')) && (4..=5).contains(&s.len()) && chars.all(|c| c.is_ascii_digit())
 }
 
 /// The codes written as string literals in the source.
