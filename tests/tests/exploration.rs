@@ -51,6 +51,40 @@ fn the_report_names_the_pieces_states_tell_apart() {
     assert_eq!(explore(&g, &[], budget).told_apart, ["man"], "one king each: no two alike");
 }
 
+/// A kind the setup alone lists (`move first m in pieces(man, p) where
+/// zone_of(m) == box to ...`, the way docs/language.md puts a player's
+/// pieces on a shared board) is not told apart when no explored state is
+/// in the setup: the game explores as the same game set up through a
+/// reserve zone, which never lists them. Listed in a round, or with a
+/// setup that draws (an explored state is then in the setup), it is.
+#[test]
+fn pieces_listed_only_by_a_setup_behind_every_state_are_not_told_apart() {
+    let file = "tests/fixtures/explore/placed_by_owner.rules";
+    let text = std::fs::read_to_string(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join(file)).expect("fixture");
+    let run = |text: &str| {
+        let model = compile(&[Source { name: "placed.rules".into(), text: text.into() }]).unwrap_or_else(|d| panic!("{d:?}"));
+        explore(&Game::new(Arc::new(model), 2, &[]).expect("two players"), &[], Budget::default())
+    };
+    let by_owner = run(&text);
+    assert!(by_owner.exhausted && by_owner.findings.is_empty(), "{}", by_owner.verdict());
+    assert!(by_owner.told_apart.is_empty(), "{:?}", by_owner.told_apart);
+    let reserve = text
+        .replace("piece man per_player 2 assume \"x\"", "piece man per_player 2 assume \"x\"\nzone reserve per_player of man assume \"x\"")
+        .replace("setup assume \"x\" {", "setup assume \"x\" {\n  for p in players { move 2 of man from box to reserve[p] }")
+        .replace("move first m in pieces(man, player(1)) where zone_of(m) == box to", "move top(reserve[player(1)]) to")
+        .replace("move first m in pieces(man, player(2)) where zone_of(m) == box to", "move top(reserve[player(2)]) to");
+    assert!(!reserve.contains("pieces("), "{reserve}");
+    let reserve = run(&reserve);
+    assert_eq!((by_owner.distinct, by_owner.terminal, &by_owner.by_depth), (reserve.distinct, reserve.terminal, &reserve.by_depth));
+    // Listed in a round too: told apart, and more states.
+    let in_round = run(&text.replace("if row(d) == 2 + ahead(p) { win p }", "if row(d) == 2 + ahead(p) { win p }\n    if count(pieces(man, p)) == 0 { draw }"));
+    assert_eq!(in_round.told_apart, ["man"]);
+    assert!(in_round.distinct > by_owner.distinct, "{} states", in_round.distinct);
+    // A setup that draws: the explored game starts inside it.
+    let drawing = run(&text.replace("setup assume \"x\" {", "die coin 2 assume \"x\"\nsetup assume \"x\" {\n  roll toss = coin"));
+    assert_eq!(drawing.told_apart, ["man"]);
+}
+
 /// Connect four's positions after each number of moves, as published
 /// (John Tromp's table: 1, 7, 49, 238, 1120, 4263, 16422, 54859), the
 /// depths a budget of states leaves complete; the counts add up to the
@@ -171,6 +205,7 @@ fn states_merged_by_their_canonical_form_lead_to_the_same_games() {
         (&["rulebooks/classic/breakthrough.rules"], 2, 3_000),
         (&["rulebooks/classic/reversi.rules"], 2, 3_000),
         (&["tests/fixtures/validate/sound.rules"], 3, 5_000),
+        (&["tests/fixtures/explore/placed_by_owner.rules"], 2, 1_000),
     ];
     for (files, players, budget) in cases {
         let g = game(files, *players);

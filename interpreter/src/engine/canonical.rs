@@ -8,7 +8,9 @@
 //!   their instance numbers, which the rules can see only through
 //!   `pieces(kind)`; for a kind the rules never list that way, a piece is its
 //!   class, and a piece held in a local or var is written as the zone it is
-//!   in and its place there;
+//!   in and its place there (a listing by the setup's own statements or an
+//!   initial value does not count when the setup takes no decision and
+//!   draws nothing: no explored state is then in the setup);
 //! - locals that no rule will read again (dead, by the liveness analysis of
 //!   the compiled code);
 //! - counters and vars that no expression reads and that are only ever set
@@ -67,6 +69,25 @@ pub(crate) struct Canon {
     pub(crate) zone_words: Option<super::zone_hash::ZoneWords>,
 }
 
+/// Per expression: whether it is read only while the game is set up: it
+/// is in the setup's own statements (not in a rule or function they call:
+/// those may run later too) or is a counter's or var's initial value.
+fn setup_exprs(m: &crate::model::Model) -> Vec<bool> {
+    let mut only = vec![false; m.exprs.len()];
+    let mut mark = |e: crate::model::ExprId| {
+        if let Some(x) = only.get_mut(e.0 as usize) {
+            *x = true;
+        }
+    };
+    if let Some(setup) = m.setup {
+        m.walk_block(m.proc(setup).body, &mut |_| {}, &mut mark);
+    }
+    for init in m.counters.iter().map(|c| c.init).chain(m.vars.iter().map(|v| v.init)).flatten() {
+        m.walk_expr(init, &mut mark);
+    }
+    only
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Slots {
     Counter(u32),
@@ -74,14 +95,23 @@ enum Slots {
 }
 
 impl Canon {
-    pub(crate) fn new(g: &Game) -> Canon {
+    /// What the canonical form of `g`'s states keeps. `setup_behind`: no
+    /// explored state is in the setup (it takes no decision and draws
+    /// nothing, so that exploring starts after it).
+    pub(crate) fn new(g: &Game, setup_behind: bool) -> Canon {
         let m = &*g.model;
         let mut listed = vec![false; m.kinds.len()];
         let (mut counter_read, mut var_read) = (vec![false; m.counters.len()], vec![false; m.vars.len()]);
         let mut round_read = false;
-        for e in &m.exprs {
+        // A kind listed only where the game is set up (by the setup's own
+        // statements, the usual way to put a player's pieces on a shared
+        // board, or by an initial value) is listed in no state the
+        // explorer visits, when none is in the setup: no rule still to run
+        // can tell its alike pieces apart.
+        let set_up_only = if setup_behind { setup_exprs(m) } else { Vec::new() };
+        for (i, e) in m.exprs.iter().enumerate() {
             match e {
-                Expr::Pieces(k) | Expr::PiecesOf(k, _) => listed[k.idx()] = true,
+                Expr::Pieces(k) | Expr::PiecesOf(k, _) if !set_up_only.get(i).copied().unwrap_or(false) => listed[k.idx()] = true,
                 Expr::Counter(c, _) => counter_read[c.idx()] = true,
                 Expr::Var(v, _) => var_read[v.idx()] = true,
                 Expr::RoundNumber => round_read = true,

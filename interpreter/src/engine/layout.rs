@@ -9,7 +9,7 @@ use super::error::ExecError;
 use super::geometry::Geometry;
 use super::run::Run;
 use super::recorded::Revealed;
-use super::state::{State, NO_ACTOR};
+use super::state::{Stage, State, NO_ACTOR};
 use super::value::Value;
 use crate::model::*;
 use grimoire_grammar::ast::Visibility;
@@ -340,7 +340,7 @@ impl Game {
             trigger_depth: if model_depth == 0 { super::TRIGGER_DEPTH } else { model_depth },
         };
         game.program = Arc::new(compile_program(&game));
-        game.canon = Arc::new(super::canonical::Canon::new(&game));
+        game.canon = Arc::new(super::canonical::Canon::new(&game, false));
         game.template = Arc::new(game.initial_state());
         // The reveals made on the way to a kept state are kept apart, with
         // where each piece was then; the kept state itself records none,
@@ -349,6 +349,11 @@ impl Game {
         let reveals = st.revealed.take().unwrap_or_default();
         if !st.drew_randomness() {
             game.start_reveals = Arc::new(reveals);
+            // Set up without a draw, a decision or a forced choice: an
+            // explored game starts past the setup too.
+            if result.is_ok() && st.stage == Stage::Rounds && st.plies == 0 {
+                game.canon = Arc::new(super::canonical::Canon::new(&game, true));
+            }
             match result {
                 Ok(()) => game.first_decision = Arc::new(Some(st)),
                 Err(e) => game.setup_failure = Arc::new(Some((st, e))),

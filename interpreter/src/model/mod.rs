@@ -354,6 +354,83 @@ impl Model {
         }
     }
 
+    /// Every expression id a block uses, directly or nested, with the statements.
+    pub fn walk_block(&self, b: BlockId, stmt: &mut dyn FnMut(&Stmt), expr: &mut dyn FnMut(ExprId)) {
+            let model = self;
+        for s in model.block(b) {
+            let node = &model.stmt(*s).stmt;
+            stmt(node);
+            match node {
+                Stmt::Let(_, x) | Stmt::Shuffle(x) | Stmt::Win(x) | Stmt::WinAll(x) => model.walk_expr(*x, expr),
+                Stmt::Reveal { what: RevealWhat::Piece(x) | RevealWhat::Top(x) | RevealWhat::All(x), to, .. } => {
+                    model.walk_expr(*x, expr);
+                    model.walk_expr(*to, expr);
+                }
+                Stmt::Assign(lv, _, x) => {
+                    model.walk_expr(*x, expr);
+                    match lv {
+                        LValue::Var(_, Some(i)) | LValue::Counter(_, Some(i)) => model.walk_expr(*i, expr),
+                        _ => {}
+                    }
+                }
+                Stmt::MovePiece { piece, to, .. } => {
+                    model.walk_expr(*piece, expr);
+                    model.walk_expr(*to, expr);
+                }
+                Stmt::MoveTop { from, to, .. } | Stmt::MoveAll { from, to, .. } => {
+                    model.walk_expr(*from, expr);
+                    model.walk_expr(*to, expr);
+                }
+                Stmt::MoveCount { n, from, to, .. } => {
+                    model.walk_expr(*n, expr);
+                    model.walk_expr(*from, expr);
+                    model.walk_expr(*to, expr);
+                }
+                Stmt::ChooseRandom { binds, cond, otherwise } | Stmt::Choose { binds, cond, otherwise, .. } => {
+                    if let Stmt::Choose { by, .. } = node {
+                        model.walk_expr(*by, expr);
+                    }
+                    binds.iter().for_each(|(_, from)| model.walk_expr(*from, expr));
+                    if let Some(c) = cond {
+                        model.walk_expr(*c, expr);
+                    }
+                    if let Some(blk) = otherwise {
+                        model.walk_block(*blk, stmt, expr);
+                    }
+                }
+                Stmt::If(arms, otherwise) => {
+                    for (c, blk) in arms {
+                        model.walk_expr(*c, expr);
+                        model.walk_block(*blk, stmt, expr);
+                    }
+                    if let Some(blk) = otherwise {
+                        model.walk_block(*blk, stmt, expr);
+                    }
+                }
+                Stmt::While(c, blk) | Stmt::Repeat(c, blk) | Stmt::For(_, c, blk) | Stmt::Simultaneous(_, c, blk) | Stmt::As(c, blk) => {
+                    model.walk_expr(*c, expr);
+                    model.walk_block(*blk, stmt, expr);
+                }
+                Stmt::Match(x, arms, default) => {
+                    model.walk_expr(*x, expr);
+                    for (_, blk) in arms {
+                        model.walk_block(*blk, stmt, expr);
+                    }
+                    if let Some(blk) = default {
+                        model.walk_block(*blk, stmt, expr);
+                    }
+                }
+                Stmt::Call(_, args) => args.iter().for_each(|a| model.walk_expr(*a, expr)),
+                Stmt::Roll { seen_by, .. } => {
+                    if let Some((to, _)) = seen_by {
+                        model.walk_expr(*to, expr);
+                    }
+                }
+                Stmt::Draw | Stmt::End | Stmt::Pass | Stmt::Proceed(_) => {}
+            }
+        }
+    }
+
     /// The model with the scenarios' expressions appended to the game's,
     /// where their ids point: what a scenario runs on. Only scenarios need
     /// it; games, exploration and the validator use the model as it is.

@@ -9,7 +9,6 @@
 //! Fix: call it where the source says it happens, or remove it and record the
 //! sentence as a `narrative` if it is not a rule.
 
-use super::walk_block;
 use crate::model::{Model, ProcId, ProcKind, Stmt};
 use crate::validate::{Finding, Severity};
 
@@ -33,8 +32,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
         for x in &proc_.exceptions {
             todo.push(model.exceptions[x.idx()].body);
         }
-        walk_block(
-            model,
+        model.walk_block(
             proc_.body,
             &mut |s| {
                 if let Stmt::Call(q, _) | Stmt::Proceed(q) = s {
@@ -73,8 +71,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
 fn callers(model: &Model) -> Vec<Vec<ProcId>> {
     let mut by: Vec<Vec<ProcId>> = vec![Vec::new(); model.procs.len()];
     for (i, p) in model.procs.iter().enumerate() {
-        walk_block(
-            model,
+        model.walk_block(
             p.body,
             &mut |s| {
                 if let Stmt::Call(q, _) | Stmt::Proceed(q) = s {

@@ -13,7 +13,6 @@
 //! Fix: encode the rules that use it, or make the component a `narrative`
 //! (a player aid, a box insert) if it has no rule.
 
-use super::walk_block;
 use crate::model::{Expr, LValue, Model, Stmt};
 use std::cell::Cell;
 use crate::validate::{Finding, Severity};
@@ -66,8 +65,7 @@ pub fn check(model: &Model) -> Vec<Finding> {
     let (mut written_counters, mut written_vars) = (Vec::new(), Vec::new());
     for p in &model.procs {
         let mut exprs = Vec::new();
-        walk_block(
-            model,
+        model.walk_block(
             p.body,
             &mut |s| {
                 match s {
