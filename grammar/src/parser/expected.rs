@@ -40,6 +40,16 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 _ if where_before_another_binding(text, start) => Some(
                     "a `choose` has one `where`, after its last collection: `choose a from A, b from B where COND`; the parts of COND about `a` alone are tested once for each `a`, not once for each pair".to_string(),
                 ),
+                // `choose k from C by p where COND`: the condition is part
+                // of what is chosen, before who chooses.
+                Some("where") if by_before_in_choose(text, start) => Some(
+                    "a `choose` gives its condition before who chooses: `choose k from C where COND by p`".to_string(),
+                ),
+                // `let q: int = 1`: a local is typed by its value.
+                _ if typed_let_at(text, start).is_some() => typed_let_at(text, start).map(|(name, colon)| {
+                    (start, end) = (colon, colon + 1);
+                    format!("a local takes the type of its value and is written without one: `let {name} = ...`")
+                }),
                 // `move stone from box to a`: pieces of a kind are moved
                 // by number, one given piece without `from`.
                 Some("from") if words.contains(&"`to`") && move_of_one_name_before(text, start) => {
@@ -342,6 +352,26 @@ fn where_before_another_binding(text: &str, at: usize) -> bool {
     let Some(choose) = before.rfind("choose") else { return false };
     let statement = &before[choose..];
     binds && !statement.contains(['{', '}']) && statement.split_whitespace().any(|w| w == "where")
+}
+
+/// Whether `at` follows `by ...` in the `choose` statement it ends, within
+/// its block (no brace between).
+fn by_before_in_choose(text: &str, at: usize) -> bool {
+    let Some(before) = text.get(..at) else { return false };
+    let Some(choose) = before.rfind("choose") else { return false };
+    let statement = &before[choose..];
+    !statement.contains(['{', '}']) && statement.split_whitespace().any(|w| w == "by")
+}
+
+/// The name of `let NAME :` at `at` (a local given a type) and where its
+/// `:` is, if that is what stands there.
+fn typed_let_at(text: &str, at: usize) -> Option<(&str, usize)> {
+    let rest = text.get(at..)?.strip_prefix("let")?;
+    let rest = rest.strip_prefix(|c: char| c.is_whitespace())?.trim_start();
+    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let (name, after) = rest.split_at(end);
+    let colon = text.len() - after.trim_start().len();
+    (!name.is_empty() && after.trim_start().starts_with(':')).then_some((name, colon))
 }
 
 fn join_or(words: &[&str]) -> String {
