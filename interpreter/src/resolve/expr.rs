@@ -217,7 +217,14 @@ impl Resolver {
             ExprKind::Name(n) => self.name(sc, n),
             ExprKind::Index(base, idx) => self.index(sc, base, idx, span),
             ExprKind::Field(base, field) => {
+                let reported = self.diags.len();
                 let b = self.expr(sc, base);
+                // A base already reported (`a().x.x`, an unknown name) has
+                // no type to look the field up in: one mistake, one
+                // diagnostic, not one more per `.field` after it.
+                if b.ty == Ty::Any && self.diags.len() > reported && matches!(self.model.expr(b.id), Expr::None) {
+                    return self.bad(span);
+                }
                 match b.ty {
                     Ty::Row(t) => {
                         let col = self.model.tables.get(t.idx()).and_then(|tab| tab.columns.iter().position(|c| *c == field.name));
