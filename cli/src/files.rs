@@ -58,7 +58,13 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
 
 /// [`read`], as UTF-8 text.
 pub fn read_text(path: &Path) -> io::Result<String> {
-    String::from_utf8(read(path)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("it is not UTF-8 text (byte {} is not part of a character)", e.utf8_error().valid_up_to())))
+    String::from_utf8(read(path)?).map_err(|e| {
+        // Worded as a rulebook's: the byte's value, and where it is (from
+        // 0, as an offset into the file).
+        let at = e.utf8_error().valid_up_to();
+        let byte = e.as_bytes().get(at).copied().unwrap_or(0);
+        io::Error::new(io::ErrorKind::InvalidData, format!("it is not UTF-8 text: byte 0x{byte:02x}, at offset {at}, cannot start a character there"))
+    })
 }
 
 fn regular(meta: &std::fs::Metadata) -> io::Result<()> {

@@ -259,6 +259,11 @@ fn source_texts_are_found_only_in_their_folders() {
         assert_eq!(out.status.code(), Some(1), "check {file}: {}", said(&out));
         assert!(said(&out).contains("E0501"), "check {file}: {}", said(&out));
     }
+    // A source that is not UTF-8: the byte and its offset, as a rulebook's.
+    std::fs::write(sb.project().join("bin.txt"), [0x11u8, 0xfd, b'a']).expect("written");
+    sb.write("project/bin.rules", &book("bin.txt", None));
+    let out = run_in(&sb.project(), &["check", "bin.rules"]);
+    assert!(said(&out).contains("E0501") && said(&out).contains("not UTF-8 text: byte 0xfd, at offset 1, cannot start a character there"), "{}", said(&out));
     // A link inside the project that leads out of it.
     #[cfg(unix)]
     {
