@@ -294,6 +294,56 @@ fn parts_of_a_condition_tested_early_give_the_options_of_the_whole_condition() {
     }
 }
 
+/// A rulebook whose round asks, a dozen times, which piece of player 1
+/// steps where, over a 5 x 5 board's cells and two lists of directions:
+/// the first list written as constants (`first_dr` = "-1"), which lets the
+/// part about the cell alone (`mine(z)`) be tested as soon as the cell is
+/// bound, or starting with a local holding the same number, which makes
+/// the walk go down to its first tuple before testing it.
+fn steps(fuel: u64, first_dr: &str) -> String {
+    format!(
+        r#"rulebook s {{ players 2..2 step_fuel {fuel} }}
+piece pawn per_player 3 assume "x"
+grid board 5 x 5 assume "x"
+counter n 0..1000 = 0
+setup {{
+  for c in 1..3 {{ move first m in pieces(pawn, player(1)) where zone_of(m) == box to cell(board, 2, c + 1) }}
+  for c in 1..3 {{ move first m in pieces(pawn, player(2)) where zone_of(m) == box to cell(board, 4, c) }}
+}}
+fn mine(z: space) = count(z) > 0 and owner(top(z)) == player(1)
+fn free(z: space) = z != none and count(z) == 0
+round turn {{
+  let minus = -1
+  repeat 12 {{
+    choose z from spaces(board), dr from [{first_dr}, 1], dc from [-1, 0, 1] where mine(z) and free(step(z, dr, dc)) at random
+    move top(z) to step(z, dr, dc)
+    n += 1
+  }}
+  choose z from spaces(board), dr from [{first_dr}, 1], dc from [-1, 0, 1] where mine(z) and free(step(z, dr, dc)) by player(1)
+  draw
+}}"#
+    )
+}
+
+/// An early part whose later collections are constants, never empty, is
+/// tested as soon as its binding is (the walk below is sure to reach a
+/// tuple): the same options in the same order, the same game, the same
+/// fuel to the step, and the same state, the names the walk leaves bound
+/// included (the raw fingerprint hashes every local), as the walk that
+/// goes down to its first tuple to test it.
+#[test]
+fn an_early_part_before_constant_collections_is_tested_at_once_as_at_the_first_tuple() {
+    let least = |first_dr: &str| crate::fast_paths::least_step_fuel("the steps", |fuel| game(&steps(fuel, first_dr), 2).start(3).is_ok());
+    assert_eq!(least("-1"), least("minus"));
+    let (at_once, down) = (game(&steps(1_000_000, "-1"), 2), game(&steps(1_000_000, "minus"), 2));
+    for seed in 0..10 {
+        let (a, b) = (at_once.start(seed).expect("starts"), down.start(seed).expect("starts"));
+        assert_eq!(labels(&at_once, &a), labels(&down, &b), "seed {seed}");
+        assert!(!labels(&at_once, &a).is_empty());
+        assert_eq!(a.fingerprint(), b.fingerprint(), "seed {seed}");
+    }
+}
+
 /// An early part is tested where the plain nested loops would first have
 /// tested it: never for a value with no tuple at all (no new error), and
 /// once it failed, the later collection is not walked further for that

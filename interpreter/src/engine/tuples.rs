@@ -9,10 +9,12 @@
 //! reaches the condition (so a `from` with no `to` at all never tests it),
 //! after the parts written before it. Its result then holds for the rest of
 //! the tuples that share those values, and when it failed, the later
-//! collections are not walked further for them.
+//! collections are not walked further for them. When the later collections
+//! are constants that are never empty, that first tuple is certain, and the
+//! part is tested as soon as its binding is (`tested_at_once`).
 
 use super::compile::conds::ItemTest;
-use super::compile::{with_cond, BoolF, Cond, IntF, Items};
+use super::compile::{with_cond, BoolF, Cond, IntF, IntOp, Items, ValOp, MAX_RANGE};
 use super::error::{ExecError, ExecErrorKind};
 use super::run::Run;
 use super::value::Value;
@@ -84,6 +86,8 @@ impl Staged {
 struct Known {
     known: u64,
     held: u64,
+    /// `sure_from` of the bindings walked.
+    sure: usize,
 }
 
 impl Known {
@@ -125,8 +129,73 @@ pub(crate) fn collect_tuples(r: &mut Run, binds: &[(u16, Items)], cond: &Staged,
     if cond.early.is_empty() && cond.line.is_none() && cond.last_tested.is_none() {
         every_tuple(r, binds, 0, cond.last.as_ref());
     } else {
-        walk(r, binds, 0, cond, &mut Known::default());
+        let sure = sure_from(binds);
+        walk(r, binds, 0, cond, &mut Known { sure, ..Known::default() });
     }
+}
+
+/// The first binding from which every collection is sure to have a first
+/// item, known before the walk: constants, never empty, that read no
+/// binding (`dr from [-1, 1]`, `c from 1..8`, the spaces of a board).
+/// From the binding before it, the first tuple is reached whatever is
+/// bound, so an early part can be tested as soon as its binding is.
+fn sure_from(binds: &[(u16, Items)]) -> usize {
+    binds.iter().rposition(|(_, items)| first_of_constant(items).is_none()).map_or(0, |i| i + 1)
+}
+
+/// The first item of a collection that is a constant and never empty.
+fn first_of_constant(items: &Items) -> Option<Value> {
+    match items {
+        Items::Players(n) if *n > 0 => Some(Value::player(0)),
+        Items::Range(IntOp::Const(a), IntOp::Const(b), _) if a <= b && b.saturating_sub(*a) < MAX_RANGE => Some(Value::Int(*a)),
+        Items::Spaces { base, len } if *len > 0 => Some(Value::zone(*base)),
+        Items::Pieces { first, n } if *n > 0 => Some(Value::piece(*first)),
+        Items::List(items) => match items.first() {
+            Some(ValOp::Const(v)) => Some(*v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The early part of binding `depth`, just bound, tested at once when
+/// the walk below is sure to reach a first tuple (`Known::sure`): the
+/// plain walk would go down to it, each binding below taking its first
+/// item for a step, and test the part there, with the same values. When
+/// the part fails, those steps are spent and those names bound as the
+/// plain walk leaves them, and nothing below is walked; when it holds,
+/// its result waits in `known` for the walk below. `Some(false)`: it
+/// failed; `None`: not tested here (or an error).
+fn tested_at_once(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: &Staged, known: &mut Known) -> Option<bool> {
+    let below = binds.get(depth + 1..)?;
+    if below.is_empty() || depth + 1 < known.sure {
+        return None;
+    }
+    let part = cond.early.get(depth)?.as_ref()?;
+    // With less fuel than the steps below, the plain walk stops on the way
+    // down: it runs instead, to stop where it always did.
+    if r.fuel < below.len() as u64 {
+        return None;
+    }
+    let holds = part(r);
+    if r.err.is_some() {
+        return None;
+    }
+    let bit = 1u64 << depth;
+    known.known |= bit;
+    if holds {
+        known.held |= bit;
+        return Some(true);
+    }
+    if !r.spend(below.len() as u64) {
+        return None;
+    }
+    for (slot, items) in below {
+        if let Some(first) = first_of_constant(items) {
+            r.set_local(*slot, first);
+        }
+    }
+    Some(false)
 }
 
 /// The tuples from binding `depth` on, the whole condition tested for each:
@@ -177,6 +246,9 @@ fn walk(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: &Staged, known:
     items.walk(r, |r, v| {
         r.set_local(slot, v);
         known.forget_from(depth);
+        if tested_at_once(r, binds, depth, cond, known) == Some(false) {
+            return r.err.is_none();
+        }
         match walk(r, binds, depth + 1, cond, known) {
             Some(d) if d < depth => {
                 failed = Some(d);

@@ -44,6 +44,7 @@ use grimoire_grammar::ast::AssignOp;
 pub(crate) use compiler::Compiler;
 pub(crate) use conds::{with_cond, Cond};
 pub(crate) use items::Items;
+pub(crate) use collections::MAX_RANGE;
 pub(crate) use operands::{arith, resolve_slot, IdOp, IntOp, ValOp};
 pub(crate) use stmt::compile_program;
 
