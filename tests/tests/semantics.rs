@@ -431,6 +431,26 @@ fn run_time_errors_are_reported_not_ignored() {
     assert!(ok.is_ok());
 }
 
+/// How often each named procedure fired in a finished game.
+fn fired(game: &Game, st: &State, names: &[&str]) -> Vec<u32> {
+    names.iter().map(|n| game.model.proc_named(n).map_or(u32::MAX, |p| st.fired[p.idx()])).collect()
+}
+
+/// A rule that ends the game ends it: what was to run after it (an `after`
+/// exception) or instead of what a `before` exception came first to (the
+/// rule's own body) never runs, and is not counted as fired, so that
+/// `simulate` and `validate` (V203) say so. They had been counted when
+/// pushed, and an `after` that never ran read as fired in every game.
+#[test]
+fn rules_the_end_of_the_game_cut_off_are_not_counted_as_fired() {
+    let (g, st) = finished("rulebook t { players 2..2 }\ncounter applause 0..9 = 0\nrule declare(p: player) { win p }\nexception cheer to declare when true after { applause += 1 }\nround turn { do declare(player(1)) }\n", 2);
+    assert_eq!(value(&g, &st, "applause"), "0");
+    assert_eq!(fired(&g, &st, &["declare", "cheer"]), [1, 0]);
+    let (g, st) = finished("rulebook t { players 2..2 }\nrule kickoff(p: player) { draw }\nexception early to kickoff when true before { win p }\nround turn { do kickoff(player(2)) }\n", 2);
+    assert_eq!(st.outcome, Some(Outcome::Winner(1)));
+    assert_eq!(fired(&g, &st, &["kickoff", "early"]), [0, 1]);
+}
+
 // ---------------------------------------------------------------------------
 // Former disagreements with the documentation, and panics (see the module
 // comment): an error or the documented value, never a panic or a silent

@@ -561,21 +561,22 @@ impl Game {
             Op::Win(p) => {
                 let p = p.get(r);
                 if r.err.is_none() {
-                    r.st.outcome = Some(Outcome::Winner(p as u8));
+                    end_game(r.st, Outcome::Winner(p as u8));
                 }
             }
             Op::WinAll(c) => {
                 let mask = r.players_mask(c, *at);
                 if r.err.is_none() {
-                    r.st.outcome = Some(match mask.count_ones() {
+                    let outcome = match mask.count_ones() {
                         0 => Outcome::Ended,
                         1 => Outcome::Winner(mask.trailing_zeros() as u8),
                         _ => Outcome::Shared(mask),
-                    });
+                    };
+                    end_game(r.st, outcome);
                 }
             }
-            Op::Draw => r.st.outcome = Some(Outcome::Draw),
-            Op::End => r.st.outcome = Some(Outcome::Ended),
+            Op::Draw => end_game(r.st, Outcome::Draw),
+            Op::End => end_game(r.st, Outcome::Ended),
             Op::Pass => {}
         }
     }
@@ -685,5 +686,22 @@ mod tests {
         assert!(super::fuel_message(100_000).contains("raise `step_fuel`"));
         let at_most = super::fuel_message(most);
         assert!(!at_most.contains("raise `step_fuel`") && at_most.contains("at its highest"), "{at_most}");
+    }
+}
+
+/// End the game. The rules waiting below the one that ended it and not yet
+/// begun (an `after` exception, the body a `before` exception came first
+/// to, a trigger after the one that won) never run: they were counted as
+/// fired when they were pushed, and are not any more. A begun frame is
+/// never at its first operation (its next one is written before it runs;
+/// only a `while` at the start jumps back there, and then runs it at once).
+fn end_game(st: &mut State, outcome: Outcome) {
+    st.outcome = Some(outcome);
+    for f in &st.frames {
+        if f.pc == 0 {
+            if let Some(n) = st.fired.get_mut(f.proc.idx()) {
+                *n = n.saturating_sub(1);
+            }
+        }
     }
 }

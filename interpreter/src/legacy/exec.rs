@@ -487,7 +487,8 @@ impl Game {
             }
             Stmt::Win(p) => {
                 let v = self.eval(st, scratch, cx, *p)?;
-                st.outcome = Some(Outcome::Winner(self.player(v, *p)?));
+                let winner = self.player(v, *p)?;
+                end_game(st, Outcome::Winner(winner));
             }
             Stmt::WinAll(c) => {
                 let start = scratch.len();
@@ -496,17 +497,18 @@ impl Game {
                 for v in scratch.drain(start..) {
                     mask |= 1 << self.player(v, *c)?;
                 }
-                st.outcome = Some(match mask.count_ones() {
+                let outcome = match mask.count_ones() {
                     0 => Outcome::Ended,
                     1 => Outcome::Winner(mask.trailing_zeros() as u8),
                     _ => Outcome::Shared(mask),
-                });
+                };
+                end_game(st, outcome);
             }
             // What a player knows changes what he is shown, never the game:
             // this engine has no observation of it, so it plays on unchanged.
             Stmt::Reveal { .. } => {}
-            Stmt::Draw => st.outcome = Some(Outcome::Draw),
-            Stmt::End => st.outcome = Some(Outcome::Ended),
+            Stmt::Draw => end_game(st, Outcome::Draw),
+            Stmt::End => end_game(st, Outcome::Ended),
             Stmt::Pass => {}
         }
         Ok(())
@@ -715,5 +717,18 @@ impl Game {
             }
         }
         Ok(())
+    }
+}
+
+/// End the game; the procedures pushed and not begun (at their first
+/// statement) never run, and are not counted as fired (as the engine does).
+fn end_game(st: &mut State, outcome: Outcome) {
+    st.outcome = Some(outcome);
+    for f in &st.frames {
+        if let (FrameKind::Proc { proc, .. }, 0) = (f.kind, f.pc) {
+            if let Some(n) = st.fired.get_mut(proc.idx()) {
+                *n = n.saturating_sub(1);
+            }
+        }
     }
 }
