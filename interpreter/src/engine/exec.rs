@@ -677,18 +677,6 @@ fn tuples(values: usize, arity: usize) -> usize {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    /// The hint to raise `step_fuel` is given only while it can be raised.
-    #[test]
-    fn the_fuel_message_does_not_ask_to_raise_a_limit_at_its_highest() {
-        let most = crate::resolve::MAX_STEP_FUEL as u64;
-        assert!(super::fuel_message(100_000).contains("raise `step_fuel`"));
-        let at_most = super::fuel_message(most);
-        assert!(!at_most.contains("raise `step_fuel`") && at_most.contains("at its highest"), "{at_most}");
-    }
-}
-
 /// End the game. The rules waiting below the one that ended it and not yet
 /// begun (an `after` exception, the body a `before` exception came first
 /// to, a trigger after the one that won) never run: they were counted as
@@ -703,5 +691,17 @@ fn end_game(st: &mut State, outcome: Outcome) {
                 *n = n.saturating_sub(1);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The hint to raise `step_fuel` is given only while it can be raised.
+    #[test]
+    fn the_fuel_message_does_not_ask_to_raise_a_limit_at_its_highest() {
+        let most = crate::resolve::MAX_STEP_FUEL as u64;
+        assert!(super::fuel_message(100_000).contains("raise `step_fuel`"));
+        let at_most = super::fuel_message(most);
+        assert!(!at_most.contains("raise `step_fuel`") && at_most.contains("at its highest"), "{at_most}");
     }
 }
