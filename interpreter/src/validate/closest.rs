@@ -36,6 +36,36 @@ pub(super) struct Sentences(Vec<(u32, String, Vec<String>)>);
 const NEAR: f64 = 0.6;
 /// Longest sentence shown, in characters.
 const SHOWN: usize = 200;
+/// Longest quote, in words, whose nearest sentence is looked for: the help
+/// is for a sentence with a slip, and comparing in order costs the quote's
+/// words times the sentence's (a misquote of 75,000 words against a source
+/// of a megabyte took minutes).
+pub(super) const MOST_WORDS: usize = 1_000;
+
+/// Whether a sentence of `s` words, sharing `common` of them with a quote
+/// of `q` words, is near enough: at least [`NEAR`] of the two together.
+fn near_enough(common: usize, q: usize, s: usize) -> bool {
+    2.0 * common as f64 >= NEAR * (q + s) as f64
+}
+
+/// How many words the two lists share, in any order (each word as often as
+/// both have it): at least the words they share in order, and cheap to
+/// count, so a sentence too far by this count is never compared in order.
+fn in_any_order(a: &[String], b: &[String]) -> usize {
+    let mut left: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for w in a {
+        *left.entry(w.as_str()).or_default() += 1;
+    }
+    b.iter()
+        .filter(|w| match left.get_mut(w.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        })
+        .count()
+}
 
 impl Sentences {
     /// Cut `text` after each `.`, `!`, `?` and `;`, and at blank lines.
@@ -73,13 +103,17 @@ impl Sentences {
 
     /// The sentence that shares the most words with `quote` (normalised),
     /// in order, when they share most of their words: its line and text.
+    /// None for a quote of more than [`MOST_WORDS`] words. Only the
+    /// sentences that could be near enough (by their length, then by the
+    /// words they share in any order) are compared in order.
     pub(super) fn nearest(&self, quote: &str) -> Option<(u32, String)> {
         let q = words(quote);
-        if q.is_empty() {
+        if q.is_empty() || q.len() > MOST_WORDS {
             return None;
         }
+        let could_be = |w: &[String]| near_enough(q.len().min(w.len()), q.len(), w.len()) && near_enough(in_any_order(&q, w), q.len(), w.len());
         let score = |s: &[String]| 2.0 * in_order(&q, s) as f64 / (q.len() + s.len()) as f64;
-        let (line, text, _) = self.0.iter().map(|(l, t, w)| (l, t, score(w))).filter(|(_, _, s)| *s >= NEAR).max_by(|a, b| a.2.total_cmp(&b.2))?;
+        let (line, text, _) = self.0.iter().filter(|(_, _, w)| could_be(w)).map(|(l, t, w)| (l, t, score(w))).filter(|(_, _, s)| *s >= NEAR).max_by(|a, b| a.2.total_cmp(&b.2))?;
         let shown: String = text.chars().take(SHOWN).collect();
         let cut = if shown.len() < text.len() { "…" } else { "" };
         Some((*line, format!("{shown}{cut}")))
@@ -102,5 +136,26 @@ mod tests {
         // them out still finds its sentence.
         let s = Sentences::of("On dit « le Graal » ici.\n");
         assert_eq!(s.nearest("on dit le graal ici"), Some((1, "On dit « le Graal » ici.".to_string())));
+    }
+
+    /// The two filters before the comparison in order never turn away a
+    /// sentence it would find near enough: the words shared in any order
+    /// are at least those shared in order, which are at most the shorter
+    /// list's length. A quote over the limit gets no sentence.
+    #[test]
+    fn the_filters_keep_every_sentence_near_enough() {
+        let w = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let cases = [("a b c d e", "a b x d e"), ("a b c d", "d c b a"), ("a a b", "a b b"), ("a b c d e f g h", "a b c"), ("x y", "y x y x")];
+        for (a, b) in cases {
+            let (a, b) = (w(a), w(b));
+            let ordered = in_order(&a, &b);
+            assert!(in_any_order(&a, &b) >= ordered && a.len().min(b.len()) >= ordered, "{a:?} {b:?}");
+        }
+        let long = vec!["mot"; MOST_WORDS + 1].join(" ");
+        let s = Sentences::of(&format!("{long}.\n"));
+        assert_eq!(s.nearest(&long), None);
+        let long = vec!["mot"; MOST_WORDS].join(" ");
+        let s = Sentences::of(&format!("{long}.\n"));
+        assert!(s.nearest(&long).is_some());
     }
 }
