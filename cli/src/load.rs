@@ -148,8 +148,17 @@ fn add_with_bases(given: &Path, real: Option<&Path>, root: Option<&Root>, out: &
                     return Err(invalid(path, text, module, message, extends.span, "this file", &help));
                 }
             };
-            if chain.iter().any(|(k, _)| *k == real) || real == key {
-                let message = format!("`{}` extends `{}`, which extends it back: modules extend each other in a circle", path.display(), extends.value);
+            if real == key {
+                let message = format!("`{}` extends itself", path.display());
+                return Err(invalid(path, text, module, message, extends.span, "this very file", "a module extends a base rulebook, which extends nothing"));
+            }
+            if let Some(from) = chain.iter().position(|(k, _)| *k == real) {
+                // The circle, from the file this one extends back to it.
+                let circle: Vec<&str> = chain.get(from..).unwrap_or_default().iter().map(|(_, n)| n.as_str()).chain([path.to_str().unwrap_or("?")]).collect();
+                let message = match circle.as_slice() {
+                    [other, _] => format!("`{}` extends `{other}`, which extends it back: modules extend each other in a circle", path.display()),
+                    _ => format!("modules extend each other in a circle: {}", circle.iter().chain(circle.first()).map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" extends ")),
+                };
                 return Err(invalid(path, text, module, message, extends.span, "extends a file that extends this one", "a module extends a base rulebook, which extends nothing"));
             }
             if chain.len() + 1 >= MAX_MODULE_DEPTH && is_module(&real) {

@@ -2036,6 +2036,14 @@ fn exit_codes_follow_the_table() {
     let out = run(&["check", &a, "--error-format", "short"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("b.rules:1:18: E0402 ") && stderr(&out).contains("extend each other in a circle"), "{}", stderr(&out));
+    // A circle of three is named whole; a module that extends itself says so.
+    std::fs::write(dir.join("b.rules"), "module b extends \"c.rules\" { title \"B\" }\n").expect("write");
+    std::fs::write(dir.join("c.rules"), "module c extends \"a.rules\" { title \"C\" }\n").expect("write");
+    std::fs::write(dir.join("s.rules"), "module s extends \"s.rules\" { title \"S\" }\n").expect("write");
+    let err = stderr(&run(&["check", &a, "--error-format", "short"]));
+    assert!(err.contains("E0402 modules extend each other in a circle: `") && err.contains("a.rules` extends `") && err.contains("c.rules` extends `") && err.matches(" extends `").count() == 3, "{err}");
+    let err = stderr(&run(&["check", &dir.join("s.rules").display().to_string(), "--error-format", "short"]));
+    assert!(err.contains("s.rules` extends itself"), "{err}");
     let m = dir.join("m.rules").display().to_string();
     let out = run(&["check", &m, "--error-format", "short"]);
     let _ = std::fs::remove_dir_all(&dir);

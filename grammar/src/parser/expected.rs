@@ -40,6 +40,15 @@ pub(super) fn to_parse_error(e: pest::error::Error<Rule>, text: &str) -> ParseEr
                 _ if where_before_another_binding(text, start) => Some(
                     "a `choose` has one `where`, after its last collection: `choose a from A, b from B where COND`; the parts of COND about `a` alone are tested once for each `a`, not once for each pair".to_string(),
                 ),
+                // `module NAME extends "base.rules"` without its braces.
+                _ if words == ["`rulebook`"] && module_header_without_braces(text, start) => Some(
+                    "a module's header is `module NAME extends \"base.rules\" { ... }`, with braces after the base (they hold its `title` or `source`, and may be empty); the declarations follow them".to_string(),
+                ),
+                // A declaration where the header's fields were wanted: the
+                // header's `{` was never closed.
+                _ if words.contains(&"`title`, `source`, `players`, `trigger_depth` or `step_fuel`") && declaration_at(text, start) => Some(
+                    "the header's `{` is not closed: end the header with `}` before the first declaration".to_string(),
+                ),
                 // `choose k from C by p where COND`: the condition is part
                 // of what is chosen, before who chooses.
                 Some("where") if by_before_in_choose(text, start) => Some(
@@ -352,6 +361,13 @@ fn where_before_another_binding(text: &str, at: usize) -> bool {
     let Some(choose) = before.rfind("choose") else { return false };
     let statement = &before[choose..];
     binds && !statement.contains(['{', '}']) && statement.split_whitespace().any(|w| w == "where")
+}
+
+/// Whether the file starts, at `at`, with a module's header that has no
+/// `{` before the next line.
+fn module_header_without_braces(text: &str, at: usize) -> bool {
+    let line = text.get(at..).and_then(|rest| rest.lines().next()).unwrap_or_default();
+    line.starts_with("module ") && line.contains(" extends ") && !line.contains('{')
 }
 
 /// Whether `at` follows `by ...` in the `choose` statement it ends, within
