@@ -17,10 +17,14 @@ pub(super) struct Normalised {
 
 fn fold(c: char) -> Option<char> {
     Some(match c {
-        '’' | '‘' | 'ʼ' | '′' | '`' | '´' => '\'',
-        '“' | '”' | '„' | '«' | '»' | '‹' | '›' => '"',
+        '’' | '‘' | '‚' | '‛' | 'ʼ' | '′' | '`' | '´' | '＇' => '\'',
+        '“' | '”' | '„' | '‟' | '«' | '»' | '‹' | '›' | '＂' | '「' | '」' | '『' | '』' => '"',
         // Emphasis, and the soft hyphen a word processor hides in a word.
         '*' | '\u{AD}' => return None,
+        // What shows as nothing: zero-width spaces and joiners, the byte
+        // order mark, and the marks that set the direction of the text
+        // (copied from a web page or a PDF, they sit inside words).
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{061C}' | '\u{FEFF}' => return None,
         c if c.is_whitespace() => ' ',
         c => c,
     })
@@ -237,6 +241,18 @@ mod tests {
     fn ligatures_and_soft_hyphens_are_the_letters_they_stand_for() {
         let n = normalise("le cœur du jeu, la ﬁn de l\u{2019}é\u{AD}pée");
         for quote in ["le coeur du jeu", "le cœur", "la fin", "l'épée"] {
+            assert!(n.text.contains(&normalise_quote(quote)), "{quote}: {}", n.text);
+        }
+        assert_eq!(n.line_of.len(), n.text.len());
+    }
+
+    /// What shows as nothing (zero-width spaces, direction marks, copied
+    /// from a web page) is left out, and the rarer apostrophes and
+    /// quotation marks are the usual ones: a quote that looks right is found.
+    #[test]
+    fn invisible_characters_go_and_every_apostrophe_is_one() {
+        let n = normalise("Le joueur \u{202E}avance\u{202C} son pi\u{200B}on; il n\u{FF07}a 「rien」 dit\u{FEFF}.");
+        for quote in ["le joueur avance son pion", "il n'a \"rien\" dit", "n’a « rien »"] {
             assert!(n.text.contains(&normalise_quote(quote)), "{quote}: {}", n.text);
         }
         assert_eq!(n.line_of.len(), n.text.len());
