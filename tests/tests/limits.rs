@@ -278,3 +278,23 @@ fn each_piece_moved_or_shuffled_costs_a_step() {
         assert!(start(&text(&few)).is_ok_and(|st| st.is_over()), "{few}: 20 x 1,000 pieces fit");
     }
 }
+
+/// A rule may have 128 exceptions; the 129th is refused when the rulebook
+/// is checked (E0306, at that exception), not in every game that calls the
+/// rule, which all failed while `check` said the rulebook was valid.
+#[test]
+fn a_rule_with_more_than_128_exceptions_is_refused_at_the_129th() {
+    let text = |n: usize| {
+        let exceptions: String = (1..=n).map(|i| format!("exception e{i} to turn when true after assume \"x\" {{ pass }}\n")).collect();
+        format!("rulebook many {{ players 1..1 }}\n{exceptions}round turn assume \"x\" {{ win player(1) }}\n")
+    };
+    let source = |n: usize| vec![Source { name: "t.rules".into(), text: text(n) }];
+    assert!(compile(&source(128)).is_ok());
+    let diags = compile(&source(129)).expect_err("129 exceptions");
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0].code, "E0306");
+    assert!(diags[0].message.contains("`turn` has 129 exceptions; a rule may have at most 128"), "{}", diags[0].message);
+    let line = text(129).lines().position(|l| l.starts_with("exception e129 ")).expect("the 129th");
+    let start = text(129).lines().take(line).map(|l| l.len() + 1).sum::<usize>();
+    assert!(diags[0].at.span.start > start && diags[0].at.span.start < start + 20, "{:?}", diags[0].at);
+}

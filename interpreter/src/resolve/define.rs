@@ -186,6 +186,7 @@ impl Resolver {
             }
         }
         self.over_cycles(items);
+        self.too_many_exceptions(items);
         for t in 0..self.model.procs.len() {
             if self.model.procs.get(t).is_some_and(|p| p.kind == ProcKind::Trigger) {
                 self.model.triggers.push(ProcId(t as u16));
@@ -237,6 +238,31 @@ impl Resolver {
                 format!("exceptions `over` one another in a cycle: {}; when they all hold, each drops another and none applies", names.join(" over "))
             };
             self.error(Diagnostic::new(codes::OVER_CYCLE, message, at, "in the cycle").help("`over` says which exception wins when both hold: keep it on the one that wins, drop it from the other"));
+        }
+    }
+
+    /// A rule with more exceptions than the engine tracks: refused here, at
+    /// the first exception past the limit, rather than in every game that
+    /// calls the rule.
+    fn too_many_exceptions(&mut self, items: &[Placed]) {
+        let most = crate::engine::MAX_EXCEPTIONS_PER_RULE;
+        for target in 0..self.model.procs.len() {
+            let Some(&past) = self.model.procs.get(target).and_then(|p| p.exceptions.get(most)) else { continue };
+            let (rule, count) = self.model.procs.get(target).map(|p| (p.name.clone(), p.exceptions.len())).unwrap_or_default();
+            // The declaration of that exception (a name is its own in its file).
+            let Some(at) = items.iter().find_map(|p| match &p.item.kind {
+                ItemKind::Exception(e) => {
+                    self.file = p.file;
+                    (self.own(&e.name) == Some(Sym::Exception(past))).then(|| self.loc(e.name.span))
+                }
+                _ => None,
+            }) else {
+                continue;
+            };
+            self.error(
+                Diagnostic::new(codes::OVER_CYCLE, format!("`{rule}` has {count} exceptions; a rule may have at most {most}"), at, format!("exception {} of `{rule}`", most + 1))
+                    .help("merge exceptions that share a condition, or split the rule into rules with fewer exceptions each"),
+            );
         }
     }
 
