@@ -395,3 +395,27 @@ fn a_use_of_a_function_a_replacement_retyped_shows_the_function() {
     let related: Vec<_> = e.related.iter().map(|(at, label)| (at.file.idx(), label.as_str())).collect();
     assert_eq!(related, [(1, "`open` declared here")]);
 }
+
+/// An exception of one module to a rule that another module, which it does
+/// not extend, replaces: V302 at the exception, naming both files, and
+/// nothing when the exception's module builds on the replacing one, or
+/// when the rule is the base's (the outside tester's house rule written
+/// for seven columns changed a round that played on nine, silently).
+#[test]
+fn an_exception_to_a_rule_an_unrelated_module_replaces_is_v302() {
+    use grimoire_interpreter::validate::checks::run_all;
+    let base = "rulebook a { players 2..2 }\ncounter score 0..9 = 0\nround turn assume \"x\" { end }\n";
+    let wider = "module wider extends \"a.rules\" { }\nreplace round turn assume \"x\" { score += 1\n end }\n";
+    let house = "module house extends \"a.rules\" { }\nexception cheer to turn when true before assume \"x\" { score += 2 }\n";
+    let v302 = |files: &[(&str, &str)]| {
+        let model = compile(&files.iter().map(|(n, t)| source(n, t)).collect::<Vec<_>>()).unwrap_or_else(|d| panic!("{d:#?}"));
+        run_all(&model).into_iter().filter(|f| f.code == "V302").map(|f| (f.message, f.at.map(|at| at.file.idx()))).collect::<Vec<_>>()
+    };
+    let found = v302(&[("a.rules", base), ("house.rules", house), ("wider.rules", wider)]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].0.contains("the exception `cheer` changes `turn` as `wider.rules` declares it, a module that `house.rules` does not extend"), "{found:?}");
+    assert_eq!(found[0].1, Some(1), "at the exception, in house.rules");
+    assert!(v302(&[("a.rules", base), ("house.rules", house)]).is_empty(), "the base's own rule");
+    let house_on_wider = house.replace("extends \"a.rules\"", "extends \"wider.rules\"");
+    assert!(v302(&[("a.rules", base), ("house.rules", &house_on_wider), ("wider.rules", wider)]).is_empty(), "written for wider's rule");
+}

@@ -178,6 +178,10 @@ pub struct Model {
     pub step_fuel: u64,
     /// Names of the `.rules` files, by `FileId`.
     pub files: Vec<String>,
+    /// For each file, the modules it builds on (extends, directly or
+    /// through other modules); the base rulebook, file 0, is under every
+    /// file and listed for none.
+    pub file_bases: Vec<Vec<FileId>>,
     /// Component kinds.
     pub kinds: Vec<Kind>,
     /// Variants.

@@ -136,6 +136,7 @@ pub fn resolve(files: &[Parsed]) -> Result<Model, Vec<Diagnostic>> {
     // which its scenarios run on too.
     let bases: Vec<Vec<FileId>> = (0..files.len()).map(|i| (1..files.len()).filter(|j| modules::extends_file(files, i, *j)).map(|j| FileId(j as u16)).collect()).collect();
     r.scenarios(&items, &modules, &bases);
+    r.model.file_bases = bases;
     if r.diags.is_empty() {
         r.check_layout_size();
         r.check_inlined_size();

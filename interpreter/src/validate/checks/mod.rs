@@ -4,6 +4,7 @@
 mod box_to_shared;
 mod constant_condition;
 mod exception_priority;
+mod module_exception;
 mod no_ending;
 mod table_rows;
 mod unreachable;
@@ -18,6 +19,7 @@ pub fn run_all(model: &Model) -> Vec<Finding> {
     out.extend(unreachable::check(model));
     out.extend(unused::check(model));
     out.extend(exception_priority::check(model));
+    out.extend(module_exception::check(model));
     out.extend(table_rows::check(model));
     out.extend(constant_condition::check(model));
     out.extend(box_to_shared::check(model));
