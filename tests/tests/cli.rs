@@ -1503,6 +1503,8 @@ fn test_json_gives_each_scenario_its_status_and_the_failure() {
     assert_eq!(scenarios[3]["files"], serde_json::json!([SCEN_PASS, SCEN_FAIL]));
     let skipped = scenarios.iter().find(|s| s["status"] == "skipped").expect("one skipped");
     assert_eq!(skipped["reason"], "needs `house_rule`");
+    // Listed as written: its options come from the module not given.
+    assert_eq!(skipped["options"], serde_json::json!(["house_on"]));
     assert_eq!(v["unfound_cites"], serde_json::json!([{ "scenario": "second_player_moves", "quote": "prend 3 pièces", "source": "coins.txt" }]));
 }
 

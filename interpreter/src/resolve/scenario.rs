@@ -73,6 +73,13 @@ impl Resolver {
             // scenario of the base runs on the base alone), and so may its
             // player count (a module may seat more players than its
             // base): it is listed, and checked where it runs, not here.
+            // One that will not run is listed as written.
+            if !def.missing.is_empty() {
+                def.options = s.options.iter().map(|o| o.name.clone()).collect();
+                if let Some(n) = s.players.and_then(|(n, _)| u8::try_from(n).ok()) {
+                    def.players = n;
+                }
+            }
             self.model.scenarios.push(def);
             return;
         }
