@@ -42,10 +42,27 @@ const SHOWN: usize = 200;
 /// of a megabyte took minutes).
 pub(super) const MOST_WORDS: usize = 1_000;
 
-/// Whether a sentence of `s` words, sharing `common` of them with a quote
-/// of `q` words, is near enough: at least [`NEAR`] of the two together.
-fn near_enough(common: usize, q: usize, s: usize) -> bool {
-    2.0 * common as f64 >= NEAR * (q + s) as f64
+/// Share of a quote's words that a longer sentence must hold in order for
+/// the quote to be read as a fragment of it with a slip (« Chaque joueur
+/// possède deux pions de sa couleur » cut from a sentence of twenty words
+/// that says « un pion »), for a quote of [`FRAGMENT_WORDS`] words or more.
+const FRAGMENT: f64 = 0.75;
+/// Fewest words of a quote read as a fragment.
+const FRAGMENT_WORDS: usize = 4;
+
+/// How near a sentence of `s` words, sharing `common` of them in order with
+/// a quote of `q` words, is: the share of the words of the two together
+/// they have in common, or, for a quote of [`FRAGMENT_WORDS`] or more, the
+/// share of the quote's words the sentence holds, when that is
+/// [`FRAGMENT`] or more. `None` when neither makes it near enough.
+fn nearness(common: usize, q: usize, s: usize) -> Option<f64> {
+    let together = 2.0 * common as f64 / (q + s) as f64;
+    let of_quote = common as f64 / q.max(1) as f64;
+    let fragment = (q >= FRAGMENT_WORDS && of_quote >= FRAGMENT).then_some(of_quote);
+    match (together >= NEAR).then_some(together) {
+        Some(t) => Some(fragment.map_or(t, |f| t.max(f))),
+        None => fragment,
+    }
 }
 
 /// How many words the two lists share, in any order (each word as often as
@@ -105,15 +122,20 @@ impl Sentences {
     /// in order, when they share most of their words: its line and text.
     /// None for a quote of more than [`MOST_WORDS`] words. Only the
     /// sentences that could be near enough (by their length, then by the
-    /// words they share in any order) are compared in order.
+    /// words they share in any order, each a bound of the words shared in
+    /// order) are compared in order.
     pub(super) fn nearest(&self, quote: &str) -> Option<(u32, String)> {
         let q = words(quote);
         if q.is_empty() || q.len() > MOST_WORDS {
             return None;
         }
-        let could_be = |w: &[String]| near_enough(q.len().min(w.len()), q.len(), w.len()) && near_enough(in_any_order(&q, w), q.len(), w.len());
-        let score = |s: &[String]| 2.0 * in_order(&q, s) as f64 / (q.len() + s.len()) as f64;
-        let (line, text, _) = self.0.iter().filter(|(_, _, w)| could_be(w)).map(|(l, t, w)| (l, t, score(w))).filter(|(_, _, s)| *s >= NEAR).max_by(|a, b| a.2.total_cmp(&b.2))?;
+        let could_be = |w: &[String]| nearness(q.len().min(w.len()), q.len(), w.len()).is_some() && nearness(in_any_order(&q, w), q.len(), w.len()).is_some();
+        let (line, text, _) = self
+            .0
+            .iter()
+            .filter(|(_, _, w)| could_be(w))
+            .filter_map(|(l, t, w)| nearness(in_order(&q, w), q.len(), w.len()).map(|n| (l, t, n)))
+            .max_by(|a, b| a.2.total_cmp(&b.2))?;
         let shown: String = text.chars().take(SHOWN).collect();
         let cut = if shown.len() < text.len() { "…" } else { "" };
         Some((*line, format!("{shown}{cut}")))
@@ -132,6 +154,12 @@ mod tests {
         assert_eq!(s.nearest("a pawn that lands on the snake slides down"), Some((3, "A pawn that lands on a snake slides down.".to_string())));
         assert_eq!(s.nearest("the first pawn on 100 wins"), Some((6, "The first pawn on 100 wins!".to_string())));
         assert_eq!(s.nearest("roll two dice and move"), None);
+        // A fragment of a longer sentence, with a slip: three quarters of
+        // its words are there in order.
+        let s = Sentences::of("Chaque joueur possède un pion de sa couleur et le place sur la case de départ d'une piste de douze cases.\n\nLe dé a six faces.\n");
+        assert_eq!(s.nearest("chaque joueur possède deux pions de sa couleur").map(|(l, _)| l), Some(1));
+        assert_eq!(s.nearest("le dé a huit faces").map(|(l, _)| l), Some(3));
+        assert_eq!(s.nearest("chaque pion"), None, "too short to be read as a fragment");
         // Quotation marks part words, as spaces do: a quote that leaves
         // them out still finds its sentence.
         let s = Sentences::of("On dit « le Graal » ici.\n");
