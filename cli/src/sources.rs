@@ -175,7 +175,7 @@ fn find(name: &str, places: &[Place]) -> Result<Option<(String, PathBuf)>, Strin
 /// The refusal of `name`, at the first citation that names it, else at the
 /// `source` of a header that declares it.
 fn diagnostic(model: &Model, sources: &[Source], name: &str, why: String) -> Diagnostic {
-    let cite = first_citation(model, name);
+    let cite = first_citation(model, name).map(|at| named_after(sources, at, name).unwrap_or(at));
     let header = || {
         sources.iter().enumerate().find_map(|(i, s)| {
             let tree = grimoire_grammar::parse(&s.text).ok()?;
@@ -192,6 +192,19 @@ fn diagnostic(model: &Model, sources: &[Source], name: &str, why: String) -> Dia
         format!("{} (README, \"Files Grimoire reads\")", grimoire_interpreter::validate::trace::WHERE_SOURCES_ARE)
     };
     Diagnostic::new(files::REFUSED, why, at, "this source text may not be read").help(help)
+}
+
+/// The `in "NAME"` that follows a citation at `at` (`cite "..." in
+/// "NAME"`, `cite line 3 in "NAME"`): where the name of the source is
+/// written, which the refusal is about, rather than the quote.
+fn named_after(sources: &[Source], at: Loc, name: &str) -> Option<Loc> {
+    let text = &sources.get(at.file.idx())?.text;
+    let rest = text.get(at.span.end..)?;
+    let after_in = rest.trim_start().strip_prefix("in")?;
+    let literal = after_in.trim_start();
+    let start = text.len() - literal.len();
+    let written = format!("\"{name}\"");
+    literal.starts_with(&written).then(|| Loc { file: at.file, span: grimoire_grammar::ast::Span { start, end: start + written.len() } })
 }
 
 /// The start of the first file, for a diagnostic with no better place.

@@ -259,6 +259,12 @@ fn source_texts_are_found_only_in_their_folders() {
         assert_eq!(out.status.code(), Some(1), "check {file}: {}", said(&out));
         assert!(said(&out).contains("E0501"), "check {file}: {}", said(&out));
     }
+    // `cite ... in "../secret.txt"` is refused where the path is written,
+    // not at the quote before it.
+    let text = book("source.txt", Some("../secret.txt"));
+    let (line, col) = text.lines().enumerate().find_map(|(i, l)| l.find("\"../secret.txt\"").map(|c| (i + 1, l[..c].chars().count() + 1))).expect("the path");
+    let out = run_in(&sb.project(), &["check", "cite_in.rules", "--error-format", "short"]);
+    assert!(said(&out).contains(&format!("cite_in.rules:{line}:{col}: E0501 ")), "{line}:{col} {}", said(&out));
     // A source that is not UTF-8: the byte and its offset, as a rulebook's.
     std::fs::write(sb.project().join("bin.txt"), [0x11u8, 0xfd, b'a']).expect("written");
     sb.write("project/bin.rules", &book("bin.txt", None));
