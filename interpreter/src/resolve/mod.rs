@@ -219,7 +219,7 @@ impl Resolver {
             if i > 0 && !is_module {
                 let at = self.loc(h.name.span);
                 self.error(
-                    Diagnostic::new(codes::MODULE, format!("`{}` is a rulebook, not a module: two rulebooks were given", h.name.name), at, "a second rulebook")
+                    Diagnostic::new(codes::MODULE, format!("`{}` is a rulebook, not a module: two rulebooks were given, or reached as the bases of the modules given", h.name.name), at, "a second rulebook")
                         .related(first_at, "a rulebook")
                         .help("give one rulebook, with modules only: the others must start with `module NAME extends \"...\"` (a module's base is read with it, so modules of two different games cannot be combined)"),
                 );
