@@ -333,6 +333,11 @@ round turn {{
 /// goes down to its first tuple to test it.
 #[test]
 fn an_early_part_before_constant_collections_is_tested_at_once_as_at_the_first_tuple() {
+    // A part that fails with an error fails as at the first tuple.
+    for first_b in ["1", "one"] {
+        let g = game(&in_turn(&format!("let one = 1\n  choose a from 1..3, b from [{first_b}, 2] where 10 / (a - a) > 0 by player(1)\n  draw")), 2);
+        assert_eq!(g.start(0).err().map(|e| e.kind.code()), Some("R0012"), "b from [{first_b}, 2]");
+    }
     let least = |first_dr: &str| crate::fast_paths::least_step_fuel("the steps", |fuel| game(&steps(fuel, first_dr), 2).start(3).is_ok());
     assert_eq!(least("-1"), least("minus"));
     let (at_once, down) = (game(&steps(1_000_000, "-1"), 2), game(&steps(1_000_000, "minus"), 2));

@@ -246,8 +246,11 @@ fn walk(r: &mut Run, binds: &[(u16, Items)], depth: usize, cond: &Staged, known:
     items.walk(r, |r, v| {
         r.set_local(slot, v);
         known.forget_from(depth);
-        if tested_at_once(r, binds, depth, cond, known) == Some(false) {
-            return r.err.is_none();
+        match tested_at_once(r, binds, depth, cond, known) {
+            Some(false) => return r.err.is_none(),
+            // The part failed with an error, as at the first tuple.
+            _ if r.err.is_some() => return false,
+            _ => {}
         }
         match walk(r, binds, depth + 1, cond, known) {
             Some(d) if d < depth => {
