@@ -561,7 +561,7 @@ impl Game {
             Op::Win(p) => {
                 let p = p.get(r);
                 if r.err.is_none() {
-                    end_game(r.st, Outcome::Winner(p as u8));
+                    r.st.end_game(Outcome::Winner(p as u8));
                 }
             }
             Op::WinAll(c) => {
@@ -572,11 +572,11 @@ impl Game {
                         1 => Outcome::Winner(mask.trailing_zeros() as u8),
                         _ => Outcome::Shared(mask),
                     };
-                    end_game(r.st, outcome);
+                    r.st.end_game(outcome);
                 }
             }
-            Op::Draw => end_game(r.st, Outcome::Draw),
-            Op::End => end_game(r.st, Outcome::Ended),
+            Op::Draw => r.st.end_game(Outcome::Draw),
+            Op::End => r.st.end_game(Outcome::Ended),
             Op::Pass => {}
         }
     }
@@ -674,23 +674,6 @@ fn tuples(values: usize, arity: usize) -> usize {
         values
     } else {
         values / arity
-    }
-}
-
-/// End the game. The rules waiting below the one that ended it and not yet
-/// begun (an `after` exception, the body a `before` exception came first
-/// to, a trigger after the one that won) never run: they were counted as
-/// fired when they were pushed, and are not any more. A begun frame is
-/// never at its first operation (its next one is written before it runs;
-/// only a `while` at the start jumps back there, and then runs it at once).
-fn end_game(st: &mut State, outcome: Outcome) {
-    st.outcome = Some(outcome);
-    for f in &st.frames {
-        if f.pc == 0 {
-            if let Some(n) = st.fired.get_mut(f.proc.idx()) {
-                *n = n.saturating_sub(1);
-            }
-        }
     }
 }
 

@@ -206,6 +206,25 @@ pub struct State {
     pub(crate) zone_hash: Box<super::zone_hash::ZoneHashes>,
 }
 
+impl State {
+    /// End the game. The rules waiting below the one that ended it and not yet
+    /// begun (an `after` exception, the body a `before` exception came first
+    /// to, a trigger after the one that won) never run: they were counted as
+    /// fired when they were pushed, and are not any more. A begun frame is
+    /// never at its first operation (its next one is written before it runs;
+    /// only a `while` at the start jumps back there, and then runs it at once).
+    pub(crate) fn end_game(&mut self, outcome: Outcome) {
+        self.outcome = Some(outcome);
+        for f in &self.frames {
+            if f.pc == 0 {
+                if let Some(n) = self.fired.get_mut(f.proc.idx()) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+        }
+    }
+}
+
 impl Clone for State {
     fn clone(&self) -> Self {
         let mut copy = self.clone_but_options();
