@@ -7,7 +7,8 @@
 //! how a module changes a rule in every case, `while true` a loop that `win`
 //! or `end` leaves); and a `choose`, `for` or `simultaneous` block over a
 //! collection of constants that is always empty (`[]`, `3..1`, `[x in C
-//! where false]`).
+//! where false]`); a `repeat` or a counted round (`round NAME times N`)
+//! whose count is a constant below 1.
 //! Why: a branch behind an impossible condition never runs, and one behind a
 //! condition that always holds makes its alternative dead: either way the
 //! rule the text states is not the one encoded (often a condition left from
@@ -82,6 +83,12 @@ fn always_empty(m: &Model, e: ExprId) -> bool {
     }
 }
 
+/// A count written with constants that is below 1 (`repeat 0`, `round
+/// turn times 0`): what it counts never runs.
+fn never_counts(m: &Model, n: ExprId) -> bool {
+    matches!(fold(m, n), Some(Const::Int(k)) if k < 1)
+}
+
 /// A statement over a collection that is always empty, what that means and
 /// the fix.
 struct Empty {
@@ -124,6 +131,11 @@ pub fn check(model: &Model) -> Vec<Finding> {
                 message: "the collection of this `for` is always empty: its body never runs",
                 help: "write the collection the source gives, or remove the loop",
             }),
+            Stmt::Repeat(n, _) if never_counts(model, *n) => empty.push(Empty {
+                collection: *n,
+                message: "this `repeat` runs its body 0 times: its count is a constant below 1",
+                help: "write the count the source gives, or remove the loop",
+            }),
             Stmt::Simultaneous(_, collection, _) if always_empty(model, *collection) => empty.push(Empty {
                 collection: *collection,
                 message: "the players of this `simultaneous` block are always an empty collection: its body never runs",
@@ -131,6 +143,13 @@ pub fn check(model: &Model) -> Vec<Finding> {
             }),
             _ => {}
         }
+    }
+    if let Some((_, Some(times))) = model.round.filter(|(_, times)| times.is_some_and(|n| never_counts(model, n))) {
+        empty.push(Empty {
+            collection: times,
+            message: "the round is counted 0 times: no round runs, and every game not ended by its setup has no outcome (R0010)",
+            help: "write the number of rounds the source gives",
+        });
     }
     conditions.extend(model.exceptions.iter().map(|x| (x.when, "the `when` of this exception", Suspect::False)));
     conditions.extend(model.procs.iter().filter_map(|p| p.when).map(|w| (w, "the `when` of this trigger", Suspect::False)));
