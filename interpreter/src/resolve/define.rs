@@ -186,7 +186,7 @@ impl Resolver {
             }
         }
         self.over_cycles(items);
-        self.too_many_exceptions(items);
+        self.too_many_exceptions();
         for t in 0..self.model.procs.len() {
             if self.model.procs.get(t).is_some_and(|p| p.kind == ProcKind::Trigger) {
                 self.model.triggers.push(ProcId(t as u16));
@@ -244,21 +244,13 @@ impl Resolver {
     /// A rule with more exceptions than the engine tracks: refused here, at
     /// the first exception past the limit, rather than in every game that
     /// calls the rule.
-    fn too_many_exceptions(&mut self, items: &[Placed]) {
+    fn too_many_exceptions(&mut self) {
         let most = crate::engine::MAX_EXCEPTIONS_PER_RULE;
         for target in 0..self.model.procs.len() {
             let Some(&past) = self.model.procs.get(target).and_then(|p| p.exceptions.get(most)) else { continue };
             let (rule, count) = self.model.procs.get(target).map(|p| (p.name.clone(), p.exceptions.len())).unwrap_or_default();
-            // The declaration of that exception (a name is its own in its file).
-            let Some(at) = items.iter().find_map(|p| match &p.item.kind {
-                ItemKind::Exception(e) => {
-                    self.file = p.file;
-                    (self.own(&e.name) == Some(Sym::Exception(past))).then(|| self.loc(e.name.span))
-                }
-                _ => None,
-            }) else {
-                continue;
-            };
+            // Where that exception's name is written.
+            let Some(at) = self.model.exceptions.get(past.idx()).map(|x| x.at) else { continue };
             self.error(
                 Diagnostic::new(codes::OVER_CYCLE, format!("`{rule}` has {count} exceptions; a rule may have at most {most}"), at, format!("exception {} of `{rule}`", most + 1))
                     .help("merge exceptions that share a condition, or split the rule into rules with fewer exceptions each"),
