@@ -3,6 +3,7 @@
 //! one left out, two swapped) leads back to the sentence it meant.
 
 use super::normalise::{normalise_quote, words_of};
+use std::collections::HashMap;
 
 /// Words of normalised text, cut as the coverage check cuts them (at
 /// spaces and quotation marks, without the punctuation around them).
@@ -58,28 +59,36 @@ const FRAGMENT_WORDS: usize = 4;
 fn nearness(common: usize, q: usize, s: usize) -> Option<f64> {
     let together = 2.0 * common as f64 / (q + s) as f64;
     let of_quote = common as f64 / q.max(1) as f64;
+    let together = (together >= NEAR).then_some(together);
     let fragment = (q >= FRAGMENT_WORDS && of_quote >= FRAGMENT).then_some(of_quote);
-    match (together >= NEAR).then_some(together) {
-        Some(t) => Some(fragment.map_or(t, |f| t.max(f))),
-        None => fragment,
+    match (together, fragment) {
+        (Some(t), Some(f)) => Some(t.max(f)),
+        (t, f) => t.or(f),
     }
 }
 
-/// How many words the two lists share, in any order (each word as often as
-/// both have it): at least the words they share in order, and cheap to
-/// count, so a sentence too far by this count is never compared in order.
-fn in_any_order(a: &[String], b: &[String]) -> usize {
-    let mut left: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for w in a {
-        *left.entry(w.as_str()).or_default() += 1;
+/// How often each word is in a list.
+fn bag(words: &[String]) -> HashMap<&str, usize> {
+    let mut bag = HashMap::new();
+    for w in words {
+        *bag.entry(w.as_str()).or_default() += 1;
     }
-    b.iter()
-        .filter(|w| match left.get_mut(w.as_str()) {
-            Some(n) if *n > 0 => {
-                *n -= 1;
-                true
-            }
-            _ => false,
+    bag
+}
+
+/// How many words a sentence shares with a quote (its [`bag`], counted
+/// once for all the sentences), in any order, each word as often as both
+/// have it: at least the words they share in order, and cheap to count,
+/// so a sentence too far by this count is never compared in order.
+fn in_any_order(quote: &HashMap<&str, usize>, sentence: &[String]) -> usize {
+    let mut taken: HashMap<&str, usize> = HashMap::new();
+    sentence
+        .iter()
+        .filter(|w| {
+            let there = quote.get(w.as_str()).copied().unwrap_or(0);
+            let n = taken.entry(w.as_str()).or_default();
+            *n += 1;
+            *n <= there
         })
         .count()
 }
@@ -129,7 +138,8 @@ impl Sentences {
         if q.is_empty() || q.len() > MOST_WORDS {
             return None;
         }
-        let could_be = |w: &[String]| nearness(q.len().min(w.len()), q.len(), w.len()).is_some() && nearness(in_any_order(&q, w), q.len(), w.len()).is_some();
+        let quote_bag = bag(&q);
+        let could_be = |w: &[String]| nearness(q.len().min(w.len()), q.len(), w.len()).is_some() && nearness(in_any_order(&quote_bag, w), q.len(), w.len()).is_some();
         let (line, text, _) = self
             .0
             .iter()
@@ -177,7 +187,7 @@ mod tests {
         for (a, b) in cases {
             let (a, b) = (w(a), w(b));
             let ordered = in_order(&a, &b);
-            assert!(in_any_order(&a, &b) >= ordered && a.len().min(b.len()) >= ordered, "{a:?} {b:?}");
+            assert!(in_any_order(&bag(&a), &b) >= ordered && a.len().min(b.len()) >= ordered, "{a:?} {b:?}");
         }
         let long = vec!["mot"; MOST_WORDS + 1].join(" ");
         let s = Sentences::of(&format!("{long}.\n"));
