@@ -9,7 +9,7 @@
 //! `crate::interrupt`).
 
 use crate::render::ErrorFormat;
-use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value as Json};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -205,9 +205,10 @@ impl Meter {
     }
 }
 
-/// `12,345`.
+/// `12,345`: the interpreter's messages and the CLI's lines write counts
+/// alike.
 pub fn count(n: u64) -> String {
-    HumanCount(n).to_string()
+    grimoire_interpreter::diagnostic::grouped(n)
 }
 
 /// `n thing` or `n things`, the number with thousands separators.
