@@ -355,12 +355,15 @@ fn where_before_another_binding(text: &str, at: usize) -> bool {
     let Some(after) = text.get(at..).and_then(|t| t.strip_prefix(',')) else { return false };
     let mut words = after.split_whitespace();
     let binds = words.next().is_some_and(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) && words.next() == Some("from");
-    // The statement so far: back to the `choose` that starts it, within
-    // the block (no brace between).
-    let Some(before) = text.get(..at) else { return false };
-    let Some(choose) = before.rfind("choose") else { return false };
-    let statement = &before[choose..];
-    binds && !statement.contains(['{', '}']) && statement.split_whitespace().any(|w| w == "where")
+    binds && choose_before(text, at).is_some_and(|statement| statement.split_whitespace().any(|w| w == "where"))
+}
+
+/// The `choose` statement that `at` ends, so far: back to the `choose`
+/// that starts it, when that is within the block (no brace between).
+fn choose_before(text: &str, at: usize) -> Option<&str> {
+    let before = text.get(..at)?;
+    let statement = before.get(before.rfind("choose")?..)?;
+    (!statement.contains(['{', '}'])).then_some(statement)
 }
 
 /// Whether the file starts, at `at`, with a module's header that has no
@@ -373,10 +376,7 @@ fn module_header_without_braces(text: &str, at: usize) -> bool {
 /// Whether `at` follows `by ...` in the `choose` statement it ends, within
 /// its block (no brace between).
 fn by_before_in_choose(text: &str, at: usize) -> bool {
-    let Some(before) = text.get(..at) else { return false };
-    let Some(choose) = before.rfind("choose") else { return false };
-    let statement = &before[choose..];
-    !statement.contains(['{', '}']) && statement.split_whitespace().any(|w| w == "by")
+    choose_before(text, at).is_some_and(|statement| statement.split_whitespace().any(|w| w == "by"))
 }
 
 /// The name of `let NAME :` at `at` (a local given a type) and where its
