@@ -14,8 +14,8 @@
 //!   estimate (a false alarm about once in 16,000 runs; the seeds are fixed,
 //!   so a run that passes always passes).
 //! - Perft says little about how a game ends (connect four's perft(7) is the
-//!   same whether four in a row wins or not), so connect four, Breakthrough
-//!   and Reversi are also played against independent implementations in
+//!   same whether four in a row wins or not), so connect four, Breakthrough,
+//!   Reversi and Hex are also played against independent implementations in
 //!   plain Rust (end of this file): the same random agent must meet the same
 //!   options and reach the same outcome, game after game.
 
@@ -30,6 +30,7 @@ const TIC_TAC_TOE: &str = "tic-tac-toe.rules";
 const CONNECT_FOUR: &str = "connect-four.rules";
 const BREAKTHROUGH: &str = "breakthrough.rules";
 const REVERSI: &str = "reversi.rules";
+const HEX: &str = "hex.rules";
 
 /// perft(1..=9) of tic-tac-toe: 9·8·7·6·5 = 15,120 at depth 5, and 255,168
 /// games in all, of which 127,872 last nine plies.
@@ -202,7 +203,7 @@ fn connect_four_and_reversi_random_games_end_within_their_bounds() {
 }
 
 // ---------------------------------------------------------------------------
-// Independent implementations of connect four, Breakthrough and Reversi in
+// Independent implementations of connect four, Breakthrough, Reversi and Hex in
 // plain Rust, written from the texts in `rulebooks/classic/sources/` without
 // the engine. They list their moves in the order the rulebooks offer them, so
 // that the same random agent makes the same moves in both: every game must
@@ -479,4 +480,68 @@ fn breakthrough_plays_the_same_random_games_as_the_reference() {
 #[test]
 fn reversi_plays_the_same_random_games_as_the_reference() {
     same_random_games(REVERSI, 200, Reversi::new);
+}
+
+/// Hex on 11x11 cells: `board[r][c]` is 0 (empty) or the player (1, 2)
+/// whose stone is there, row 0 at the top, each row half a cell to the right
+/// of the one above; the rulebook offers the empty cells row by row. Player 1
+/// joins the top and bottom rows, player 2 the left and right columns.
+#[derive(Clone)]
+struct Hex {
+    board: [[u8; 11]; 11],
+    to_move: u8,
+}
+
+impl Hex {
+    fn new() -> Self {
+        Hex { board: [[0; 11]; 11], to_move: 1 }
+    }
+    fn empty_cells(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..11).flat_map(move |r| (0..11).map(move |c| (r, c))).filter(|&(r, c)| self.board[r][c] == 0)
+    }
+    /// Whether the chain of `p`'s stones through (r, c) joins p's edges.
+    fn joins(&self, p: u8, r: usize, c: usize) -> bool {
+        let (mut seen, mut todo) = ([[false; 11]; 11], vec![(r as i32, c as i32)]);
+        seen[r][c] = true;
+        let (mut first, mut last) = (false, false);
+        while let Some((r, c)) = todo.pop() {
+            let edge = if p == 1 { r } else { c };
+            first |= edge == 0;
+            last |= edge == 10;
+            for (dr, dc) in [(-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0)] {
+                let (nr, nc) = (r + dr, c + dc);
+                if (0..11).contains(&nr) && (0..11).contains(&nc) && !seen[nr as usize][nc as usize] && self.board[nr as usize][nc as usize] == p {
+                    seen[nr as usize][nc as usize] = true;
+                    todo.push((nr, nc));
+                }
+            }
+        }
+        first && last
+    }
+}
+
+impl Reference for Hex {
+    fn options(&mut self) -> Result<usize, Outcome> {
+        Ok(self.empty_cells().count())
+    }
+    fn play(&mut self, i: usize) -> Option<Outcome> {
+        let p = self.to_move;
+        let (r, c) = self.empty_cells().nth(i).expect("an empty cell");
+        self.board[r][c] = p;
+        self.to_move = 3 - p;
+        // A full board always holds a winning chain: no draw to look for.
+        self.joins(p, r, c).then_some(Outcome::Winner(p - 1))
+    }
+}
+
+#[test]
+fn hex_plays_the_same_random_games_as_the_reference() {
+    same_random_games(HEX, 200, Hex::new);
+}
+
+#[test]
+fn hex_perft_is_every_empty_cell_until_a_chain_can_be_made() {
+    // No chain joins two edges before 21 plies: 121, 121·120, 121·120·119.
+    let g = game(HEX);
+    assert_eq!((1..=3).map(|d| library_perft(&g, d)).collect::<Vec<_>>(), [121, 14_520, 1_727_880]);
 }

@@ -1,7 +1,7 @@
 //! The decisions and board built-ins of docs/language.md ("Decisions",
 //! "Expressions"), one small rulebook per promise: options over tuples and
 //! their order, `else` when there is no option, forced plies, `count ...
-//! while`, `[x in C while P]`, `step`, `in_a_row`, `pieces(kind, player)`,
+//! while`, `[x in C while P]`, `step`, `in_a_row`, hexagonal grids, `pieces(kind, player)`,
 //! and `move N of KIND` out of the box into a player's zone.
 
 use grimoire_interpreter::engine::{Game, State};
@@ -202,6 +202,38 @@ setup {{
     );
     let st = g.start(0).expect("runs");
     assert_eq!(value(&g, &st, "n"), "220");
+}
+
+/// A hexagonal grid: six neighbours in reading order (the two cells above,
+/// the two beside, the two below), two or three at a corner, and three
+/// lines for `in_a_row`: the diagonal up and to the left of a square grid
+/// does not touch.
+#[test]
+fn a_hexagonal_grid_gives_six_neighbours_and_three_lines() {
+    let text = r#"rulebook b { players 2..2 }
+piece stone 3 assume "x"
+grid board 3 x 3 hex assume "x"
+counter n 0..100000 = 0
+setup {
+  move 3 of stone from box to cell(board, 1, 3)
+  move top(cell(board, 1, 3)) to cell(board, 3, 1)
+  move top(cell(board, 1, 3)) to cell(board, 2, 2)
+  n = in_a_row z through cell(board, 2, 2) where count(z) > 0
+  n += (count x in neighbors(cell(board, 1, 1)) where true) * 10
+  n += (count x in neighbors(cell(board, 1, 3)) where true) * 100
+  n += (in_a_row z through cell(board, 2, 2) where z == cell(board, 1, 1) or z == cell(board, 2, 2) or z == cell(board, 3, 3)) * 1000
+  n += (count x in (region z from cell(board, 1, 3) where count(z) > 0) where true) * 10000
+}
+round turn { choose x from neighbors(cell(board, 2, 2)) by player(1) }
+"#;
+    let g = game(text, 2);
+    let st = g.start(0).expect("runs");
+    // The anti-diagonal (1,3) (2,2) (3,1) is a line of three; (1,1) has two
+    // neighbours, (1,3) three; (1,1) (2,2) (3,3) is no line (1, where a
+    // square grid gives 3); the three stones touch in a chain (a square
+    // grid's region would be the one cell).
+    assert_eq!(value(&g, &st, "n"), "31323");
+    assert_eq!(labels(&g, &st), ["board 1,2", "board 1,3", "board 2,1", "board 2,3", "board 3,1", "board 3,2"]);
 }
 
 #[test]

@@ -55,7 +55,7 @@ pub enum ItemKind {
     },
     /// A track of spaces.
     Track(Track),
-    /// A grid board (parsed; not run yet).
+    /// A grid board.
     Grid {
         /// Name.
         name: Ident,
@@ -63,6 +63,8 @@ pub enum ItemKind {
         rows: i64,
         /// Columns.
         cols: i64,
+        /// Hexagonal cells (`grid board 11 x 11 hex`): six neighbours each.
+        hex: bool,
     },
     /// A graph board (parsed; not run yet).
     Graph {

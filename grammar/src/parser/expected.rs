@@ -456,6 +456,7 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::track_shape => "`linear` or `circular`",
         Rule::track_row => "a track row `a..b: tag`",
         Rule::grid => "a grid",
+        Rule::grid_hex => "`hex`",
         Rule::graph => "a graph",
         Rule::graph_node => "`node NAME`",
         Rule::graph_edge => "`edge A - B`",

@@ -173,8 +173,9 @@ fn item(p: P) -> Result<Item, ParseError> {
             let name = ident(k.next()?);
             let rows = int(&k.next()?)?;
             let cols = int(&k.next()?)?;
+            let hex = k.next_if(Rule::grid_hex).is_some();
             provenance = provenances(&mut k)?;
-            ItemKind::Grid { name, rows, cols }
+            ItemKind::Grid { name, rows, cols, hex }
         }
         Rule::graph => {
             let name = ident(k.next()?);

@@ -1,7 +1,13 @@
 //! Board geometry, computed once per game: the row and column of every grid
-//! cell, a table of the eight cells around each cell, and the neighbours of
-//! every space of every board (with the tags of graph edges). At run time a
-//! step in a direction is a table lookup and nothing is divided.
+//! cell, a table of the eight cells around each cell, the neighbours of
+//! every space of every board (with the tags of graph edges), and the lines
+//! `in_a_row` follows through each cell. At run time a step in a direction
+//! is a table lookup and nothing is divided.
+//!
+//! A hexagonal grid is stored as a square one: row `r`, column `c`, row by
+//! row. Each row lies half a cell to the right of the row above it, so of
+//! the eight cells around, the one up and to the left and the one down and
+//! to the right do not touch: a cell has six neighbours and three lines.
 
 use super::compile::NONE_INT;
 use super::state::NIL;
@@ -10,6 +16,22 @@ use crate::model::{Model, Shape, TrackId};
 /// The eight directions of a step on a grid, as (drow, dcol), in the order of
 /// [`Geometry::around`].
 pub(crate) const DIRECTIONS: [(i64, i64); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+
+/// The lines through a grid cell, as pairs of opposite directions in
+/// [`DIRECTIONS`]: the row, the column and the two diagonals. On a
+/// hexagonal grid the diagonal up and to the left is none: its steps are
+/// `NIL` in [`Geometry::touching`].
+pub(crate) const LINES: [(usize, usize); 4] = [(4, 3), (6, 1), (7, 0), (5, 2)];
+
+/// The directions of [`DIRECTIONS`] in which a cell of a hexagonal grid
+/// does not touch the next cell.
+const HEX_APART: [usize; 2] = [0, 7];
+
+/// The neighbours of a cell in [`DIRECTIONS`], in reading order: up, left,
+/// right, down on a square grid; on a hexagonal one the two cells above,
+/// the two beside and the two below.
+const SQUARE_NEIGHBOURS: &[usize] = &[1, 3, 4, 6];
+const HEX_NEIGHBOURS: &[usize] = &[1, 2, 3, 4, 5, 6];
 
 /// Where a space is on its board.
 #[derive(Debug, Clone, Copy)]
@@ -31,8 +53,13 @@ pub(crate) struct Geometry {
     /// For a grid cell: the cell one step away in each of the eight
     /// [`DIRECTIONS`], `NIL` off the grid.
     pub(crate) around: Vec<[u16; 8]>,
+    /// [`Geometry::around`] with only the cells that touch: the same on a
+    /// square grid; on a hexagonal one, `NIL` up and to the left and down
+    /// and to the right. What `in_a_row` follows.
+    pub(crate) touching: Vec<[u16; 8]>,
     /// The neighbours of each space and the tags of the edge between them
-    /// (0 except on graphs): 4 on a grid, previous and next on a track.
+    /// (0 except on graphs): 4 on a square grid, 6 on a hexagonal one,
+    /// previous and next on a track.
     pub(crate) adjacent: Vec<Vec<(u16, u64)>>,
     /// The row and column (from 1) of each runtime zone that is a cell of
     /// a grid, `NONE_INT` for the others: `row(z)` and `col(z)` are read in
@@ -48,7 +75,7 @@ impl Geometry {
     /// Tables for the boards of `model`, whose spaces are the zones from
     /// `track_base[t]` on.
     pub(crate) fn new(model: &Model, track_base: &[u16], zones: usize) -> Geometry {
-        let mut g = Geometry { place: vec![None; zones], around: vec![[NIL; 8]; zones], adjacent: vec![Vec::new(); zones], rows: vec![NONE_INT; zones], cols: vec![NONE_INT; zones], boards: Vec::new() };
+        let mut g = Geometry { place: vec![None; zones], around: vec![[NIL; 8]; zones], touching: vec![[NIL; 8]; zones], adjacent: vec![Vec::new(); zones], rows: vec![NONE_INT; zones], cols: vec![NONE_INT; zones], boards: Vec::new() };
         for (t, track) in model.tracks.iter().enumerate() {
             let base = track_base.get(t).copied().unwrap_or(0);
             let len = track.spaces.len();
@@ -73,8 +100,10 @@ impl Geometry {
                     _ => [NIL; 8],
                 };
                 let adjacent = match shape {
-                    // Up, left, right, down: reading order.
-                    Shape::Grid { .. } => [around[1], around[3], around[4], around[6]].into_iter().filter(|x| *x != NIL).map(|x| (x, 0)).collect(),
+                    Shape::Grid { hex, .. } => {
+                        let touching = if hex { HEX_NEIGHBOURS } else { SQUARE_NEIGHBOURS };
+                        touching.iter().map(|d| around[*d]).filter(|x| *x != NIL).map(|x| (x, 0)).collect()
+                    }
                     Shape::Graph => model.tracks[t]
                         .edges
                         .iter()
@@ -98,6 +127,12 @@ impl Geometry {
                 if let Some(slot) = g.around.get_mut(z as usize) {
                     *slot = around;
                 }
+                if let Some(slot) = g.touching.get_mut(z as usize) {
+                    *slot = around;
+                    if matches!(shape, Shape::Grid { hex: true, .. }) {
+                        HEX_APART.iter().for_each(|d| slot[*d] = NIL);
+                    }
+                }
                 if let Some(slot) = g.adjacent.get_mut(z as usize) {
                     *slot = merged(adjacent);
                 }
@@ -115,7 +150,7 @@ impl Geometry {
     pub(crate) fn grid_of(&self, base: u16, len: u16) -> Option<(u16, u16)> {
         let p = self.place.get(base as usize).copied().flatten()?;
         match self.boards.get(p.track.idx()) {
-            Some(&(b, Shape::Grid { rows, cols }, n)) if b == base && n == usize::from(len) => Some((rows, cols)),
+            Some(&(b, Shape::Grid { rows, cols, .. }, n)) if b == base && n == usize::from(len) => Some((rows, cols)),
             _ => None,
         }
     }
@@ -123,7 +158,7 @@ impl Geometry {
     /// The first cell, rows and columns of board `t`, if it is a grid.
     pub(crate) fn grid(&self, t: TrackId) -> Option<GridCells> {
         match self.boards.get(t.idx()) {
-            Some(&(base, Shape::Grid { rows, cols }, _)) => Some(GridCells { base, rows: i64::from(rows), cols: i64::from(cols) }),
+            Some(&(base, Shape::Grid { rows, cols, .. }, _)) => Some(GridCells { base, rows: i64::from(rows), cols: i64::from(cols) }),
             _ => None,
         }
     }

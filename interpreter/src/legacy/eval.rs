@@ -263,7 +263,7 @@ impl Game {
                 let r = self.eval_int(st, scratch, cx, *r)?;
                 let c = self.eval_int(st, scratch, cx, *c)?;
                 match m.tracks[t.idx()].shape {
-                    Shape::Grid { rows, cols } if (1..=i64::from(rows)).contains(&r) && (1..=i64::from(cols)).contains(&c) => {
+                    Shape::Grid { rows, cols, .. } if (1..=i64::from(rows)).contains(&r) && (1..=i64::from(cols)).contains(&c) => {
                         Value::Zone(self.track_base[t.idx()] + ((r - 1) * i64::from(cols) + (c - 1)) as u16)
                     }
                     _ => Value::None,
@@ -305,7 +305,11 @@ impl Game {
                     return Ok(Value::Int(0));
                 }
                 let mut best = 1;
-                for (dr, dc) in [(0i64, 1i64), (1, 0), (1, 1), (1, -1)] {
+                let hex = matches!(m.tracks[t.idx()].shape, Shape::Grid { hex: true, .. });
+                // A hexagonal grid's cells touch along three lines: the
+                // row, the column and the diagonal up and to the right.
+                let lines: &[(i64, i64)] = if hex { &[(0, 1), (1, 0), (1, -1)] } else { &[(0, 1), (1, 0), (1, 1), (1, -1)] };
+                for &(dr, dc) in lines {
                     let mut run = 1;
                     for sign in [1i64, -1] {
                         let (mut rr, mut cc) = (r, c);
@@ -644,7 +648,7 @@ impl Game {
 
     fn cell_zone(&self, t: TrackId, r: i64, c: i64) -> Option<u16> {
         match self.model.tracks[t.idx()].shape {
-            Shape::Grid { rows, cols } if (1..=i64::from(rows)).contains(&r) && (1..=i64::from(cols)).contains(&c) => {
+            Shape::Grid { rows, cols, .. } if (1..=i64::from(rows)).contains(&r) && (1..=i64::from(cols)).contains(&c) => {
                 Some(self.track_base[t.idx()] + ((r - 1) * i64::from(cols) + (c - 1)) as u16)
             }
             _ => None,
@@ -656,9 +660,10 @@ impl Game {
     fn neighbors(&self, z: u16, out: &mut Vec<Value>) {
         let Some((t, i)) = self.zones.get(z as usize).and_then(|x| x.space) else { return };
         match self.model.tracks[t.idx()].shape {
-            Shape::Grid { .. } => {
+            Shape::Grid { hex, .. } => {
                 if let Some((r, c)) = self.grid_pos(z) {
-                    for (dr, dc) in [(-1, 0), (0, -1), (0, 1), (1, 0)] {
+                    let touching: &[(i64, i64)] = if hex { &[(-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0)] } else { &[(-1, 0), (0, -1), (0, 1), (1, 0)] };
+                    for &(dr, dc) in touching {
                         if let Some(x) = self.cell_zone(t, r + dr, c + dc) {
                             out.push(Value::Zone(x));
                         }

@@ -99,12 +99,17 @@ pub enum Shape {
     Circular,
     /// Named nodes joined by tagged edges (a road map).
     Graph,
-    /// Rows and columns of square cells, row by row; 4 neighbours each.
+    /// Rows and columns of cells, row by row: square cells with 4
+    /// neighbours each, or hexagonal ones with 6.
     Grid {
         /// Rows.
         rows: u16,
         /// Columns.
         cols: u16,
+        /// Hexagonal cells: each row half a cell to the right of the one
+        /// above it, so that a cell also touches the cell up and to its
+        /// right and the one down and to its left.
+        hex: bool,
     },
 }
 

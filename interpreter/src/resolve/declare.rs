@@ -228,14 +228,14 @@ impl Resolver {
                     self.model.ends.push(EndDef { name: name.name.clone(), when: ExprId(0), body });
                     self.declare(name, Sym::Other("an end condition"));
                 }
-                ItemKind::Grid { name, rows, cols } => {
+                ItemKind::Grid { name, rows, cols, hex } => {
                     let id = TrackId(self.model.tracks.len() as u16);
                     let (r, c) = ((*rows).clamp(1, 64) as u16, (*cols).clamp(1, 64) as u16);
                     if *rows < 1 || *cols < 1 || *rows > 64 || *cols > 64 {
                         let at = self.loc(name.span);
                         self.error(Diagnostic::new(codes::TRACK, format!("the grid `{}` must have 1 to 64 rows and columns", name.name), at, "bad size"));
                     }
-                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Grid { rows: r, cols: c }, spaces: vec![0; r as usize * c as usize], node_names: Vec::new(), node_labels: Vec::new(), edges: Vec::new() });
+                    self.model.tracks.push(Track { name: name.name.clone(), shape: Shape::Grid { rows: r, cols: c, hex: *hex }, spaces: vec![0; r as usize * c as usize], node_names: Vec::new(), node_labels: Vec::new(), edges: Vec::new() });
                     self.declare(name, Sym::Track(id));
                 }
                 ItemKind::Graph { name, nodes, .. } => {

@@ -89,7 +89,7 @@ impl Compiler<'_> {
         let Expr::Call(Builtin::Count, args) = self.m.expr(a) else { return None };
         let [cell] = args[..] else { return None };
         let Expr::Cell(t, row, col) = *self.m.expr(cell) else { return None };
-        let Shape::Grid { rows, cols } = self.m.tracks.get(t.idx())?.shape else { return None };
+        let Shape::Grid { rows, cols, .. } = self.m.tracks.get(t.idx())?.shape else { return None };
         // A coordinate that could leave the grid is an error the closure
         // reports: such a test is not read in place.
         let coord = |c: &Self, x: ExprId, size: u16| -> Option<Coord> {

@@ -6,6 +6,7 @@ use super::compiler::Compiler;
 use super::operands::{arith, slot_of, AttrRead, AttrTable, IdOp, IntOp};
 use super::{Index, IntF, NONE_INT};
 use crate::engine::error::ExecErrorKind;
+use crate::engine::geometry::LINES;
 use crate::engine::layout::Game;
 use crate::engine::run::Run;
 use crate::engine::state::NIL;
@@ -287,7 +288,7 @@ fn owned_run_in_place(r: &mut Run, z: u16, walk: u16, d: u16, want: super::conds
     if walk == d {
         return None;
     }
-    let (around, owners) = (&r.g.geometry.around, &r.g.inst_owner);
+    let (touching, owners) = (&r.g.geometry.touching, &r.g.inst_owner);
     let (head, next) = (&r.st.head, &r.st.next);
     let mut fuel = r.fuel;
     let mut last_piece = None;
@@ -308,12 +309,12 @@ fn owned_run_in_place(r: &mut Run, z: u16, walk: u16, d: u16, want: super::conds
     let mut best = 0;
     if holds(z, &mut fuel)? {
         best = 1;
-        for (forward, back) in AXES {
+        for (forward, back) in LINES {
             let mut run = 1;
             for dir in [forward, back] {
                 let mut at = z;
                 loop {
-                    let next_cell = around.get(usize::from(at)).map_or(NIL, |a| a[dir]);
+                    let next_cell = touching.get(usize::from(at)).map_or(NIL, |a| a[dir]);
                     if next_cell == NIL {
                         break;
                     }
@@ -337,9 +338,6 @@ fn owned_run_in_place(r: &mut Run, z: u16, walk: u16, d: u16, want: super::conds
     Some(best)
 }
 
-/// The four axes of a grid as pairs of opposite directions in `DIRECTIONS`.
-const AXES: [(usize, usize); 4] = [(4, 3), (6, 1), (7, 0), (5, 2)];
-
 /// [`longest_run`] of a condition of tests only: the walk's name (`slot`)
 /// is bound once, at the end, to the last cell tried.
 #[inline(always)]
@@ -360,12 +358,12 @@ fn longest_run(r: &mut Run, z: u16, mut holds: impl FnMut(&mut Run, u16) -> bool
         return 0;
     }
     let mut best = 1;
-    for (forward, back) in AXES {
+    for (forward, back) in LINES {
         let mut run = 1;
         for d in [forward, back] {
             let mut at = z;
             loop {
-                let next = r.g.geometry.around.get(at as usize).and_then(|a| a.get(d)).copied().unwrap_or(NIL);
+                let next = r.g.geometry.touching.get(at as usize).and_then(|a| a.get(d)).copied().unwrap_or(NIL);
                 if next == NIL || !r.tick() || !holds(r, next) {
                     break;
                 }
