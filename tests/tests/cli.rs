@@ -460,6 +460,24 @@ round turn { for p in players { choose x from [1, 2] by p
     assert_eq!(table.iter().filter(|l| l.trim_start().starts_with("mark of chip")).count(), 2, "both marks on the table: {screen}");
 }
 
+/// A counter's visibility is a var's: a `hidden` counter is on no screen,
+/// an `owner` one on its owner's alone, among what only he sees (both were
+/// shown to every player: an outside tester's finding).
+#[test]
+fn play_shows_hidden_and_owner_counters_as_it_shows_vars() {
+    let secrets = temp_rulebook("secrets.rules", "rulebook secrets { players 2..2 }\ncounter tally 0..10 = 3 hidden\ncounter pile per_player 0..10 = 4 hidden\ncounter purse per_player 0..10 = 5 owner\ncounter score per_player 0..10 = 6\nround turn { for p in players { choose k from [1, 2] by p\n purse[p] += k } end }\n".as_bytes());
+    let text = stdout(&typing(&["play", &secrets, "-p", "2", "-s", "1"], "1\n2\n"));
+    let screens: Vec<&str> = text.split(" to decide ").skip(1).map(|s| s.split("Choose:").next().unwrap_or(s)).collect();
+    assert_eq!(screens.len(), 2, "{text}");
+    for (screen, purse) in screens.iter().zip(["purse: 5", "purse: 5"]) {
+        assert!(!screen.contains("tally") && !screen.contains("pile"), "hidden counters: {screen}");
+        assert_eq!(screen.matches("purse").count(), 1, "his own purse only: {screen}");
+        let apart = screen.split_once("Only you see:").map_or("", |(_, after)| after);
+        assert!(apart.contains(purse), "{screen}");
+        assert_eq!(screen.matches("score: 6").count(), 2, "public counters of both players: {screen}");
+    }
+}
+
 /// The values of alike pieces are one line, `×N`, with no number of its
 /// own for each piece (which would let a player follow one of them), and a
 /// per-piece var not set yet is not shown (a card tester's hand of ten

@@ -6,6 +6,7 @@
 
 use grimoire_grammar::ast::Visibility;
 use grimoire_interpreter::engine::{Game, State, Value};
+use grimoire_interpreter::model::KindId;
 
 /// One section of the screen: its heading and lines.
 #[derive(Default)]
@@ -141,34 +142,49 @@ fn values(game: &Game, st: &State, me: u8, table: &mut Section, seats: &mut [Sec
     let m = &*game.model;
     for (c, def) in m.counters.iter().enumerate() {
         let base = game.counter_base.get(c).copied().unwrap_or(0);
-        let mut lines = Lines::default();
-        for Slot { slot, whose, of, only_mine, .. } in slots(game, st, me, base, def.per_player, def.per_piece) {
-            let value = st.counters.get(slot).copied().unwrap_or(0);
-            lines.add(whose, only_mine, format!("{}{of}", called(def.label.as_ref(), &def.name)), value.to_string());
-        }
-        lines.put(table, seats);
+        let name = called(def.label.as_ref(), &def.name);
+        let shape = (base, def.per_player, def.per_piece, def.visibility);
+        lines_of(game, st, me, shape, &name, |slot, _| Some(st.counters.get(slot).copied().unwrap_or(0).to_string())).put(table, seats);
     }
     for (i, def) in m.vars.iter().enumerate() {
         let base = game.var_base.get(i).copied().unwrap_or(0);
-        let mut lines = Lines::default();
-        for Slot { slot, whose, owner, of, only_mine } in slots(game, st, me, base, def.per_player, def.per_piece) {
-            // An `owner` var is its owner's, wherever its piece lies.
-            let whose = if def.visibility == Visibility::Owner { owner } else { whose };
-            let private = match def.visibility {
-                Visibility::Public => only_mine,
-                Visibility::Owner if owner == Some(me) => true,
-                _ => continue,
-            };
+        let name = called(def.label.as_ref(), &def.name);
+        let shape = (base, def.per_player, def.per_piece, def.visibility);
+        let words = |slot: usize, whose: Option<u8>| {
             let value = st.vars.get(slot).copied().unwrap_or_default();
-            if def.per_piece.is_some() && value == Value::None {
-                // A card's value not set yet says nothing: a hand of ten
-                // cards showed ten lines of "none".
-                continue;
-            }
-            lines.add(whose, private, format!("{}{of}", called(def.label.as_ref(), &def.name)), value_words(game, st, me, value, whose));
-        }
-        lines.put(table, seats);
+            // A card's value not set yet says nothing: a hand of ten cards
+            // showed ten lines of "none".
+            (def.per_piece.is_none() || value != Value::None).then(|| value_words(game, st, me, value, whose))
+        };
+        lines_of(game, st, me, shape, &name, words).put(table, seats);
     }
+}
+
+/// The lines `me` may see of one counter or var (its first slot, per
+/// player, per piece, visibility): a `public` one's every slot, an `owner`
+/// one's slot of his own only (under what only he sees, wherever its piece
+/// lies), a `hidden` one's none. `words` gives a slot's value, or `None`
+/// for a slot not shown.
+fn lines_of(
+    game: &Game,
+    st: &State,
+    me: u8,
+    (base, per_player, per_piece, visibility): (u32, bool, Option<KindId>, Visibility),
+    name: &str,
+    words: impl Fn(usize, Option<u8>) -> Option<String>,
+) -> Lines {
+    let mut lines = Lines::default();
+    for Slot { slot, whose, owner, of, only_mine } in slots(game, st, me, base, per_player, per_piece) {
+        let (whose, private) = match visibility {
+            Visibility::Public => (whose, only_mine),
+            Visibility::Owner if owner == Some(me) => (owner, true),
+            _ => continue,
+        };
+        if let Some(value) = words(slot, whose) {
+            lines.add(whose, private, format!("{name}{of}"), value);
+        }
+    }
+    lines
 }
 
 /// The lines of one counter or var, in order: the values of alike pieces
@@ -220,7 +236,7 @@ fn put(table: &mut Section, seats: &mut [Section], whose: Option<u8>, private: b
 /// the cards of a face-down deck would fill the screen and say nothing. It
 /// is shown with the pieces of the zone that holds it: under the player
 /// whose zone it is (his hand), apart when that zone is `me`'s own.
-fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece: Option<grimoire_interpreter::model::KindId>) -> Vec<Slot> {
+fn slots(game: &Game, st: &State, me: u8, base: u32, per_player: bool, per_piece: Option<KindId>) -> Vec<Slot> {
     let base = base as usize;
     match per_piece {
         Some(k) => {
