@@ -108,6 +108,21 @@ round turn assume "x" {
     assert!(e.message.contains("players 1 and 2 both set `pick`"), "{}", e.message);
 }
 
+/// A player given two turns in one block is R0014 whether or not his
+/// turns set anything (a turn that only decided left nothing to compare,
+/// and went unreported: an outside tester's finding).
+#[test]
+fn a_player_given_two_turns_is_r0014_even_when_his_turns_set_nothing() {
+    for body in ["choose b from [1, 2] by p", "choose b from [1, 2] by p  score[p] = b"] {
+        let text = format!("rulebook twice {{ players 2..2 }}\nvar score per_player : int assume \"x\"\nround turn assume \"x\" {{\n  simultaneous p in [player(1), player(1)] {{ {body} }}\n  end\n}}\n");
+        let g = game(&text, 2);
+        let (mut st, _) = g.begin(0);
+        let e = g.apply(&mut st, 0).expect_err("player 1's second turn");
+        assert_eq!(e.kind.code(), "R0014", "{body}");
+        assert!(e.message.contains("player 1 has two turns"), "{body}: {}", e.message);
+    }
+}
+
 #[test]
 fn only_the_player_whose_turn_it_is_decides_inside_the_block() {
     let text = r#"rulebook wrong { players 2..2 }

@@ -348,6 +348,7 @@ impl Game {
             // Inside a `simultaneous` block: whose turn, and what the turns
             // so far set (sealed away, or to be put back).
             h.word(0x5101_0000 | sim.player.map_or(0, |p| u64::from(p) + 1) | u64::from(sim.decisions) << 32);
+            h.word(u64::from(sim.had_turn));
             for (slot, v, p) in &sim.sealed {
                 h.word(sim_slot_word(*slot) | u64::from(*p) << 40);
                 self.value_words(st, &mut h, *v);

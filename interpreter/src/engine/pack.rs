@@ -239,6 +239,7 @@ impl State {
                 o.u8(1);
                 o.u8(sim.player.map_or(0, |p| p + 1));
                 o.var(u64::from(sim.decisions));
+                o.var(u64::from(sim.had_turn));
                 o.var(sim.sealed.len() as u64);
                 for (slot, v, p) in &sim.sealed {
                     o.slot(*slot);
@@ -373,7 +374,7 @@ impl State {
         self.sim = match i.u8()? {
             0 => None,
             _ => {
-                let mut sim = Simultaneous { player: i.u8()?.checked_sub(1), decisions: i.u32()?, ..Simultaneous::default() };
+                let mut sim = Simultaneous { player: i.u8()?.checked_sub(1), decisions: i.u32()?, had_turn: i.u32()?, ..Simultaneous::default() };
                 for _ in 0..i.u32()? {
                     sim.sealed.push((i.slot()?, i.value()?, i.u8()?));
                 }

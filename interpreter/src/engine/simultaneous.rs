@@ -38,6 +38,9 @@ pub(crate) struct Simultaneous {
     pub(crate) undo: Vec<(SimSlot, Value)>,
     /// Decisions taken in the block so far.
     pub(crate) decisions: u32,
+    /// The players whose turn has begun, one bit each: a turn that sets
+    /// nothing leaves nothing sealed, and a player may still not have two.
+    pub(crate) had_turn: u32,
 }
 
 impl super::State {
@@ -69,10 +72,12 @@ impl Run<'_> {
             return;
         };
         if let Some(sim) = self.st.sim.as_mut() {
-            if sim.sealed.iter().any(|(_, _, q)| u64::from(*q) == p) {
+            let bit = 1u32.checked_shl(p as u32).unwrap_or(0);
+            if sim.had_turn & bit != 0 {
                 self.fail(ExecErrorKind::Simultaneous, format!("player {} has two turns in one `simultaneous` block", p + 1), at);
                 return;
             }
+            sim.had_turn |= bit;
             sim.player = Some(p as u8);
         }
     }
